@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guard.c - streaming high-quantile estimate of timer lateness.
+ *
+ * The estimate q moves up by UP steps when a sample exceeds it and down by
+ * one step otherwise.  It settles where exceedances are 1 in (UP + 1), i.e.
+ * about the 99th percentile for UP = 99.  The step is a fraction of the mean
+ * distance between samples and q, so it scales with the spread of the
+ * lateness: fine when the timer is steady, fast when q is far off.
+ */
+#include "guard.h"
+
+#define TW_GUARD_SHIFT		8	/* fixed point: 1/256 ns */
+#define TW_GUARD_UP		99	/* up/down step ratio: p99 */
+#define TW_GUARD_DEV_SHIFT	4	/* dev averages ~16 samples */
+#define TW_GUARD_STEP_SHIFT	7	/* step = dev / 128 */
+#define TW_GUARD_MARGIN_NS	500U	/* fixed slack above the estimate */
+#define TW_GUARD_LATE_CAP_NS	1000000000LL	/* clip absurd samples to 1 s */
+
+static u32 tw_guard_from(const struct tw_guard *g)
+{
+	u64 ns = (g->quant >> TW_GUARD_SHIFT) + TW_GUARD_MARGIN_NS +
+		 (g->dev >> (TW_GUARD_SHIFT + 2));
+
+	return (u32)clamp_t(u64, ns, g->min_ns, g->max_ns);
+}
+
+void tw_guard_init(struct tw_guard *g, u32 min_ns, u32 max_ns)
+{
+	if (WARN_ON_ONCE(min_ns > max_ns))
+		max_ns = min_ns;
+	g->min_ns = min_ns;
+	g->max_ns = max_ns;
+	g->guard_ns = clamp_t(u32, min_t(u32, max_ns, TW_GUARD_INIT_NS),
+			      min_ns, max_ns);
+	/* Start from the initial guard and let the samples pull it down. */
+	g->quant = (u64)g->guard_ns << TW_GUARD_SHIFT;
+	g->dev = 0;
+	g->samples = 0;
+	g->misses = 0;
+}
+
+void tw_guard_observe(struct tw_guard *g, s64 wake_late_ns)
+{
+	s64 late = clamp_t(s64, wake_late_ns, 0, TW_GUARD_LATE_CAP_NS);
+	u64 x = (u64)late << TW_GUARD_SHIFT;
+	u64 diff, step;
+
+	diff = x > g->quant ? x - g->quant : g->quant - x;
+	g->dev = g->dev - (g->dev >> TW_GUARD_DEV_SHIFT) +
+		 (diff >> TW_GUARD_DEV_SHIFT);
+	step = max_t(u64, g->dev >> TW_GUARD_STEP_SHIFT, 1 << TW_GUARD_SHIFT);
+
+	if (x > g->quant)
+		g->quant += step * TW_GUARD_UP;
+	else
+		g->quant -= min(step, g->quant);
+
+	/* Woke after the target: cover at least this much from now on. */
+	if (late > g->guard_ns) {
+		g->misses++;
+		g->quant = max(g->quant, x);
+	}
+	g->samples++;
+	WRITE_ONCE(g->guard_ns, tw_guard_from(g));
+}
+
+u32 tw_guard_quantile_ns(const struct tw_guard *g)
+{
+	return (u32)(g->quant >> TW_GUARD_SHIFT);
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * omware.h - generic netlink API of the OMware pre-dispatch packet sender.
+ *
+ * Family name "omware", version 1, multicast groups: none (send reports are
+ * unicast to the socket that created the session).
+ *
+ * A tool creates a *session* bound to one network device of its own network
+ * namespace and to one clock, then hands packets over ahead of time, each with
+ * an absolute send time in nanoseconds of that clock.  The kernel builds the
+ * sk_buff at submit time and transmits it from a high-resolution timer when
+ * the time comes.  Every accepted packet produces exactly one send report
+ * (sent, dropped or cancelled), delivered to the session owner in batches.
+ *
+ * A session is destroyed by OMWARE_CMD_SESSION_DEL, when the netlink socket
+ * that created it is closed, or when its device goes away.  Pending packets
+ * are then cancelled and freed.
+ *
+ * All commands that change state require CAP_NET_ADMIN in the user namespace
+ * owning the caller's network namespace.  Errors are reported through the
+ * extended ack with a message and, where one is to blame, the offending
+ * attribute.
+ *
+ * Commands
+ * --------
+ * OMWARE_CMD_SESSION_NEW (do, admin)
+ *   Request: OMWARE_A_IFINDEX (required), OMWARE_A_CLOCKID, OMWARE_A_MODE,
+ *            OMWARE_A_XMIT, OMWARE_A_CPU, OMWARE_A_LATE_NS,
+ *            OMWARE_A_GUARD_MAX_NS, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES
+ *   Reply:   OMWARE_A_SESSION_ID
+ *
+ * OMWARE_CMD_SESSION_DEL (do, admin)
+ *   Request: OMWARE_A_SESSION_ID
+ *
+ * OMWARE_CMD_SESSION_GET (do, dump)
+ *   Request: OMWARE_A_SESSION_ID (do only)
+ *   Reply:   session attributes (OMWARE_A_SESSION_ID, OMWARE_A_IFINDEX,
+ *            OMWARE_A_IFNAME, OMWARE_A_CLOCKID, OMWARE_A_MODE, OMWARE_A_XMIT,
+ *            OMWARE_A_CPU, OMWARE_A_LATE_NS, OMWARE_A_GUARD_MAX_NS,
+ *            OMWARE_A_GUARD_NS, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES,
+ *            OMWARE_A_OWNER_PORTID, OMWARE_A_PENDING_PKTS,
+ *            OMWARE_A_PENDING_BYTES, OMWARE_A_STATS)
+ *   A dump lists the sessions of the caller's network namespace.
+ *
+ * OMWARE_CMD_SUBMIT (do, admin)
+ *   Request: OMWARE_A_SESSION_ID, one or more OMWARE_A_PKT (each with
+ *            OMWARE_PKT_A_TIME).
+ *   All or nothing: either every packet of the message is queued, or none
+ *   is and the extack names the packet and attribute at fault.  A packet
+ *   whose time has already passed is sent at once and counted late.
+ *
+ * OMWARE_CMD_TRAIN (do, admin)
+ *   Request: OMWARE_A_SESSION_ID, OMWARE_A_TIME, two or more OMWARE_A_PKT
+ *            (without OMWARE_PKT_A_TIME).
+ *   The frames leave back-to-back, in order, at OMWARE_A_TIME.  A packet
+ *   pair is a train of two.
+ *
+ * OMWARE_CMD_CANCEL (do, admin)
+ *   Request: OMWARE_A_SESSION_ID, OMWARE_A_COOKIE
+ *   Cancels every pending packet carrying that cookie (-ENOENT if none).
+ *
+ * OMWARE_CMD_FLUSH (do, admin)
+ *   Request: OMWARE_A_SESSION_ID
+ *   Cancels every pending packet of the session.
+ *
+ * OMWARE_CMD_STATS_GET (do)
+ *   Reply: OMWARE_A_STATS (module-wide counters), OMWARE_A_PENDING_PKTS,
+ *          OMWARE_A_PENDING_BYTES, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES
+ *          (module-wide caps).
+ *
+ * OMWARE_CMD_REPORT (notification, kernel to session owner)
+ *   OMWARE_A_SESSION_ID and one or more OMWARE_A_REPORT.
+ *
+ * Packet attributes (nested in OMWARE_A_PKT)
+ * ------------------------------------------
+ * OMWARE_PKT_A_TIME (u64)      absolute send time, ns of the session clock.
+ * OMWARE_PKT_A_COOKIE (u64)    opaque value echoed in the report.
+ * OMWARE_PKT_A_FRAME (binary)  a complete layer-2 frame, Ethernet header
+ *                              included; 14 bytes to MTU + header length.
+ * OMWARE_PKT_A_PAYLOAD (binary) a layer-3 packet; the kernel prepends an
+ *                              Ethernet header.  Needs OMWARE_PKT_A_DST_MAC.
+ * OMWARE_PKT_A_DST_MAC (binary, 6 bytes) destination of a PAYLOAD packet.
+ * OMWARE_PKT_A_PROTO (u16, network byte order) EtherType of a PAYLOAD
+ *                              packet; default from the IP version nibble.
+ * Exactly one of FRAME and PAYLOAD must be present.
+ *
+ * Report attributes (nested in OMWARE_A_REPORT)
+ * ---------------------------------------------
+ * OMWARE_REPORT_A_COOKIE (u64)     cookie of the packet.
+ * OMWARE_REPORT_A_SCHED_NS (u64)   the time it was scheduled for.
+ * OMWARE_REPORT_A_SENT_NS (u64)    the time it was handed to the driver
+ *                                  (read just before the hand-off); 0 if it
+ *                                  was never handed over.
+ * OMWARE_REPORT_A_LATE_NS (s64)    SENT_NS - SCHED_NS.
+ * OMWARE_REPORT_A_STATUS (u8)      enum omware_report_status.
+ * OMWARE_REPORT_A_RC (s32)         the driver's or qdisc's return code
+ *                                  (NETDEV_TX_OK / NET_XMIT_*), or a
+ *                                  negative errno when not handed over.
+ *
+ * Statistics attributes (nested in OMWARE_A_STATS), all u64 counters
+ * -------------------------------------------------------------------
+ * SUBMITTED, SENT, LATE (sent more than the late threshold after its time),
+ * DROPPED_XMIT (driver or qdisc refused it), DROPPED_DOWN (device down or
+ * gone), CANCELLED, REPORTS_LOST (report could not be delivered to the
+ * owner), SPIN_NS (CPU time spent spinning in hybrid mode), WAKE_LATE_MAX_NS
+ * (largest timer lateness seen).
+ */
+#ifndef _UAPI_LINUX_OMWARE_H
+#define _UAPI_LINUX_OMWARE_H
+
+#define OMWARE_FAMILY_NAME	"omware"
+#define OMWARE_FAMILY_VERSION	1
+
+enum omware_mode {
+	/* Transmit from the hrtimer callback (softirq context). */
+	OMWARE_MODE_TIMER,
+	/* Wake a per-session kthread a guard before the time, then spin. */
+	OMWARE_MODE_HYBRID,
+	__OMWARE_MODE_MAX,
+};
+#define OMWARE_MODE_MAX (__OMWARE_MODE_MAX - 1)
+
+enum omware_xmit {
+	/* Straight to the driver under the tx queue lock; bypasses qdiscs. */
+	OMWARE_XMIT_DIRECT,
+	/* Through dev_queue_xmit(), i.e. the device's qdisc. */
+	OMWARE_XMIT_QDISC,
+	__OMWARE_XMIT_MAX,
+};
+#define OMWARE_XMIT_MAX (__OMWARE_XMIT_MAX - 1)
+
+enum omware_report_status {
+	OMWARE_STATUS_SENT,
+	OMWARE_STATUS_DROPPED,
+	OMWARE_STATUS_CANCELLED,
+};
+
+enum omware_cmd {
+	OMWARE_CMD_UNSPEC,
+	OMWARE_CMD_SESSION_NEW,
+	OMWARE_CMD_SESSION_DEL,
+	OMWARE_CMD_SESSION_GET,
+	OMWARE_CMD_SUBMIT,
+	OMWARE_CMD_TRAIN,
+	OMWARE_CMD_CANCEL,
+	OMWARE_CMD_FLUSH,
+	OMWARE_CMD_STATS_GET,
+	OMWARE_CMD_REPORT,
+	__OMWARE_CMD_MAX,
+};
+#define OMWARE_CMD_MAX (__OMWARE_CMD_MAX - 1)
+
+enum omware_attr {
+	OMWARE_A_UNSPEC,
+	OMWARE_A_PAD,
+	OMWARE_A_SESSION_ID,		/* u32 */
+	OMWARE_A_IFINDEX,		/* u32 */
+	OMWARE_A_IFNAME,		/* string, reply only */
+	OMWARE_A_CLOCKID,		/* u32: CLOCK_MONOTONIC (default),
+					 * CLOCK_REALTIME or CLOCK_TAI
+					 */
+	OMWARE_A_MODE,			/* u8, enum omware_mode */
+	OMWARE_A_XMIT,			/* u8, enum omware_xmit */
+	OMWARE_A_CPU,			/* u32, hybrid kthread CPU */
+	OMWARE_A_LATE_NS,		/* u32, late threshold, default 20000 */
+	OMWARE_A_GUARD_MAX_NS,		/* u32, hybrid guard cap */
+	OMWARE_A_GUARD_NS,		/* u64, current hybrid guard, reply */
+	OMWARE_A_MAX_PKTS,		/* u32, pending packet cap */
+	OMWARE_A_MAX_BYTES,		/* u32, pending byte cap */
+	OMWARE_A_OWNER_PORTID,		/* u32, reply only */
+	OMWARE_A_PENDING_PKTS,		/* u32, reply only */
+	OMWARE_A_PENDING_BYTES,		/* u64, reply only */
+	OMWARE_A_TIME,			/* u64, train send time */
+	OMWARE_A_COOKIE,		/* u64, cancel */
+	OMWARE_A_PKT,			/* nest, enum omware_pkt_attr */
+	OMWARE_A_REPORT,		/* nest, enum omware_report_attr */
+	OMWARE_A_STATS,			/* nest, enum omware_stats_attr */
+	__OMWARE_A_MAX,
+};
+#define OMWARE_A_MAX (__OMWARE_A_MAX - 1)
+
+enum omware_pkt_attr {
+	OMWARE_PKT_A_UNSPEC,
+	OMWARE_PKT_A_PAD,
+	OMWARE_PKT_A_TIME,		/* u64 */
+	OMWARE_PKT_A_COOKIE,		/* u64 */
+	OMWARE_PKT_A_FRAME,		/* binary */
+	OMWARE_PKT_A_PAYLOAD,		/* binary */
+	OMWARE_PKT_A_DST_MAC,		/* binary, ETH_ALEN */
+	OMWARE_PKT_A_PROTO,		/* u16, big endian */
+	__OMWARE_PKT_A_MAX,
+};
+#define OMWARE_PKT_A_MAX (__OMWARE_PKT_A_MAX - 1)
+
+enum omware_report_attr {
+	OMWARE_REPORT_A_UNSPEC,
+	OMWARE_REPORT_A_PAD,
+	OMWARE_REPORT_A_COOKIE,		/* u64 */
+	OMWARE_REPORT_A_SCHED_NS,	/* u64 */
+	OMWARE_REPORT_A_SENT_NS,	/* u64 */
+	OMWARE_REPORT_A_LATE_NS,	/* s64 */
+	OMWARE_REPORT_A_STATUS,		/* u8, enum omware_report_status */
+	OMWARE_REPORT_A_RC,		/* s32 */
+	__OMWARE_REPORT_A_MAX,
+};
+#define OMWARE_REPORT_A_MAX (__OMWARE_REPORT_A_MAX - 1)
+
+enum omware_stats_attr {
+	OMWARE_STATS_A_UNSPEC,
+	OMWARE_STATS_A_PAD,
+	OMWARE_STATS_A_SUBMITTED,
+	OMWARE_STATS_A_SENT,
+	OMWARE_STATS_A_LATE,
+	OMWARE_STATS_A_DROPPED_XMIT,
+	OMWARE_STATS_A_DROPPED_DOWN,
+	OMWARE_STATS_A_CANCELLED,
+	OMWARE_STATS_A_REPORTS_LOST,
+	OMWARE_STATS_A_SPIN_NS,
+	OMWARE_STATS_A_WAKE_LATE_MAX_NS,
+	__OMWARE_STATS_A_MAX,
+};
+#define OMWARE_STATS_A_MAX (__OMWARE_STATS_A_MAX - 1)
+
+#endif /* _UAPI_LINUX_OMWARE_H */

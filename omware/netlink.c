@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "omware" generic netlink family: policies, handlers and
+ * the building of send reports.
+ *
+ * Handlers run in parallel as far as genetlink is concerned; they serialise
+ * on omw_lock, which also keeps sessions alive while a handler uses them.
+ */
+#include <linux/cpumask.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_sched.h>
+#include <linux/string.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "omw.h"
+
+static struct genl_family omw_family;
+
+static int omw_validate_clockid(const struct nlattr *attr,
+				struct netlink_ext_ack *extack)
+{
+	switch (nla_get_u32(attr)) {
+	case CLOCK_MONOTONIC:
+	case CLOCK_REALTIME:
+	case CLOCK_TAI:
+		return 0;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, attr,
+			    "clock must be CLOCK_MONOTONIC, CLOCK_REALTIME or CLOCK_TAI");
+	return -EINVAL;
+}
+
+static const struct netlink_range_validation omw_guard_range = {
+	.min = OMW_GUARD_MIN_NS,
+	.max = OMW_GUARD_MAX_LIMIT,
+};
+
+static const struct nla_policy omw_pkt_policy[OMWARE_PKT_A_MAX + 1] = {
+	[OMWARE_PKT_A_TIME]	= { .type = NLA_U64 },
+	[OMWARE_PKT_A_COOKIE]	= { .type = NLA_U64 },
+	/* Upper bounds depend on the device MTU: checked when building. */
+	[OMWARE_PKT_A_FRAME]	= NLA_POLICY_MIN_LEN(ETH_HLEN),
+	[OMWARE_PKT_A_PAYLOAD]	= NLA_POLICY_MIN_LEN(1),
+	[OMWARE_PKT_A_DST_MAC]	= NLA_POLICY_ETH_ADDR,
+	[OMWARE_PKT_A_PROTO]	= NLA_POLICY_MIN(NLA_BE16, ETH_P_802_3_MIN),
+};
+
+static const struct nla_policy omw_new_policy[OMWARE_A_MAX_BYTES + 1] = {
+	[OMWARE_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[OMWARE_A_CLOCKID]	= NLA_POLICY_VALIDATE_FN(NLA_U32,
+							 omw_validate_clockid),
+	[OMWARE_A_MODE]		= NLA_POLICY_MAX(NLA_U8, OMWARE_MODE_MAX),
+	[OMWARE_A_XMIT]		= NLA_POLICY_MAX(NLA_U8, OMWARE_XMIT_MAX),
+	[OMWARE_A_CPU]		= { .type = NLA_U32 },
+	[OMWARE_A_LATE_NS]	= { .type = NLA_U32 },
+	[OMWARE_A_GUARD_MAX_NS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&omw_guard_range),
+	[OMWARE_A_MAX_PKTS]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[OMWARE_A_MAX_BYTES]	= NLA_POLICY_MIN(NLA_U32, ETH_HLEN),
+};
+
+static const struct nla_policy omw_id_policy[OMWARE_A_SESSION_ID + 1] = {
+	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy omw_submit_policy[OMWARE_A_PKT + 1] = {
+	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[OMWARE_A_PKT]		= NLA_POLICY_NESTED(omw_pkt_policy),
+};
+
+static const struct nla_policy omw_train_policy[OMWARE_A_PKT + 1] = {
+	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[OMWARE_A_TIME]		= { .type = NLA_U64 },
+	[OMWARE_A_PKT]		= NLA_POLICY_NESTED(omw_pkt_policy),
+};
+
+static const struct nla_policy omw_cancel_policy[OMWARE_A_COOKIE + 1] = {
+	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[OMWARE_A_COOKIE]	= { .type = NLA_U64 },
+};
+
+/* STATS_GET takes no attributes: every type is rejected. */
+static const struct nla_policy omw_none_policy[OMWARE_A_MAX + 1];
+
+/* The session named by OMWARE_A_SESSION_ID; @owner: caller must own it. */
+static struct omw_session *omw_nl_session(struct genl_info *info, bool owner)
+{
+	struct nlattr *attr = info->attrs[OMWARE_A_SESSION_ID];
+	struct omw_session *s;
+
+	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_SESSION_ID)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "session id missing");
+		return ERR_PTR(-EINVAL);
+	}
+	s = omw_session_find(genl_info_net(info), nla_get_u32(attr));
+	if (!s) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no such session in this network namespace");
+		return ERR_PTR(-ENOENT);
+	}
+	if (owner && s->portid != info->snd_portid) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "session belongs to another socket");
+		return ERR_PTR(-EPERM);
+	}
+	return s;
+}
+
+/* Reject send times further than the horizon from now, either way. */
+static int omw_nl_check_time(const struct omw_session *s,
+			     const struct nlattr *attr, u64 now,
+			     struct netlink_ext_ack *extack)
+{
+	u32 horizon_s = READ_ONCE(omw_horizon_s);
+	u64 t = nla_get_u64(attr);
+	u64 dist = t > now ? t - now : now - t;
+
+	if (dist <= (u64)horizon_s * NSEC_PER_SEC)
+		return 0;
+	NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
+				"send time %llu ns is more than %u s from now (%llu ns)",
+				t, horizon_s, now);
+	return -ERANGE;
+}
+
+/*
+ * Build the sk_buff of one packet now, so that sending it later is only a
+ * hand-off.  The checksum, if any, is the caller's: no offload is asked.
+ */
+static struct sk_buff *omw_nl_build_skb(struct omw_session *s,
+					const struct nlattr *pkt,
+					struct nlattr **tb, u32 idx,
+					struct netlink_ext_ack *extack)
+{
+	const struct nlattr *frame = tb[OMWARE_PKT_A_FRAME];
+	const struct nlattr *payload = tb[OMWARE_PKT_A_PAYLOAD];
+	struct net_device *dev = s->dev;
+	u32 mtu = READ_ONCE(dev->mtu);
+	const struct nlattr *data;
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	unsigned int hroom;
+	__be16 proto;
+	u32 len;
+
+	if (frame && payload) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
+					"packet %u: FRAME and PAYLOAD are exclusive",
+					idx);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!frame && !payload) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, pkt,
+					"packet %u: needs a FRAME or a PAYLOAD",
+					idx);
+		return ERR_PTR(-EINVAL);
+	}
+
+	if (frame) {
+		data = frame;
+		len = nla_len(frame);
+		if (tb[OMWARE_PKT_A_DST_MAC] || tb[OMWARE_PKT_A_PROTO]) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack,
+						tb[OMWARE_PKT_A_DST_MAC] ? :
+						tb[OMWARE_PKT_A_PROTO],
+						"packet %u: DST_MAC and PROTO only go with a PAYLOAD",
+						idx);
+			return ERR_PTR(-EINVAL);
+		}
+		if (len > mtu + dev->hard_header_len) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, frame,
+						"packet %u: frame of %u bytes exceeds MTU %u + header",
+						idx, len, mtu);
+			return ERR_PTR(-EMSGSIZE);
+		}
+		proto = ((const struct ethhdr *)nla_data(frame))->h_proto;
+		/* A length field (802.3), not an EtherType. */
+		if (ntohs(proto) < ETH_P_802_3_MIN)
+			proto = htons(ETH_P_802_3);
+	} else {
+		data = payload;
+		len = nla_len(payload);
+		if (!tb[OMWARE_PKT_A_DST_MAC]) {
+			NL_SET_ERR_ATTR_MISS(extack, pkt, OMWARE_PKT_A_DST_MAC);
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "packet %u: a PAYLOAD needs a DST_MAC",
+					       idx);
+			return ERR_PTR(-EINVAL);
+		}
+		if (len > mtu) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
+						"packet %u: payload of %u bytes exceeds MTU %u",
+						idx, len, mtu);
+			return ERR_PTR(-EMSGSIZE);
+		}
+		if (tb[OMWARE_PKT_A_PROTO]) {
+			proto = nla_get_be16(tb[OMWARE_PKT_A_PROTO]);
+		} else {
+			switch (*(const u8 *)nla_data(payload) >> 4) {
+			case 4:
+				proto = htons(ETH_P_IP);
+				break;
+			case 6:
+				proto = htons(ETH_P_IPV6);
+				break;
+			default:
+				NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
+							"packet %u: not IPv4 or IPv6, PROTO needed",
+							idx);
+				return ERR_PTR(-EINVAL);
+			}
+		}
+	}
+
+	hroom = LL_RESERVED_SPACE(dev);
+	skb = alloc_skb(hroom + len + dev->needed_tailroom,
+			GFP_KERNEL | __GFP_NOWARN);
+	if (!skb) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "packet %u: out of memory", idx);
+		return ERR_PTR(-ENOMEM);
+	}
+	skb_reserve(skb, hroom);
+	if (frame) {
+		skb_put_data(skb, nla_data(data), len);
+		skb_reset_mac_header(skb);
+		skb_set_network_header(skb, ETH_HLEN);
+	} else {
+		skb_reset_network_header(skb);
+		skb_put_data(skb, nla_data(data), len);
+		eth = skb_push(skb, ETH_HLEN);
+		skb_reset_mac_header(skb);
+		ether_addr_copy(eth->h_dest,
+				nla_data(tb[OMWARE_PKT_A_DST_MAC]));
+		ether_addr_copy(eth->h_source, dev->dev_addr);
+		eth->h_proto = proto;
+	}
+	skb->dev = dev;
+	skb->protocol = proto;
+	/* Top band of the default qdiscs: do not wait behind bulk traffic. */
+	skb->priority = TC_PRIO_CONTROL;
+	skb->ip_summed = CHECKSUM_NONE;
+	return skb;
+}
+
+/* Parse one OMWARE_A_PKT and fill frame @f of @e. */
+static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
+		      const struct nlattr *pkt, u32 idx, struct nlattr **tb,
+		      struct netlink_ext_ack *extack)
+{
+	struct sk_buff *skb;
+	int err;
+
+	err = nla_parse_nested(tb, OMWARE_PKT_A_MAX, pkt, omw_pkt_policy,
+			       extack);
+	if (err)
+		return err;
+	skb = omw_nl_build_skb(s, pkt, tb, idx, extack);
+	if (IS_ERR(skb))
+		return PTR_ERR(skb);
+	e->f[fi].skb = skb;
+	if (tb[OMWARE_PKT_A_COOKIE])
+		e->f[fi].cookie = nla_get_u64(tb[OMWARE_PKT_A_COOKIE]);
+	e->bytes += skb->len;
+	e->live++;
+	return 0;
+}
+
+static void omw_nl_free_batch(struct list_head *batch)
+{
+	struct omw_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, batch, list) {
+		list_del(&e->list);
+		omw_entry_free(e);
+	}
+}
+
+static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
+	struct omw_session *s;
+	struct omw_entry *e;
+	struct nlattr *nla;
+	LIST_HEAD(batch);
+	u64 bytes = 0, now;
+	u32 pkts = 0;
+	int rem, err;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, true);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+		goto out;
+	}
+
+	now = omw_now(s);
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != OMWARE_A_PKT)
+			continue;
+		/* Stop early rather than build what cannot be queued. */
+		if (pkts >= s->cfg.max_pkts || bytes > s->cfg.max_bytes) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, nla,
+						"packet %u: message exceeds the session limits (%u packets, %u bytes)",
+						pkts, s->cfg.max_pkts,
+						s->cfg.max_bytes);
+			err = -ENOBUFS;
+			goto out_free;
+		}
+		e = omw_entry_alloc(1);
+		if (!e) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		list_add_tail(&e->list, &batch);
+		err = omw_nl_pkt(s, e, 0, nla, pkts, tb, extack);
+		if (err)
+			goto out_free;
+		if (!tb[OMWARE_PKT_A_TIME]) {
+			NL_SET_ERR_ATTR_MISS(extack, nla, OMWARE_PKT_A_TIME);
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "packet %u has no send time",
+					       pkts);
+			err = -EINVAL;
+			goto out_free;
+		}
+		err = omw_nl_check_time(s, tb[OMWARE_PKT_A_TIME], now, extack);
+		if (err)
+			goto out_free;
+		e->time_ns = nla_get_u64(tb[OMWARE_PKT_A_TIME]);
+		bytes += e->bytes;
+		pkts++;
+		cond_resched();
+	}
+	if (!pkts) {
+		NL_SET_ERR_ATTR_MISS(extack, NULL, OMWARE_A_PKT);
+		NL_SET_ERR_MSG_MOD(extack, "no packet given");
+		err = -EINVAL;
+		goto out;
+	}
+	err = omw_session_enqueue(s, &batch, pkts, bytes, extack);
+out_free:
+	omw_nl_free_batch(&batch);	/* empty once enqueued */
+out:
+	mutex_unlock(&omw_lock);
+	return err;
+}
+
+static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
+	struct omw_entry *e = NULL;
+	struct omw_session *s;
+	struct nlattr *nla;
+	LIST_HEAD(batch);
+	u32 n = 0, i = 0;
+	int rem, err;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, true);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+		goto out;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_TIME)) {
+		NL_SET_ERR_MSG_MOD(extack, "a train needs a send time");
+		err = -EINVAL;
+		goto out;
+	}
+	err = omw_nl_check_time(s, info->attrs[OMWARE_A_TIME], omw_now(s),
+				extack);
+	if (err)
+		goto out;
+
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem)
+		n += nla_type(nla) == OMWARE_A_PKT;
+	if (n < 2 || n > OMW_TRAIN_MAX) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "a train has 2 to %u packets, not %u",
+				       OMW_TRAIN_MAX, n);
+		err = -EINVAL;
+		goto out;
+	}
+
+	e = omw_entry_alloc(n);
+	if (!e) {
+		err = -ENOMEM;
+		goto out;
+	}
+	list_add_tail(&e->list, &batch);
+	e->time_ns = nla_get_u64(info->attrs[OMWARE_A_TIME]);
+	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nla) != OMWARE_A_PKT)
+			continue;
+		err = omw_nl_pkt(s, e, i, nla, i, tb, extack);
+		if (err)
+			goto out_free;
+		if (tb[OMWARE_PKT_A_TIME]) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_PKT_A_TIME],
+						"packet %u: a train's send time is OMWARE_A_TIME",
+						i);
+			err = -EINVAL;
+			goto out_free;
+		}
+		i++;
+	}
+	err = omw_session_enqueue(s, &batch, n, e->bytes, extack);
+out_free:
+	omw_nl_free_batch(&batch);
+out:
+	mutex_unlock(&omw_lock);
+	return err;
+}
+
+static int omw_nl_cancel(struct sk_buff *skb, struct genl_info *info)
+{
+	struct omw_session *s;
+	u64 cookie;
+	int err = 0;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, true);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+		goto out;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_COOKIE)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "cookie missing");
+		err = -EINVAL;
+		goto out;
+	}
+	cookie = nla_get_u64(info->attrs[OMWARE_A_COOKIE]);
+	if (!omw_session_cancel(s, &cookie)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[OMWARE_A_COOKIE],
+				    "no pending packet carries this cookie");
+		err = -ENOENT;
+	}
+out:
+	mutex_unlock(&omw_lock);
+	return err;
+}
+
+static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	struct omw_session *s;
+	int err = 0;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, true);
+	if (IS_ERR(s))
+		err = PTR_ERR(s);
+	else
+		omw_session_cancel(s, NULL);
+	mutex_unlock(&omw_lock);
+	return err;
+}
+
+static int omw_nl_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct omw_session *s;
+	int err = 0;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, true);
+	if (IS_ERR(s))
+		err = PTR_ERR(s);
+	else
+		omw_session_destroy(s, OMW_END_DEL);
+	mutex_unlock(&omw_lock);
+	return err;
+}
+
+static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 gmax_pkts = READ_ONCE(omw_max_pkts);
+	u32 gmax_bytes = READ_ONCE(omw_max_bytes);
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct omw_session_cfg cfg = {
+		.clockid = CLOCK_MONOTONIC,
+		.mode = OMWARE_MODE_TIMER,
+		.xmit = OMWARE_XMIT_DIRECT,
+		.cpu = -1,
+		.late_ns = OMW_LATE_NS_DEFAULT,
+		.guard_max_ns = OMW_GUARD_MAX_DEFAULT,
+		.max_pkts = min(READ_ONCE(omw_sess_pkts), gmax_pkts),
+		.max_bytes = min(READ_ONCE(omw_sess_bytes), gmax_bytes),
+	};
+	struct omw_session *s;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_IFINDEX)) {
+		NL_SET_ERR_MSG_MOD(extack, "device (ifindex) missing");
+		return -EINVAL;
+	}
+	if (tb[OMWARE_A_CLOCKID])
+		cfg.clockid = nla_get_u32(tb[OMWARE_A_CLOCKID]);
+	if (tb[OMWARE_A_MODE])
+		cfg.mode = nla_get_u8(tb[OMWARE_A_MODE]);
+	if (tb[OMWARE_A_XMIT])
+		cfg.xmit = nla_get_u8(tb[OMWARE_A_XMIT]);
+	if (tb[OMWARE_A_CPU]) {
+		u32 cpu = nla_get_u32(tb[OMWARE_A_CPU]);
+
+		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_CPU],
+						"CPU %u is not online", cpu);
+			return -EINVAL;
+		}
+		cfg.cpu = cpu;
+	}
+	if (tb[OMWARE_A_LATE_NS])
+		cfg.late_ns = nla_get_u32(tb[OMWARE_A_LATE_NS]);
+	if (tb[OMWARE_A_GUARD_MAX_NS])
+		cfg.guard_max_ns = nla_get_u32(tb[OMWARE_A_GUARD_MAX_NS]);
+	if (tb[OMWARE_A_MAX_PKTS]) {
+		cfg.max_pkts = nla_get_u32(tb[OMWARE_A_MAX_PKTS]);
+		if (cfg.max_pkts > gmax_pkts) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_MAX_PKTS],
+						"above the module limit max_pkts=%u",
+						gmax_pkts);
+			return -ERANGE;
+		}
+	}
+	if (tb[OMWARE_A_MAX_BYTES]) {
+		cfg.max_bytes = nla_get_u32(tb[OMWARE_A_MAX_BYTES]);
+		if (cfg.max_bytes > gmax_bytes) {
+			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_MAX_BYTES],
+						"above the module limit max_bytes=%u",
+						gmax_bytes);
+			return -ERANGE;
+		}
+	}
+
+	msg = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
+				OMWARE_CMD_SESSION_NEW);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_msg;
+	}
+
+	mutex_lock(&omw_lock);
+	s = omw_session_create(genl_info_net(info), info->snd_portid,
+			       nla_get_u32(tb[OMWARE_A_IFINDEX]),
+			       tb[OMWARE_A_IFINDEX], &cfg, extack);
+	if (IS_ERR(s)) {
+		mutex_unlock(&omw_lock);
+		err = PTR_ERR(s);
+		goto err_msg;
+	}
+	err = nla_put_u32(msg, OMWARE_A_SESSION_ID, s->id);
+	if (err)
+		omw_session_destroy(s, OMW_END_DEL);
+	mutex_unlock(&omw_lock);
+	if (err)
+		goto err_msg;
+
+	/*
+	 * Should the reply not fit in the socket, the session still exists;
+	 * a dump finds it, and closing the socket frees it.
+	 */
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_msg:
+	nlmsg_free(msg);
+	return err;
+}
+
+static int omw_nl_put_stats(struct sk_buff *msg, struct omw_stats *st)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, OMWARE_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < OMW_STAT_NUM; i++) {
+		if (nla_put_u64_64bit(msg, OMWARE_STATS_A_SUBMITTED + i,
+				      atomic64_read(&st->v[i]),
+				      OMWARE_STATS_A_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
+{
+	const struct omw_session_cfg *c = &s->cfg;
+	char ifname[IFNAMSIZ];
+	u32 pkts, guard;
+	u64 bytes;
+
+	omw_session_pending(s, &pkts, &bytes, &guard);
+	/* A rename may race with us; the copy is still terminated. */
+	strscpy(ifname, s->dev->name);
+
+	if (nla_put_u32(msg, OMWARE_A_SESSION_ID, s->id) ||
+	    nla_put_u32(msg, OMWARE_A_IFINDEX, s->dev->ifindex) ||
+	    nla_put_string(msg, OMWARE_A_IFNAME, ifname) ||
+	    nla_put_u32(msg, OMWARE_A_CLOCKID, c->clockid) ||
+	    nla_put_u8(msg, OMWARE_A_MODE, c->mode) ||
+	    nla_put_u8(msg, OMWARE_A_XMIT, c->xmit) ||
+	    (c->cpu >= 0 && nla_put_u32(msg, OMWARE_A_CPU, c->cpu)) ||
+	    nla_put_u32(msg, OMWARE_A_LATE_NS, c->late_ns) ||
+	    nla_put_u32(msg, OMWARE_A_GUARD_MAX_NS, c->guard_max_ns) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_NS, guard, OMWARE_A_PAD) ||
+	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, c->max_pkts) ||
+	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, c->max_bytes) ||
+	    nla_put_u32(msg, OMWARE_A_OWNER_PORTID, s->portid) ||
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, pkts) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, bytes,
+			      OMWARE_A_PAD))
+		return -EMSGSIZE;
+	return omw_nl_put_stats(msg, &s->stats);
+}
+
+static int omw_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct omw_session *s;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
+				OMWARE_CMD_SESSION_GET);
+	if (!hdr) {
+		err = -EMSGSIZE;
+		goto err_msg;
+	}
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(info, false);
+	err = IS_ERR(s) ? PTR_ERR(s) : omw_nl_fill_session(msg, s);
+	mutex_unlock(&omw_lock);
+	if (err)
+		goto err_msg;
+
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_msg:
+	nlmsg_free(msg);
+	return err;
+}
+
+static int omw_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	u32 id = cb->args[0] ? : 1;
+	struct omw_session *s;
+	void *hdr;
+
+	mutex_lock(&omw_lock);
+	while ((s = omw_session_next(net, &id))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &omw_family, NLM_F_MULTI,
+				  OMWARE_CMD_SESSION_GET);
+		if (!hdr)
+			break;
+		if (omw_nl_fill_session(skb, s)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		id++;
+	}
+	mutex_unlock(&omw_lock);
+	cb->args[0] = id;
+	return skb->len;
+}
+
+static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
+				OMWARE_CMD_STATS_GET);
+	if (!hdr ||
+	    omw_nl_put_stats(msg, &omw_gstats) ||
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS,
+			(u32)atomic64_read(&omw_pend_pkts)) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES,
+			      atomic64_read(&omw_pend_bytes), OMWARE_A_PAD) ||
+	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, READ_ONCE(omw_max_pkts)) ||
+	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, READ_ONCE(omw_max_bytes))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int omw_nl_put_report(struct sk_buff *msg, const struct omw_entry *e,
+			     const struct omw_frame *f)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, OMWARE_A_REPORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, OMWARE_REPORT_A_COOKIE, f->cookie,
+			      OMWARE_REPORT_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_REPORT_A_SCHED_NS, e->time_ns,
+			      OMWARE_REPORT_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_REPORT_A_SENT_NS, f->sent_ns,
+			      OMWARE_REPORT_A_PAD) ||
+	    (f->sent_ns &&
+	     nla_put_s64(msg, OMWARE_REPORT_A_LATE_NS,
+			 (s64)(f->sent_ns - e->time_ns),
+			 OMWARE_REPORT_A_PAD)) ||
+	    nla_put_u8(msg, OMWARE_REPORT_A_STATUS, f->status) ||
+	    nla_put_s32(msg, OMWARE_REPORT_A_RC, f->rc)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * Deliver the reports of the entries on @list to the session owner, as
+ * many per message as fit.  Delivered entries are freed; on error the rest
+ * stays on @list (a partly reported train remembers how far it got) and
+ * the error is returned: -EAGAIN when the owner's socket is full,
+ * -ECONNREFUSED when the owner is gone.  Process context.
+ */
+int omw_nl_report(struct omw_session *s, struct list_head *list,
+		  u32 *delivered)
+{
+	struct omw_entry *e, *stop;
+	struct sk_buff *msg;
+	u32 i, n;
+	void *hdr;
+	int err;
+
+	while (!list_empty(list)) {
+		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+		if (!msg)
+			return -ENOMEM;
+		hdr = genlmsg_put(msg, 0, 0, &omw_family, 0,
+				  OMWARE_CMD_REPORT);
+		if (!hdr || nla_put_u32(msg, OMWARE_A_SESSION_ID, s->id)) {
+			nlmsg_free(msg);
+			return -EMSGSIZE;
+		}
+
+		/* Fill; (stop, i) is the first report left out. */
+		n = 0;
+		stop = list_first_entry(list, struct omw_entry, list);
+		i = stop->reported;
+		while (!list_entry_is_head(stop, list, list)) {
+			if (i == stop->nframes) {
+				stop = list_next_entry(stop, list);
+				if (!list_entry_is_head(stop, list, list))
+					i = stop->reported;
+				continue;
+			}
+			if (omw_nl_put_report(msg, stop, &stop->f[i]))
+				break;
+			i++;
+			n++;
+		}
+		if (WARN_ON_ONCE(!n)) {
+			nlmsg_free(msg);
+			return -EMSGSIZE;
+		}
+		genlmsg_end(msg, hdr);
+
+		err = genlmsg_unicast(s->net, msg, s->portid);
+		if (err)
+			return err;
+		*delivered += n;
+
+		/* Commit: free what is fully reported, note the rest. */
+		while (!list_empty(list)) {
+			e = list_first_entry(list, struct omw_entry, list);
+			if (e == stop) {
+				e->reported = i;
+				break;
+			}
+			list_del(&e->list);
+			omw_entry_free(e);
+		}
+	}
+	return 0;
+}
+
+static const struct genl_ops omw_nl_ops[] = {
+	{
+		.cmd = OMWARE_CMD_SESSION_NEW,
+		.doit = omw_nl_new,
+		.policy = omw_new_policy,
+		.maxattr = ARRAY_SIZE(omw_new_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_SESSION_DEL,
+		.doit = omw_nl_del,
+		.policy = omw_id_policy,
+		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_SESSION_GET,
+		.doit = omw_nl_get,
+		.dumpit = omw_nl_get_dumpit,
+		.policy = omw_id_policy,
+		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
+	},
+	{
+		.cmd = OMWARE_CMD_SUBMIT,
+		.doit = omw_nl_submit,
+		.policy = omw_submit_policy,
+		.maxattr = ARRAY_SIZE(omw_submit_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_TRAIN,
+		.doit = omw_nl_train,
+		.policy = omw_train_policy,
+		.maxattr = ARRAY_SIZE(omw_train_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_CANCEL,
+		.doit = omw_nl_cancel,
+		.policy = omw_cancel_policy,
+		.maxattr = ARRAY_SIZE(omw_cancel_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_FLUSH,
+		.doit = omw_nl_flush,
+		.policy = omw_id_policy,
+		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = OMWARE_CMD_STATS_GET,
+		.doit = omw_nl_stats,
+		.policy = omw_none_policy,
+		.maxattr = ARRAY_SIZE(omw_none_policy) - 1,
+	},
+};
+
+static struct genl_family omw_family = {
+	.name = OMWARE_FAMILY_NAME,
+	.version = OMWARE_FAMILY_VERSION,
+	.netnsok = true,
+	/* omw_lock serialises the handlers; no need for genl_mutex. */
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = omw_nl_ops,
+	.n_ops = ARRAY_SIZE(omw_nl_ops),
+	/* Strict validation for every command. */
+	.resv_start_op = OMWARE_CMD_REPORT + 1,
+};
+
+int omw_nl_init(void)
+{
+	return genl_register_family(&omw_family);
+}
+
+void omw_nl_exit(void)
+{
+	genl_unregister_family(&omw_family);
+}

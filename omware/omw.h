@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of the OMware pre-dispatch packet sender.
+ */
+#ifndef _OMW_H
+#define _OMW_H
+
+#include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include <uapi/linux/omware.h>
+
+#include "timeq.h"
+#include "guard.h"
+
+/* Counters, in the order of enum omware_stats_attr from SUBMITTED on. */
+enum omw_stat {
+	OMW_STAT_SUBMITTED,
+	OMW_STAT_SENT,
+	OMW_STAT_LATE,
+	OMW_STAT_DROPPED_XMIT,
+	OMW_STAT_DROPPED_DOWN,
+	OMW_STAT_CANCELLED,
+	OMW_STAT_REPORTS_LOST,
+	OMW_STAT_SPIN_NS,
+	OMW_STAT_WAKE_LATE_MAX_NS,
+	OMW_STAT_NUM,
+};
+
+static_assert(OMWARE_STATS_A_SUBMITTED + OMW_STAT_NUM - 1 ==
+	      OMWARE_STATS_A_MAX);
+
+struct omw_stats {
+	atomic64_t v[OMW_STAT_NUM];
+};
+
+/* Defaults and bounds of the session settings. */
+#define OMW_LATE_NS_DEFAULT	20000U
+#define OMW_GUARD_MAX_DEFAULT	200000U
+#define OMW_GUARD_MAX_LIMIT	2000000U	/* spin at most 2 ms a packet */
+#define OMW_GUARD_MIN_NS	1000U
+#define OMW_TRAIN_MAX		1024U		/* frames in one train */
+
+/* One frame of a queue entry and, once it is done, its report. */
+struct omw_frame {
+	struct sk_buff *skb;	/* NULL once sent, dropped or cancelled */
+	u64 cookie;
+	u64 sent_ns;		/* 0: never handed to the device */
+	s32 rc;
+	u8 status;		/* enum omware_report_status, once done */
+};
+
+/*
+ * A queue entry: one packet (SUBMIT) or a train of frames sent back to back
+ * (TRAIN).  It sits in the session's time queue and pending list until it is
+ * sent or cancelled, then on the done list until its reports are delivered.
+ * The report memory is part of the entry, so the send path never allocates.
+ */
+struct omw_entry {
+	struct tw_timeq_node node;	/* key: send time, ns */
+	struct list_head list;
+	u64 time_ns;
+	u32 bytes;			/* bytes of the frames still queued */
+	u32 live;			/* frames still queued */
+	u32 reported;			/* frames whose report was delivered */
+	u32 nframes;
+	struct omw_frame f[] __counted_by(nframes);
+};
+
+/* Why a session ends; decides what its pending packets become. */
+enum omw_end {
+	OMW_END_DEL,		/* SESSION_DEL: cancelled, reported */
+	OMW_END_DEVICE,		/* device unregistered: dropped, reported */
+	OMW_END_UNLOAD,		/* module unload: cancelled, reported */
+	OMW_END_OWNER,		/* owner socket closed: nobody to tell */
+	OMW_END_NETNS,		/* namespace dismantled: nobody to tell */
+};
+
+struct omw_session_cfg {
+	clockid_t clockid;
+	u8 mode;
+	u8 xmit;
+	s32 cpu;		/* hybrid kthread CPU, -1: not bound */
+	u32 late_ns;
+	u32 guard_max_ns;
+	u32 max_pkts;
+	u32 max_bytes;
+};
+
+struct omw_session {
+	u32 id;
+	u32 portid;			/* owner socket */
+	struct net *net;		/* owner's namespace, also the device's */
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct omw_session_cfg cfg;
+
+	spinlock_t lock;		/* protects the fields down to dead */
+	struct tw_timeq q;
+	struct list_head pending;	/* entries in q, in submit order */
+	struct list_head done;		/* entries whose reports are due */
+	u32 pend_pkts;
+	u64 pend_bytes;
+	u64 head_ns;			/* earliest send time, U64_MAX: none */
+	u64 armed_ns;			/* expiry the timer was last set to */
+	bool dead;			/* being destroyed: never re-arm */
+
+	struct hrtimer timer;
+	struct tw_guard guard;		/* hybrid only; kthread updates it */
+	struct task_struct *task;	/* hybrid only */
+	unsigned long flags;
+	u64 kick_ns;			/* expiry of the timer that kicked */
+
+	struct delayed_work report_work;
+	u32 report_tries;		/* consecutive failed deliveries */
+	bool owner_gone;
+
+	struct omw_stats stats;
+};
+
+#define OMW_FLAG_KICK	0		/* bit in flags: timer woke kthread */
+
+/* main.c: module parameters and module-wide state */
+extern unsigned int omw_horizon_s;
+extern unsigned int omw_sess_pkts;
+extern unsigned int omw_sess_bytes;
+extern unsigned int omw_max_pkts;
+extern unsigned int omw_max_bytes;
+extern unsigned int omw_max_sessions;
+extern unsigned int omw_report_retries;
+extern bool omw_hybrid_fifo;
+
+extern struct mutex omw_lock;
+extern bool omw_closing;
+extern struct omw_stats omw_gstats;
+extern atomic64_t omw_pend_pkts;
+extern atomic64_t omw_pend_bytes;
+
+static inline void omw_stat_add(struct omw_session *s, enum omw_stat i,
+				u64 v)
+{
+	atomic64_add(v, &s->stats.v[i]);
+	atomic64_add(v, &omw_gstats.v[i]);
+}
+
+static inline void omw_atomic64_max(atomic64_t *a, s64 v)
+{
+	s64 old = atomic64_read(a);
+
+	while (v > old && !atomic64_try_cmpxchg(a, &old, v))
+		;
+}
+
+static inline void omw_stat_max(struct omw_session *s, enum omw_stat i,
+				s64 v)
+{
+	omw_atomic64_max(&s->stats.v[i], v);
+	omw_atomic64_max(&omw_gstats.v[i], v);
+}
+
+/* session.c, all of these but the clock with omw_lock held */
+u64 omw_clock_ns(clockid_t clockid);
+
+static inline u64 omw_now(const struct omw_session *s)
+{
+	return omw_clock_ns(s->cfg.clockid);
+}
+
+struct omw_entry *omw_entry_alloc(u32 nframes);
+void omw_entry_free(struct omw_entry *e);
+struct omw_session *omw_session_create(struct net *net, u32 portid,
+				       int ifindex,
+				       const struct nlattr *ifattr,
+				       const struct omw_session_cfg *cfg,
+				       struct netlink_ext_ack *extack);
+struct omw_session *omw_session_find(struct net *net, u32 id);
+struct omw_session *omw_session_next(struct net *net, u32 *id);
+void omw_session_destroy(struct omw_session *s, enum omw_end why);
+void omw_sessions_destroy(struct net *net, struct net_device *dev,
+			  u32 portid, enum omw_end why);
+int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
+			u32 pkts, u64 bytes, struct netlink_ext_ack *extack);
+u32 omw_session_cancel(struct omw_session *s, const u64 *cookie);
+void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
+			 u32 *guard_ns);
+u32 omw_session_count(void);
+
+/* xmit.c, called with BH disabled */
+void omw_xmit_entry(struct omw_session *s, struct omw_entry *e);
+
+/* netlink.c */
+int omw_nl_init(void);
+void omw_nl_exit(void);
+int omw_nl_report(struct omw_session *s, struct list_head *list,
+		  u32 *delivered);
+
+#endif /* _OMW_H */

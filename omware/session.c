@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions, their schedule queue, timer and hybrid kthread.
+ *
+ * Design
+ * ------
+ * A session owns one time-ordered queue (tw_timeq, a pairing heap keyed by
+ * send time) of entries whose sk_buffs were built at submit time, and one
+ * hrtimer armed for the earliest entry.  Everything mutable sits under the
+ * session spinlock, always taken with BH disabled since the timer runs in
+ * softirq context.  Only one context ever transmits for a session: the timer
+ * callback in TIMER mode, the kthread in HYBRID mode.  Both pop the due
+ * entries under the lock and transmit with the lock dropped, so submit,
+ * cancel and flush never wait for a driver.  Whoever changes the head of the
+ * queue (submit, cancel, the sender) re-arms the timer under the lock; an
+ * early expiry is harmless, it only finds nothing due.
+ *
+ * The timer uses HRTIMER_MODE_ABS_SOFT: its callback runs in the hrtimer
+ * softirq, where taking the tx queue lock and calling into a driver or a
+ * qdisc is legal.  A hardirq callback could do neither (those locks are not
+ * IRQ safe and drivers expect BH context), and would stretch interrupt
+ * latency for the whole machine.
+ *
+ * HYBRID mode hides the softirq's wake-up lateness: the timer fires a guard
+ * before the send time and only wakes a per-session kthread, optionally
+ * bound to a CPU and SCHED_FIFO; it spins on the clock to the exact
+ * nanosecond and transmits with BH disabled.  The guard adapts to the
+ * observed wake-up lateness (tw_guard), capped by the session's
+ * GUARD_MAX_NS, so the spin stays bounded by it.
+ *
+ * A sent (or dropped, or cancelled) entry moves to the done list; the
+ * reports live in the entry itself so the send path never allocates.  A
+ * delayed work item turns them into batched REPORT messages in process
+ * context, retrying with backoff while the owner's socket is full.
+ *
+ * Lifetime: sessions are found through an IDR under the global omw_lock
+ * mutex, which every netlink handler and every notifier takes, so none of
+ * them can see a session being destroyed.  Destruction marks the session
+ * dead (no re-arming), then stops the timer, the kthread and the report
+ * work in that order, after which nothing else can touch it, and frees it.
+ */
+#include <linux/idr.h>
+#include <linux/if_arp.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "omw.h"
+
+/* Rounds of "pop due, transmit" per timer expiry before re-arming. */
+#define OMW_SEND_ROUNDS		8
+/* Longest wait between two report delivery attempts, ms. */
+#define OMW_REPORT_BACKOFF_MAX	256
+
+static DEFINE_IDR(omw_ids);
+static u32 omw_nsessions;
+
+u64 omw_clock_ns(clockid_t clockid)
+{
+	switch (clockid) {
+	case CLOCK_REALTIME:
+		return ktime_get_real_ns();
+	case CLOCK_TAI:
+		return ktime_get_clocktai_ns();
+	default:
+		return ktime_get_ns();
+	}
+}
+
+struct omw_entry *omw_entry_alloc(u32 nframes)
+{
+	struct omw_entry *e;
+
+	e = kzalloc(struct_size(e, f, nframes), GFP_KERNEL);
+	if (!e)
+		return NULL;
+	e->nframes = nframes;
+	INIT_LIST_HEAD(&e->list);
+	tw_timeq_node_init(&e->node);
+	return e;
+}
+
+void omw_entry_free(struct omw_entry *e)
+{
+	u32 i;
+
+	for (i = 0; i < e->nframes; i++)
+		kfree_skb(e->f[i].skb);
+	kfree(e);
+}
+
+static void omw_uncharge_locked(struct omw_session *s, u32 pkts, u64 bytes)
+{
+	s->pend_pkts -= pkts;
+	s->pend_bytes -= bytes;
+	atomic64_sub(pkts, &omw_pend_pkts);
+	atomic64_sub(bytes, &omw_pend_bytes);
+}
+
+static void omw_report_kick(struct omw_session *s)
+{
+	/* One jiffy batches the reports of a burst into few messages. */
+	queue_delayed_work(system_unbound_wq, &s->report_work, 1);
+}
+
+static void omw_set_head_locked(struct omw_session *s)
+{
+	struct tw_timeq_node *n = tw_timeq_peek(&s->q);
+
+	WRITE_ONCE(s->head_ns, n ? n->key : U64_MAX);
+}
+
+/* Arm the timer for the earliest entry (minus the guard in hybrid mode). */
+static void omw_arm_locked(struct omw_session *s)
+{
+	u64 at;
+
+	omw_set_head_locked(s);
+	at = s->head_ns;
+	if (at == U64_MAX || s->dead)
+		return;
+	if (s->cfg.mode == OMWARE_MODE_HYBRID)
+		at -= min_t(u64, at, tw_guard_ns(&s->guard));
+	/* An earlier expiry only costs a spurious wake-up: keep it. */
+	if (hrtimer_is_queued(&s->timer) && s->armed_ns <= at)
+		return;
+	s->armed_ns = at;
+	hrtimer_start(&s->timer, ns_to_ktime(min_t(u64, at, KTIME_MAX)),
+		      HRTIMER_MODE_ABS_SOFT);
+}
+
+static void omw_pop_due_locked(struct omw_session *s, u64 now,
+			       struct list_head *due)
+{
+	struct tw_timeq_node *n;
+	struct omw_entry *e;
+
+	while ((n = tw_timeq_peek(&s->q)) && n->key <= now) {
+		tw_timeq_pop(&s->q);
+		e = container_of(n, struct omw_entry, node);
+		list_move_tail(&e->list, due);
+		omw_uncharge_locked(s, e->live, e->bytes);
+	}
+	omw_set_head_locked(s);
+}
+
+/*
+ * Transmit everything due.  BH is disabled: the timer softirq or the
+ * kthread's local_bh_disable().  Only one context per session calls this.
+ */
+static void omw_send_due(struct omw_session *s, u64 now)
+{
+	bool timer_mode = s->cfg.mode == OMWARE_MODE_TIMER;
+	struct omw_entry *e;
+	unsigned int round;
+	LIST_HEAD(due);
+
+	for (round = 0; ; round++) {
+		spin_lock(&s->lock);
+		if (round < OMW_SEND_ROUNDS)
+			omw_pop_due_locked(s, now, &due);
+		if (list_empty(&due)) {
+			if (timer_mode)
+				omw_arm_locked(s);
+			spin_unlock(&s->lock);
+			break;
+		}
+		spin_unlock(&s->lock);
+
+		list_for_each_entry(e, &due, list)
+			omw_xmit_entry(s, e);
+
+		spin_lock(&s->lock);
+		list_splice_tail_init(&due, &s->done);
+		spin_unlock(&s->lock);
+		omw_report_kick(s);
+		now = omw_now(s);
+	}
+}
+
+static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
+{
+	struct omw_session *s = container_of(t, struct omw_session, timer);
+	u64 exp = ktime_to_ns(hrtimer_get_expires(t));
+	u64 now;
+
+	if (s->cfg.mode == OMWARE_MODE_HYBRID) {
+		WRITE_ONCE(s->kick_ns, exp);
+		/* Order kick_ns before the flag the kthread tests. */
+		smp_mb__before_atomic();
+		set_bit(OMW_FLAG_KICK, &s->flags);
+		wake_up_process(s->task);
+		return HRTIMER_NORESTART;
+	}
+
+	now = omw_now(s);
+	if (now > exp)
+		omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, now - exp);
+	omw_send_due(s, now);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Spin to the head's send time while it is within the guard, transmit, and
+ * go on with the next one; once the head is further away than the guard
+ * (or gone), re-arm the timer and return to sleep.
+ */
+static void omw_hybrid_run(struct omw_session *s, bool slept)
+{
+	u64 now = omw_now(s);
+	u64 start, target;
+	s64 late;
+
+	if (slept) {
+		late = (s64)(now - READ_ONCE(s->kick_ns));
+		if (late > 0)
+			omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
+		/* Only this thread observes, so no lock is needed. */
+		tw_guard_observe(&s->guard, late);
+	}
+
+	start = now;
+	while (!kthread_should_stop()) {
+		target = READ_ONCE(s->head_ns);
+		if (target <= now) {
+			omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+			local_bh_disable();
+			omw_send_due(s, now);
+			local_bh_enable();
+			now = omw_now(s);
+			start = now;
+			continue;
+		}
+		/*
+		 * Bounded spin: never further ahead than the guard, itself
+		 * capped by GUARD_MAX_NS.  A later head, or a wall clock that
+		 * was set back, sends us back to sleep on the timer.
+		 */
+		if (target == U64_MAX || target - now > tw_guard_ns(&s->guard))
+			break;
+		if (need_resched())
+			cond_resched();
+		else
+			cpu_relax();
+		now = omw_now(s);
+	}
+	omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+
+	spin_lock_bh(&s->lock);
+	omw_arm_locked(s);
+	spin_unlock_bh(&s->lock);
+}
+
+static int omw_kthread_fn(void *arg)
+{
+	struct omw_session *s = arg;
+	bool slept = false;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		if (!test_and_clear_bit(OMW_FLAG_KICK, &s->flags)) {
+			schedule();
+			slept = true;
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		omw_hybrid_run(s, slept);
+		slept = false;
+		cond_resched();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static u32 omw_unreported(struct list_head *list)
+{
+	struct omw_entry *e;
+	u32 n = 0;
+
+	list_for_each_entry(e, list, list)
+		n += e->nframes - e->reported;
+	return n;
+}
+
+static void omw_free_list(struct list_head *list)
+{
+	struct omw_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, list, list) {
+		list_del(&e->list);
+		omw_entry_free(e);
+	}
+}
+
+static void omw_report_workfn(struct work_struct *work)
+{
+	struct omw_session *s = container_of(to_delayed_work(work),
+					     struct omw_session, report_work);
+	u32 delivered = 0;
+	LIST_HEAD(list);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	list_splice_init(&s->done, &list);
+	spin_unlock_bh(&s->lock);
+	if (list_empty(&list))
+		return;
+
+	err = s->owner_gone ? -ECONNREFUSED :
+	      omw_nl_report(s, &list, &delivered);
+	if (!err) {
+		s->report_tries = 0;
+		return;
+	}
+	if (delivered)
+		s->report_tries = 0;
+
+	/* Owner's socket full (or no memory): try again a bit later. */
+	if ((err == -EAGAIN || err == -ENOMEM) &&
+	    s->report_tries < READ_ONCE(omw_report_retries)) {
+		unsigned int ms = min(1U << min(s->report_tries, 16U),
+				      OMW_REPORT_BACKOFF_MAX);
+
+		s->report_tries++;
+		spin_lock_bh(&s->lock);
+		list_splice(&list, &s->done);	/* keep the order */
+		spin_unlock_bh(&s->lock);
+		queue_delayed_work(system_unbound_wq, &s->report_work,
+				   msecs_to_jiffies(ms));
+		return;
+	}
+
+	if (err == -ECONNREFUSED)
+		s->owner_gone = true;
+	s->report_tries = 0;
+	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&list));
+	omw_free_list(&list);
+}
+
+struct omw_session *omw_session_create(struct net *net, u32 portid,
+				       int ifindex,
+				       const struct nlattr *ifattr,
+				       const struct omw_session_cfg *cfg,
+				       struct netlink_ext_ack *extack)
+{
+	struct omw_session *s;
+	struct net_device *dev;
+	int err, id;
+
+	lockdep_assert_held(&omw_lock);
+
+	if (omw_closing) {
+		NL_SET_ERR_MSG_MOD(extack, "module is being unloaded");
+		return ERR_PTR(-ESHUTDOWN);
+	}
+	if (omw_nsessions >= READ_ONCE(omw_max_sessions)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "too many sessions (max_sessions=%u)",
+				       READ_ONCE(omw_max_sessions));
+		return ERR_PTR(-ENOSPC);
+	}
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+
+	dev = netdev_get_by_index(net, ifindex, &s->dev_tracker, GFP_KERNEL);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(extack, ifattr,
+				    "no such device in this network namespace");
+		kfree(s);
+		return ERR_PTR(-ENODEV);
+	}
+	s->dev = dev;
+	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG_ATTR(extack, ifattr, "not an Ethernet device");
+		err = -EOPNOTSUPP;
+		goto err_dev;
+	}
+
+	s->net = net;
+	s->portid = portid;
+	s->cfg = *cfg;
+	spin_lock_init(&s->lock);
+	tw_timeq_init(&s->q);
+	INIT_LIST_HEAD(&s->pending);
+	INIT_LIST_HEAD(&s->done);
+	s->head_ns = U64_MAX;
+	tw_guard_init(&s->guard, min(OMW_GUARD_MIN_NS, cfg->guard_max_ns),
+		      cfg->guard_max_ns);
+	hrtimer_init(&s->timer, cfg->clockid, HRTIMER_MODE_ABS_SOFT);
+	s->timer.function = omw_timer_fn;
+	INIT_DELAYED_WORK(&s->report_work, omw_report_workfn);
+
+	/* Reserve the id; the session becomes visible at idr_replace(). */
+	id = idr_alloc_cyclic(&omw_ids, NULL, 1, INT_MAX, GFP_KERNEL);
+	if (id < 0) {
+		err = id;
+		goto err_dev;
+	}
+	s->id = id;
+
+	if (cfg->mode == OMWARE_MODE_HYBRID) {
+		s->task = kthread_create(omw_kthread_fn, s, "omware/%u", s->id);
+		if (IS_ERR(s->task)) {
+			err = PTR_ERR(s->task);
+			s->task = NULL;
+			NL_SET_ERR_MSG_MOD(extack, "cannot create the kthread");
+			goto err_id;
+		}
+		if (cfg->cpu >= 0)
+			kthread_bind(s->task, cfg->cpu);
+		if (READ_ONCE(omw_hybrid_fifo))
+			sched_set_fifo_low(s->task);
+		wake_up_process(s->task);
+	}
+
+	/*
+	 * The device may be unregistering already.  Its NETDEV_UNREGISTER
+	 * notifier runs after reg_state changed and takes omw_lock, which we
+	 * hold: either we see the new state here, or it sees our session.
+	 */
+	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG_ATTR(extack, ifattr, "device is going away");
+		err = -ENODEV;
+		goto err_task;
+	}
+
+	idr_replace(&omw_ids, s, s->id);
+	omw_nsessions++;
+	return s;
+
+err_task:
+	if (s->task)
+		kthread_stop(s->task);
+err_id:
+	idr_remove(&omw_ids, s->id);
+err_dev:
+	netdev_put(dev, &s->dev_tracker);
+	kfree(s);
+	return ERR_PTR(err);
+}
+
+struct omw_session *omw_session_find(struct net *net, u32 id)
+{
+	struct omw_session *s;
+
+	lockdep_assert_held(&omw_lock);
+	if (id > INT_MAX)
+		return NULL;
+	s = idr_find(&omw_ids, id);
+	return s && net_eq(s->net, net) ? s : NULL;
+}
+
+/* The session of @net with the lowest id >= *@id, for dumps. */
+struct omw_session *omw_session_next(struct net *net, u32 *id)
+{
+	struct omw_session *s;
+	int i = *id;
+
+	lockdep_assert_held(&omw_lock);
+	if (*id > INT_MAX)
+		return NULL;
+	idr_for_each_entry_continue(&omw_ids, s, i) {
+		if (net_eq(s->net, net)) {
+			*id = i;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+u32 omw_session_count(void)
+{
+	return READ_ONCE(omw_nsessions);
+}
+
+void omw_session_destroy(struct omw_session *s, enum omw_end why)
+{
+	bool tell = why <= OMW_END_UNLOAD && !s->owner_gone;
+	bool gone = why == OMW_END_DEVICE;
+	struct omw_entry *e, *tmp;
+	u32 n = 0, k = 0, delivered = 0;
+	u32 i;
+
+	lockdep_assert_held(&omw_lock);
+
+	idr_remove(&omw_ids, s->id);
+	omw_nsessions--;
+
+	spin_lock_bh(&s->lock);
+	s->dead = true;
+	spin_unlock_bh(&s->lock);
+	/* Timer first: its callback may wake the kthread. */
+	hrtimer_cancel(&s->timer);
+	if (s->task)
+		kthread_stop(s->task);
+	cancel_delayed_work_sync(&s->report_work);
+
+	/* Nothing else runs for this session now: no locking needed. */
+	list_for_each_entry_safe(e, tmp, &s->pending, list) {
+		for (i = 0; i < e->nframes; i++) {
+			if (!e->f[i].skb)
+				continue;
+			kfree_skb(e->f[i].skb);
+			e->f[i].skb = NULL;
+			e->f[i].status = gone ? OMWARE_STATUS_DROPPED :
+						OMWARE_STATUS_CANCELLED;
+			e->f[i].rc = gone ? -ENODEV : -ECANCELED;
+			n++;
+		}
+		list_move_tail(&e->list, &s->done);
+		if (!(++k % 1024))
+			cond_resched();
+	}
+	tw_timeq_init(&s->q);
+	omw_uncharge_locked(s, s->pend_pkts, s->pend_bytes);
+	omw_stat_add(s, gone ? OMW_STAT_DROPPED_DOWN : OMW_STAT_CANCELLED, n);
+
+	if (tell)
+		omw_nl_report(s, &s->done, &delivered);
+	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&s->done));
+	omw_free_list(&s->done);
+
+	netdev_put(s->dev, &s->dev_tracker);
+	kfree(s);
+}
+
+/* Destroy the sessions matching every given filter (NULL/0: any). */
+void omw_sessions_destroy(struct net *net, struct net_device *dev,
+			  u32 portid, enum omw_end why)
+{
+	struct omw_session *s;
+	int id;
+
+	lockdep_assert_held(&omw_lock);
+	idr_for_each_entry(&omw_ids, s, id) {
+		if ((net && !net_eq(s->net, net)) || (dev && s->dev != dev) ||
+		    (portid && s->portid != portid))
+			continue;
+		omw_session_destroy(s, why);
+	}
+}
+
+int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
+			u32 pkts, u64 bytes, struct netlink_ext_ack *extack)
+{
+	u32 gmax_pkts = READ_ONCE(omw_max_pkts);
+	u32 gmax_bytes = READ_ONCE(omw_max_bytes);
+	struct omw_entry *e, *tmp;
+	int err = -ENOBUFS;
+
+	spin_lock_bh(&s->lock);
+	if (s->dead) {
+		err = -ENODEV;
+		goto out;
+	}
+	if ((u64)s->pend_pkts + pkts > s->cfg.max_pkts) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "session packet limit: %u pending + %u > %u",
+				       s->pend_pkts, pkts, s->cfg.max_pkts);
+		goto out;
+	}
+	if (s->pend_bytes + bytes > s->cfg.max_bytes) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "session byte limit: %llu pending + %llu > %u",
+				       s->pend_bytes, bytes, s->cfg.max_bytes);
+		goto out;
+	}
+	if (atomic64_add_return(pkts, &omw_pend_pkts) > gmax_pkts) {
+		atomic64_sub(pkts, &omw_pend_pkts);
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "module packet limit reached (max_pkts=%u)",
+				       gmax_pkts);
+		goto out;
+	}
+	if (atomic64_add_return(bytes, &omw_pend_bytes) > gmax_bytes) {
+		atomic64_sub(bytes, &omw_pend_bytes);
+		atomic64_sub(pkts, &omw_pend_pkts);
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "module byte limit reached (max_bytes=%u)",
+				       gmax_bytes);
+		goto out;
+	}
+
+	list_for_each_entry_safe(e, tmp, batch, list) {
+		tw_timeq_insert(&s->q, &e->node, e->time_ns);
+		list_move_tail(&e->list, &s->pending);
+	}
+	s->pend_pkts += pkts;
+	s->pend_bytes += bytes;
+	/* A send time already passed makes the timer fire at once. */
+	omw_arm_locked(s);
+	err = 0;
+out:
+	spin_unlock_bh(&s->lock);
+	if (!err)
+		omw_stat_add(s, OMW_STAT_SUBMITTED, pkts);
+	return err;
+}
+
+/* Cancel the pending frames with this cookie, or all with NULL. */
+u32 omw_session_cancel(struct omw_session *s, const u64 *cookie)
+{
+	struct omw_entry *e, *tmp;
+	struct sk_buff_head junk;
+	struct omw_frame *f;
+	u64 bytes = 0;
+	u32 n = 0, i;
+
+	__skb_queue_head_init(&junk);
+
+	spin_lock_bh(&s->lock);
+	list_for_each_entry_safe(e, tmp, &s->pending, list) {
+		for (i = 0; i < e->nframes; i++) {
+			f = &e->f[i];
+			if (!f->skb || (cookie && f->cookie != *cookie))
+				continue;
+			e->bytes -= f->skb->len;
+			bytes += f->skb->len;
+			/* Free them after unlocking: keep BH-off time short. */
+			__skb_queue_tail(&junk, f->skb);
+			f->skb = NULL;
+			f->status = OMWARE_STATUS_CANCELLED;
+			f->rc = -ECANCELED;
+			e->live--;
+			n++;
+		}
+		/* A train with frames left is reported once it is sent. */
+		if (!e->live) {
+			tw_timeq_remove(&s->q, &e->node);
+			list_move_tail(&e->list, &s->done);
+		}
+	}
+	if (n) {
+		omw_uncharge_locked(s, n, bytes);
+		omw_arm_locked(s);
+	}
+	spin_unlock_bh(&s->lock);
+
+	__skb_queue_purge(&junk);
+	if (n) {
+		omw_stat_add(s, OMW_STAT_CANCELLED, n);
+		omw_report_kick(s);
+	}
+	return n;
+}
+
+void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
+			 u32 *guard_ns)
+{
+	spin_lock_bh(&s->lock);
+	*pkts = s->pend_pkts;
+	*bytes = s->pend_bytes;
+	spin_unlock_bh(&s->lock);
+	*guard_ns = s->cfg.mode == OMWARE_MODE_HYBRID ?
+		    tw_guard_ns(&s->guard) : 0;
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Install everything timewire needs on a Debian 12 (bookworm) amd64 machine:
+# build tools, libraries, the QEMU harness and Debian's stock 6.12 kernel
+# (image, headers and linux-source of one and the same version).
+#
+# Idempotent: when everything is present it only checks and returns.
+# Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/kernel-version.sh
+. "$here/kernel-version.sh"
+
+APT_PKGS=(
+	build-essential pkg-config bc bison flex kmod cpio xz-utils
+	libnl-3-dev libnl-genl-3-dev liburcu-dev
+	sparse qemu-system-x86 busybox-static
+	iproute2 iputils-ping ethtool iperf3 nftables iptables socat tcpdump
+	procps psmisc netcat-openbsd
+	python3-yaml python3-jsonschema python3-matplotlib python3-pip
+	libelf-dev libssl-dev
+)
+PIP_PKGS=(virtme-ng)
+
+apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=600)
+export DEBIAN_FRONTEND=noninteractive
+
+missing_apt() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+have_vng() { command -v vng >/dev/null 2>&1; }
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+
+ensure_backports() {
+	if grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 1
+	fi
+	"${sudo_cmd[@]}" tee /etc/apt/sources.list.d/timewire-backports.sources >/dev/null <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	return 0
+}
+
+apt_updated=0
+apt_update() {
+	[ "$apt_updated" -eq 1 ] && return 0
+	echo "deps: apt-get update"
+	"${sudo_cmd[@]}" apt-get -q -o DPkg::Lock::Timeout=600 update >/dev/null
+	apt_updated=1
+}
+
+check_only=0
+[ "${1:-}" = "--check" ] && check_only=1
+
+mapfile -t need < <(missing_apt "${APT_PKGS[@]}")
+kver=$(tw_kernel_installed || true)
+need_kernel=0
+[ -n "$kver" ] || need_kernel=1
+need_pip=0
+have_vng || need_pip=1
+
+if [ "$check_only" -eq 1 ]; then
+	[ "${#need[@]}" -eq 0 ] && [ "$need_kernel" -eq 0 ] && [ "$need_pip" -eq 0 ] && exit 0
+	echo "deps: missing:${need[*]:+ ${need[*]}}$([ $need_kernel -eq 1 ] && echo ' kernel-6.12')$([ $need_pip -eq 1 ] && echo ' virtme-ng')"
+	exit 1
+fi
+
+if ensure_backports; then apt_update; fi
+
+if [ "${#need[@]}" -gt 0 ]; then
+	apt_update
+	echo "deps: installing ${need[*]}"
+	"${sudo_cmd[@]}" apt-get install "${apt_opts[@]}" "${need[@]}" >/dev/null
+fi
+
+if [ "$need_kernel" -eq 1 ]; then
+	apt_update
+	pick=$(tw_kernel_pick)
+	if [ -z "$pick" ]; then
+		echo "deps: no 6.12 kernel with image, headers and linux-source in the configured suites" >&2
+		exit 1
+	fi
+	read -r abi pkgver <<<"$pick"
+	echo "deps: installing Debian kernel $abi ($pkgver)"
+	# The harness boots the kernel directly; building an initrd would only cost time.
+	diverted=0
+	if [ ! -e /usr/sbin/update-initramfs.distrib ]; then
+		"${sudo_cmd[@]}" dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null
+		"${sudo_cmd[@]}" ln -sf /bin/true /usr/sbin/update-initramfs
+		diverted=1
+	fi
+	"${sudo_cmd[@]}" apt-get install "${apt_opts[@]}" \
+		"linux-image-$abi=$pkgver" "linux-headers-$abi=$pkgver" \
+		"linux-source-6.12=$pkgver" >/dev/null
+	if [ "$diverted" -eq 1 ]; then
+		"${sudo_cmd[@]}" rm -f /usr/sbin/update-initramfs
+		"${sudo_cmd[@]}" dpkg-divert --local --rename --remove /usr/sbin/update-initramfs >/dev/null
+	fi
+fi
+
+if [ "$need_pip" -eq 1 ]; then
+	echo "deps: pip install ${PIP_PKGS[*]}"
+	python3 -m pip install -q --disable-pip-version-check "${PIP_PKGS[@]}"
+	hash -r
+	have_vng || { echo "deps: vng not on PATH after pip install" >&2; exit 1; }
+fi
+echo "deps: ok (kernel $(tw_kernel_installed))"

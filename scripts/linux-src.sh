@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Extract from Debian's linux-source-6.12 tarball only what the build and the
+# tests need (selftests, ynl, netlink specs, checkpatch, UAPI headers) into
+# .build/linux-src.  Nothing extracted here is ever committed.
+# Prints the extracted tree's path.  Idempotent: a stamp records the tarball.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+dest=$top/.build/linux-src
+stamp=$dest/.stamp
+
+[ -r "$tarball" ] || { echo "linux-src: $tarball missing (run make deps)" >&2; exit 1; }
+want="$(stat -c '%s %Y' "$tarball") v2"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	echo "$dest"
+	exit 0
+fi
+
+rm -rf "$dest"
+mkdir -p "$dest"
+top_dir=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
+paths=(
+	tools/testing/selftests/kselftest.h
+	tools/testing/selftests/kselftest_harness.h
+	tools/testing/selftests/kselftest
+	tools/testing/selftests/lib.mk
+	tools/testing/selftests/net/mptcp
+	tools/testing/selftests/net/lib.sh
+	tools/testing/selftests/net/lib
+	tools/testing/selftests/net/net_helper.sh
+	tools/net/ynl
+	tools/include
+	tools/scripts
+	tools/build
+	Documentation/netlink
+	scripts/checkpatch.pl
+	scripts/spelling.txt
+	scripts/const_structs.checkpatch
+	scripts/headers_install.sh
+	scripts/unifdef.c
+	include/uapi
+	arch/x86/include/uapi
+	usr/include
+)
+args=()
+for p in "${paths[@]}"; do args+=("$top_dir/$p"); done
+echo "linux-src: extracting from $tarball" >&2
+# Missing members (a path that moved between versions) must not abort the rest.
+tar -xJf "$tarball" -C "$dest" --strip-components=1 "${args[@]}" 2>/dev/null || true
+[ -f "$dest/scripts/checkpatch.pl" ] || { echo "linux-src: extraction failed" >&2; exit 1; }
+echo "$want" > "$stamp"
+echo "$dest"

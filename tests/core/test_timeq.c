@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_timeq.c - host unit tests of the time-ordered schedule queue,
+ * checked against a sorted array and against the heap invariants.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeq.h"
+#include "tap.h"
+
+struct item {
+	struct tw_timeq_node node;
+	int id;
+	u64 order;	/* insertion order as counted by the test */
+};
+
+static u64 insert_count;
+
+static void insert(struct tw_timeq *q, struct item *x, u64 key)
+{
+	x->order = insert_count++;
+	tw_timeq_insert(q, &x->node, key);
+}
+
+/*
+ * The order the queue must follow, computed independently of the queue:
+ * by key, then by insertion order.
+ */
+static bool before(const struct tw_timeq_node *a, const struct tw_timeq_node *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key;
+	return container_of(a, struct item, node)->order <
+	       container_of(b, struct item, node)->order;
+}
+
+static u64 rng_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 rng(void)
+{
+	/* xorshift64*: reproducible, good enough for test inputs */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * Walk the whole heap: every child must not pop before its parent, the
+ * back pointers must be consistent and the node count must equal len.
+ */
+static bool timeq_valid(const struct tw_timeq *q)
+{
+	const struct tw_timeq_node **stack;
+	const struct tw_timeq_node *n, *c, *prev;
+	size_t sp = 0, count = 0;
+	bool ok = true;
+
+	if (!q->root)
+		return q->len == 0;
+	if (q->root->prev || q->root->next)
+		return false;
+	stack = malloc(sizeof(*stack) * (q->len + 1));
+	if (!stack)
+		return false;
+	stack[sp++] = q->root;
+	while (sp && ok) {
+		n = stack[--sp];
+		count++;
+		prev = n;
+		for (c = n->child; c; prev = c, c = c->next) {
+			if (c->prev != prev || before(c, n) ||
+			    sp >= q->len) {
+				ok = false;
+				break;
+			}
+			stack[sp++] = c;
+		}
+	}
+	free(stack);
+	return ok && count == q->len;
+}
+
+/* The reference: node pointers sorted by (key, seq). */
+struct ref {
+	struct tw_timeq_node **v;
+	size_t len, cap;
+};
+
+static size_t ref_pos(const struct ref *r, const struct tw_timeq_node *n)
+{
+	size_t lo = 0, hi = r->len, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (before(r->v[mid], n))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void ref_insert(struct ref *r, struct tw_timeq_node *n)
+{
+	size_t i = ref_pos(r, n);
+
+	if (r->len == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		r->v = realloc(r->v, r->cap * sizeof(*r->v));
+		if (!r->v)
+			abort();
+	}
+	memmove(&r->v[i + 1], &r->v[i], (r->len - i) * sizeof(*r->v));
+	r->v[i] = n;
+	r->len++;
+}
+
+static bool ref_remove(struct ref *r, struct tw_timeq_node *n)
+{
+	size_t i = ref_pos(r, n);
+
+	if (i >= r->len || r->v[i] != n)
+		return false;
+	memmove(&r->v[i], &r->v[i + 1], (r->len - i - 1) * sizeof(*r->v));
+	r->len--;
+	return true;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct tw_timeq_node *x = *(struct tw_timeq_node * const *)a;
+	const struct tw_timeq_node *y = *(struct tw_timeq_node * const *)b;
+
+	if (before(x, y))
+		return -1;
+	return before(y, x) ? 1 : 0;
+}
+
+static struct item *items_new(size_t n)
+{
+	struct item *it = calloc(n, sizeof(*it));
+	size_t i;
+
+	if (!it)
+		abort();
+	for (i = 0; i < n; i++) {
+		it[i].id = (int)i;
+		tw_timeq_node_init(&it[i].node);
+	}
+	return it;
+}
+
+/* Drain q and check it yields exactly the nodes of want[] in that order. */
+static bool drain_matches(struct tw_timeq *q, struct tw_timeq_node **want,
+			  size_t n)
+{
+	struct tw_timeq_node *got;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (tw_timeq_peek(q) != want[i])
+			return false;
+		got = tw_timeq_pop(q);
+		if (got != want[i] || tw_timeq_len(q) != n - i - 1)
+			return false;
+		if (got->child || got->next || got->prev)
+			return false;
+	}
+	return tw_timeq_empty(q) && !tw_timeq_pop(q);
+}
+
+static void test_empty(void)
+{
+	struct tw_timeq q;
+
+	tw_timeq_init(&q);
+	tap_ok(tw_timeq_empty(&q) && tw_timeq_len(&q) == 0 &&
+	       !tw_timeq_peek(&q) && !tw_timeq_pop(&q),
+	       "empty queue: empty, len 0, peek and pop NULL");
+}
+
+static void test_single(void)
+{
+	struct tw_timeq q;
+	struct item it;
+	bool ok;
+
+	tw_timeq_init(&q);
+	tw_timeq_node_init(&it.node);
+	ok = !tw_timeq_node_queued(&q, &it.node);
+	insert(&q, &it, 42);
+	ok &= tw_timeq_node_queued(&q, &it.node);
+	ok &= !tw_timeq_empty(&q) && tw_timeq_len(&q) == 1;
+	ok &= tw_timeq_peek(&q) == &it.node && it.node.key == 42;
+	ok &= tw_timeq_pop(&q) == &it.node && tw_timeq_empty(&q);
+	ok &= !tw_timeq_node_queued(&q, &it.node);
+	tap_ok(ok, "single node: insert, peek, pop, queued flag");
+}
+
+/* Insert keys made by gen(i) and check the drain against a stable sort. */
+static bool check_order(size_t n, u64 (*gen)(size_t i))
+{
+	struct item *it = items_new(n);
+	struct tw_timeq_node **want = malloc(n * sizeof(*want));
+	struct tw_timeq q;
+	size_t i;
+	bool ok;
+
+	tw_timeq_init(&q);
+	for (i = 0; i < n; i++) {
+		insert(&q, &it[i], gen(i));
+		want[i] = &it[i].node;
+	}
+	/* (key, order) is a total order: qsort gives the one right answer. */
+	qsort(want, n, sizeof(*want), cmp_node);
+	ok = tw_timeq_len(&q) == n && timeq_valid(&q);
+	ok &= drain_matches(&q, want, n);
+	free(want);
+	free(it);
+	return ok;
+}
+
+static u64 gen_sorted(size_t i) { return 1000000 + i * 1000; }
+static u64 gen_reverse(size_t i) { return 1000000000 - i * 7; }
+static u64 gen_dup(size_t i) { (void)i; return rng() % 4; }
+static u64 gen_same(size_t i) { (void)i; return 5; }
+static u64 gen_random(size_t i) { (void)i; return rng(); }
+static u64 gen_extreme(size_t i)
+{
+	static const u64 k[] = { 0, U64_MAX, 1, U64_MAX - 1, 1ULL << 63 };
+
+	return k[i % 5];
+}
+
+/* Batches of sorted times, later batches partly overlapping earlier ones. */
+static u64 gen_batches(size_t i)
+{
+	return (i / 1000) * 900000 + (i % 1000) * 1000;
+}
+
+static void test_orders(void)
+{
+	tap_ok(check_order(1000, gen_sorted), "sorted batch drains in order");
+	tap_ok(check_order(1000, gen_reverse), "reverse order drains in order");
+	tap_ok(check_order(1000, gen_same),
+	       "all-equal keys pop in insertion order (FIFO)");
+	tap_ok(check_order(5000, gen_dup),
+	       "few distinct keys: sorted by key, FIFO within a key");
+	tap_ok(check_order(100, gen_extreme), "keys 0 and U64_MAX order");
+	tap_ok(check_order(100000, gen_random),
+	       "1e5 random keys drain in (key, seq) order");
+	tap_ok(check_order(100000, gen_batches),
+	       "1e5 keys in overlapping sorted batches drain in order");
+}
+
+/*
+ * Build a heap of n nodes, pop a few so it has depth, then remove each
+ * node in turn (from a fresh copy of the same heap) and check the rest.
+ */
+static void test_remove_each(void)
+{
+	const size_t n = 64, npop = 5;
+	size_t victim, i, j, cnt_root = 0, cnt_inner = 0, cnt_leaf = 0;
+	size_t cnt_first = 0, cnt_sib = 0;
+	struct tw_timeq_node **want = malloc(n * sizeof(*want));
+	struct item *it = items_new(n);
+	u64 keys[64];
+	bool ok = true;
+
+	for (i = 0; i < n; i++)
+		keys[i] = rng() % 50;
+	for (victim = npop; victim < n && ok; victim++) {
+		struct tw_timeq q;
+		struct tw_timeq_node *v = NULL;
+		size_t w = 0;
+
+		tw_timeq_init(&q);
+		for (i = 0; i < n; i++)
+			insert(&q, &it[i], keys[i]);
+		for (i = 0; i < npop; i++)
+			tw_timeq_pop(&q);
+		/* Pick the victim-th node still queued (by position in it[]). */
+		for (i = 0, j = 0; i < n; i++) {
+			if (!tw_timeq_node_queued(&q, &it[i].node))
+				continue;
+			if (j++ == victim - npop) {
+				v = &it[i].node;
+				break;
+			}
+		}
+		if (!v) {
+			ok = false;
+			break;
+		}
+		if (v == q.root)
+			cnt_root++;
+		else if (v->child)
+			cnt_inner++;
+		else
+			cnt_leaf++;
+		if (v != q.root && v->prev->child == v)
+			cnt_first++;
+		else if (v != q.root)
+			cnt_sib++;
+
+		for (i = 0; i < n; i++)
+			if (&it[i].node != v &&
+			    tw_timeq_node_queued(&q, &it[i].node))
+				want[w++] = &it[i].node;
+		qsort(want, w, sizeof(*want), cmp_node);
+
+		tw_timeq_remove(&q, v);
+		ok &= !tw_timeq_node_queued(&q, v);
+		ok &= tw_timeq_len(&q) == w && timeq_valid(&q);
+		ok &= drain_matches(&q, want, w);
+	}
+	tap_ok(ok, "remove of every node leaves a valid heap with the rest");
+	tap_ok(cnt_root > 0 && cnt_inner > 0 && cnt_leaf > 0 &&
+	       cnt_first > 0 && cnt_sib > 0,
+	       "removals covered root (%zu), inner (%zu), leaf (%zu), first child (%zu), later sibling (%zu)",
+	       cnt_root, cnt_inner, cnt_leaf, cnt_first, cnt_sib);
+	free(want);
+	free(it);
+}
+
+/*
+ * Random insert / pop / remove against the sorted-array reference.
+ * key_range small gives many equal keys.
+ */
+static bool random_ops(size_t nitems, size_t ops, u64 key_range,
+		       bool monotonic)
+{
+	struct item *it = items_new(nitems);
+	size_t *freelist = malloc(nitems * sizeof(*freelist));
+	size_t nfree = nitems, i, op;
+	struct ref ref = { 0 };
+	struct tw_timeq q;
+	u64 now = 0;
+	bool ok = true;
+
+	for (i = 0; i < nitems; i++)
+		freelist[i] = nitems - 1 - i;
+	tw_timeq_init(&q);
+	for (op = 0; op < ops && ok; op++) {
+		unsigned int r = rng() % 100;
+		struct tw_timeq_node *n;
+
+		if (r < 50 && nfree) {
+			struct item *x = &it[freelist[--nfree]];
+			u64 key = rng() % key_range;
+
+			if (monotonic)
+				key += now;
+			insert(&q, x, key);
+			ref_insert(&ref, &x->node);
+		} else if (r < 80) {
+			n = tw_timeq_pop(&q);
+			if (!ref.len) {
+				ok = !n;
+				continue;
+			}
+			ok = n == ref.v[0];
+			if (!ok)
+				break;
+			now = n->key;
+			memmove(ref.v, ref.v + 1, --ref.len * sizeof(*ref.v));
+			freelist[nfree++] = container_of(n, struct item,
+							 node)->id;
+		} else if (ref.len) {
+			n = ref.v[rng() % ref.len];
+			tw_timeq_remove(&q, n);
+			ok = ref_remove(&ref, n) &&
+			     !tw_timeq_node_queued(&q, n);
+			freelist[nfree++] = container_of(n, struct item,
+							 node)->id;
+		}
+		ok &= tw_timeq_len(&q) == ref.len;
+		ok &= tw_timeq_peek(&q) == (ref.len ? ref.v[0] : NULL);
+		if (op % 997 == 0)
+			ok &= timeq_valid(&q);
+	}
+	ok &= timeq_valid(&q) && drain_matches(&q, ref.v, ref.len);
+	free(ref.v);
+	free(freelist);
+	free(it);
+	return ok;
+}
+
+static void test_random(void)
+{
+	tap_ok(random_ops(64, 200000, 16, false),
+	       "random ops, small queue, many equal keys, match reference");
+	tap_ok(random_ops(2000, 200000, 1ULL << 40, false),
+	       "random ops, up to 2000 pending, match reference");
+	tap_ok(random_ops(5000, 200000, 100000, true),
+	       "random ops, times move forward like a schedule, match reference");
+}
+
+/* A seq counter keeps FIFO across interleaved pops and inserts. */
+static void test_fifo_interleaved(void)
+{
+	struct item *it = items_new(300);
+	struct tw_timeq q;
+	int i, last = -1;
+	bool ok = true;
+
+	tw_timeq_init(&q);
+	for (i = 0; i < 100; i++)
+		insert(&q, &it[i], 7);
+	for (i = 0; i < 50; i++) {
+		struct item *x = container_of(tw_timeq_pop(&q), struct item,
+					      node);
+		ok &= x->id == i;
+	}
+	for (i = 100; i < 300; i++)
+		insert(&q, &it[i], 7);
+	while (!tw_timeq_empty(&q)) {
+		struct item *x = container_of(tw_timeq_pop(&q), struct item,
+					      node);
+		ok &= x->id > last || last < 50;
+		ok &= x->id >= 50;
+		last = x->id;
+	}
+	tap_ok(ok && last == 299,
+	       "equal keys stay FIFO across interleaved pop and insert");
+	free(it);
+}
+
+int main(void)
+{
+	const char *seed = getenv("TW_SEED");
+
+	if (seed)
+		rng_state = strtoull(seed, NULL, 0) | 1;
+	tap_plan(16);
+	tap_diag("seed 0x%llx", (unsigned long long)rng_state);
+	test_empty();
+	test_single();
+	test_orders();
+	test_remove_each();
+	test_random();
+	test_fifo_interleaved();
+	tap_ok(tw_host_warnings == 0, "no warning fired");
+	return tap_done();
+}

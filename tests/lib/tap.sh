@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# TAP helpers for timewire's shell tests (kselftest conventions:
+# exit 0 = pass, 1 = fail, 4 = skip).
+#
+#   . "$(dirname "$0")/../lib/tap.sh"
+#   tap_plan 3
+#   tap_ok  "description" command args...   # ok if the command succeeds
+#   tap_not "description" command args...   # ok if the command fails
+#   tap_skip "description" "reason"
+#   tap_done                                 # exits with the right code
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+tap_n=0
+tap_failed=0
+tap_skipped=0
+tap_planned=0
+
+tap_plan() {
+	tap_planned=$1
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+tap_result() {	# tap_result 0|1 description [directive]
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2${3:+ # $3}"
+	else
+		echo "not ok $tap_n - $2${3:+ # $3}"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+tap_ok() {
+	local desc=$1
+	shift
+	if "$@"; then tap_result 0 "$desc"; else tap_result 1 "$desc"; fi
+}
+
+tap_not() {
+	local desc=$1
+	shift
+	if "$@"; then tap_result 1 "$desc"; else tap_result 0 "$desc"; fi
+}
+
+tap_skip() {
+	tap_skipped=$((tap_skipped + 1))
+	tap_result 0 "$1" "SKIP $2"
+}
+
+tap_diag() { echo "# $*"; }
+
+# Skip the whole program: no test result lines, exit 4.
+tap_skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+tap_done() {
+	if [ "$tap_planned" -ne "$tap_n" ]; then
+		tap_diag "planned $tap_planned tests but ran $tap_n"
+		exit $KSFT_FAIL
+	fi
+	[ "$tap_failed" -eq 0 ] || exit $KSFT_FAIL
+	exit $KSFT_PASS
+}

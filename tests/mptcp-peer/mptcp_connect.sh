@@ -1,0 +1,3 @@
+#!/bin/bash
+# Upstream MPTCP data-transfer selftest, unmodified.
+exec "$(dirname "$0")/upstream.sh" mptcp_connect.sh "$@"

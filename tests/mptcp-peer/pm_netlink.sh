@@ -1,0 +1,3 @@
+#!/bin/bash
+# Upstream MPTCP path-manager netlink selftest, unmodified.
+exec "$(dirname "$0")/upstream.sh" pm_netlink.sh

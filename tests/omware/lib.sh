@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# Helpers shared by the omware guest tests (sourced after ../lib/tap.sh).
+
+here=$(cd "$(dirname "$0")" && pwd)
+TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
+OMW_NL=$here/omware_nl
+OMW_KO=$TW_ROOT/omware/omware.ko
+
+# Skip or bail out before any test when the suite cannot run at all.
+omw_require() {
+	[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+	if [ ! -x "$OMW_NL" ]; then
+		echo "Bail out! $OMW_NL not built (make -C tests/omware)"
+		exit "$KSFT_FAIL"
+	fi
+	"$OMW_NL" state >/dev/null 2>&1
+	[ $? -ne "$KSFT_SKIP" ] || tap_skip_all "omware module not loaded"
+}
+
+# omw_state FIELD: one number from "omware_nl state"
+# (sessions, pending, submitted, sent, cancelled, dropped_down).
+omw_state() {
+	"$OMW_NL" state 2>/dev/null |
+		awk -v k="$1" 'NR == 1 { for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }'
+}
+
+# omw_wait SECONDS COMMAND...: retry COMMAND every 0.1 s until it succeeds.
+omw_wait() {
+	local n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		n=$((n - 1))
+		[ $n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# omw_veth DEV NS PEER [ID]: DEV here, PEER in a new namespace NS.
+omw_veth() {
+	local id=${4:-1}
+
+	ip netns add "$2" || return 1
+	ip link add "$1" address "02:6f:77:01:$(printf %02x "$id"):01" type veth \
+		peer name "$3" address "02:6f:77:01:$(printf %02x "$id"):02" netns "$2" || return 1
+	# no IPv6 chatter on the link under test
+	echo 1 > "/proc/sys/net/ipv6/conf/$1/disable_ipv6" 2>/dev/null
+	ip link set "$1" up && ip -n "$2" link set "$3" up
+}
+
+omw_veth_del() {	# omw_veth_del DEV NS
+	ip link del "$1" 2>/dev/null
+	ip netns del "$2" 2>/dev/null
+	return 0
+}
+
+# Kernel log since the last omw_mark, without clearing the ring buffer (the
+# harness reads it again after the suite).
+omw_mark() {
+	omw_marker="omware-test-mark-$$-$RANDOM"
+	echo "$omw_marker" > /dev/kmsg
+}
+
+omw_kernel_clean() {
+	local bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|kernel BUG|UBSAN:|KASAN:'
+	local log
+
+	log=$(dmesg | sed -n "/$omw_marker/,\$p" | grep -E "$bad")
+	[ -z "$log" ] && return 0
+	echo "$log" | head -n 20 | sed 's/^/# /'
+	return 1
+}
+
+# omw_hold OUTFILE DEV COUNT: start a session holder in the background,
+# set omw_hold_pid, wait until its packets are queued.
+omw_hold() {
+	"$OMW_NL" hold --dev "$2" --count "$3" --ahead-ms 600000 > "$1" 2>&1 &
+	omw_hold_pid=$!
+	omw_wait 120 grep -q '^ready' "$1"
+}
+
+omw_kill() {	# omw_kill PID [SIGNAL]
+	kill "-${2:-KILL}" "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}

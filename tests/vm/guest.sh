@@ -1,0 +1,89 @@
+#!/bin/bash
+# Runs inside the guest: loads the suite's modules, runs its tests in order,
+# stores each program's output and exit status in $TW_OUT for the host.
+# Usage: guest.sh SUITE_DIR OUT_DIR
+set -u
+suite=$1
+export TW_OUT=$2
+export TW_ROOT=${TW_ROOT:?}
+export PATH="$TW_ROOT/userspace:$TW_ROOT/userspace/tools:$PATH"
+cd "$suite" || exit 1
+
+MODULES=""
+TIMEOUT=300
+run_tests=${TESTS:-}
+# shellcheck source=/dev/null
+. ./settings
+[ -n "$run_tests" ] && TESTS=$run_tests
+
+dmesg -c >/dev/null 2>&1
+echo "timewire-guest: kernel $(uname -r), suite $(basename "$suite")" >/dev/kmsg
+
+# Flipping the timestamping static key while the other vCPU runs traffic
+# oopses multi-threaded TCG (kernel text patching race): keep the key on for
+# the whole boot with one socket that asks for receive timestamps.
+python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 35, 1)  # SO_TIMESTAMPNS
+time.sleep(1e9)' &
+tsholder=$!
+
+n=0
+record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
+	echo "$1" > "$TW_OUT/$n.name"
+	echo "$2" > "$TW_OUT/$n.rc"
+}
+
+# MODULES entries: "name" for $TW_ROOT/name/name.ko, or a path below
+# $TW_ROOT without the .ko suffix.
+ko_path() { case $1 in */*) echo "$TW_ROOT/$1.ko" ;; *) echo "$TW_ROOT/$1/$1.ko" ;; esac; }
+ko_name() { basename "$1"; }
+
+for m in $MODULES; do
+	n=$((n + 1))
+	ko=$(ko_path "$m")
+	{
+		echo "1..1"
+		if out=$(insmod "$ko" 2>&1); then
+			echo "ok 1 - insmod $m"
+		else
+			echo "not ok 1 - insmod $m: $out"
+		fi
+	} > "$TW_OUT/$n.out"
+	record "load $m" 0
+done
+
+for t in $TESTS; do
+	n=$((n + 1))
+	echo "timewire-guest: running $t" >/dev/kmsg
+	echo "# running $t"
+	timeout -k 10 "$TIMEOUT" "./$t" > "$TW_OUT/$n.out" 2>&1 < /dev/null
+	rc=$?
+	[ $rc -eq 124 ] && echo "not ok 999 - $t timed out after ${TIMEOUT}s" >> "$TW_OUT/$n.out"
+	sed 's/^/  /' "$TW_OUT/$n.out" | tail -n 40
+	record "$t" $rc
+done
+
+kill "$tsholder" 2>/dev/null
+wait "$tsholder" 2>/dev/null
+# Unloading after the suite exercises every exit path with the suite's
+# leftovers; a module that will not go is a failure.
+for m in $MODULES; do
+	m=$(ko_name "$m")
+	grep -q "^$m " /proc/modules || continue
+	n=$((n + 1))
+	{
+		echo "1..1"
+		if out=$(rmmod "$m" 2>&1); then
+			echo "ok 1 - rmmod $m"
+		else
+			echo "not ok 1 - rmmod $m: $out"
+		fi
+	} > "$TW_OUT/$n.out"
+	record "unload $m" 0
+done
+echo "timewire-guest: done" >/dev/kmsg
+dmesg > "$TW_OUT/dmesg.txt"
+echo "$n" > "$TW_OUT/count"
+exit 0

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Boot the target kernel once in QEMU (virtme-ng, host filesystem shared
+# read-only), run one guest suite, and report its results on the host.
+#
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR
+#
+# Prints one line per test result (PASS/FAIL/SKIP), then
+# "suite: N passed, N failed, N skipped".  Writes OUTDIR/summary (three
+# numbers), the programs' outputs, the console log and the guest's dmesg.
+# Exit status: 0 all passed or skipped; 1 a test failed, the guest did not
+# finish, or the kernel log shows a warning, BUG, oops or call trace.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/kernel-version.sh"
+
+out=""
+kver=${KVER:-}
+while getopts "o:k:" opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	k) kver=$OPTARG ;;
+	*) echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR" >&2; exit 2; }
+suite=$(cd "$1" && pwd) || exit 2
+name=$(basename "$suite")
+[ -n "$kver" ] || kver=$(tw_kernel_installed) || { echo "vm: no target kernel installed (make deps)" >&2; exit 2; }
+kernel=/boot/vmlinuz-$kver
+[ -r "$kernel" ] || { echo "vm: $kernel not readable" >&2; exit 2; }
+[ -n "$out" ] || out=$top/.build/results/$name
+rm -rf "$out"
+mkdir -p "$out"
+
+MODULES=""
+TESTS=""
+TIMEOUT=300
+MEMORY=1G
+TCG_THREAD=multi
+# shellcheck source=/dev/null
+. "$suite/settings"
+# A developer may run a subset: TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE
+TESTS=${TW_TESTS:-$TESTS}
+
+# udev coldplug of these modules costs ~10 s under TCG and nothing here needs them.
+blacklist=kvm_amd,kvm_intel,kvm,ccp,irqbypass,crct10dif_pclmul,crc32_pclmul,crc32c_intel
+blacklist+=,ghash_clmulni_intel,sha512_ssse3,sha256_ssse3,sha1_ssse3,aesni_intel,gf128mul
+blacklist+=,crypto_simd,cryptd,psmouse,ahci,libahci,libata,sr_mod,cdrom,sg,scsi_mod
+blacklist+=,scsi_common,iTCO_wdt,iTCO_vendor_support,intel_pmc_bxt,i2c_i801,i2c_smbus
+blacklist+=,i6300esb,watchdog,serio_raw,pcspkr,evdev,lpc_ich,button,qemu_fw_cfg
+
+accel=(--disable-kvm)
+if [ "$("$top/tests/vm/kvm-probe.sh" "$kernel")" = kvm ]; then
+	accel=()
+elif [ "$TCG_THREAD" = single ]; then
+	accel+=(--qemu-opts "-accel tcg,thread=single")
+fi
+
+ntests=$(echo "$TESTS" | wc -w)
+limit=$((ntests * TIMEOUT + 180))
+echo "vm: suite $name on $kver (${accel[*]:-kvm}), limit ${limit}s"
+start=$(date +%s)
+TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
+	--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
+	--append "modprobe.blacklist=$blacklist" \
+	--exec "TW_ROOT=$top TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
+	</dev/null 2>&1 | cat > "$out/console.log"
+vm_rc=${PIPESTATUS[0]}
+echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
+
+passed=0 failed=0 skipped=0
+report() {	# report STATUS TEXT
+	echo "$1 $name: $2" | tee -a "$out/results.txt"
+}
+count=$(cat "$out/count" 2>/dev/null || echo 0)
+for ((i = 1; i <= count; i++)); do
+	tname=$(cat "$out/$i.name")
+	rc=$(cat "$out/$i.rc")
+	{
+		read -r p f s
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		while read -r st detail; do report "$st" "$tname: $detail"; done
+	} < <(awk -v rc="$rc" -f "$top/tests/lib/tap-count.awk" "$out/$i.out")
+done
+if [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
+	failed=$((failed + 1))
+	report FAIL "guest did not finish (status $vm_rc; see $out/console.log)"
+fi
+# The console sees what dmesg.txt would miss if the guest died.
+bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|kernel BUG|UBSAN:|KASAN:|unreferenced object'
+if grep -Eh "$bad" "$out/console.log" "$out/dmesg.txt" 2>/dev/null | head -n 5 > "$out/kernel-problems.txt" &&
+   [ -s "$out/kernel-problems.txt" ]; then
+	failed=$((failed + 1))
+	report FAIL "kernel log: $(head -n 1 "$out/kernel-problems.txt")"
+	sed 's/^/    /' "$out/kernel-problems.txt"
+fi
+echo "$passed $failed $skipped" > "$out/summary"
+echo "$name: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

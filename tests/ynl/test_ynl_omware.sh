@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest test: drive the live omware family with the kernel's ynl tools and
+# Documentation/netlink/specs/omware.yaml, nothing of timewire's own CLI.
+#
+#   netns $ns                            netns $ns2
+#   +--------------------------+         +-----------------------+
+#   | veth0 <------> veth1     |         | (no devices; looks at |
+#   | sessions live on veth0   |         |  $ns's sessions)      |
+#   +--------------------------+         +-----------------------+
+#
+# Every ynl command line run opens its own netlink socket, and a session dies
+# with the socket that created it: single requests use scripts/ynl.sh, checks
+# that need a live session use omware_ynl.py (several requests, one socket).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
+# shellcheck source=tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+
+py=${YNL_PYTHON:-/usr/bin/python3}
+ns=tw-ynl-$$
+ns2=tw-ynl2-$$
+tmp=$(mktemp -d)
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+"$py" -c 'import yaml, jsonschema' 2>/dev/null ||
+	tap_skip_all "$py lacks yaml or jsonschema"
+"$top/scripts/linux-src.sh" >/dev/null 2>&1 ||
+	tap_skip_all "kernel sources (ynl) not extracted"
+
+drv() { "$py" "$here/omware_ynl.py" "$@"; }
+if ! drv probe >/dev/null; then
+	ko=$top/omware/omware.ko
+	[ -f "$ko" ] && insmod "$ko" 2>/dev/null
+	drv probe >/dev/null || tap_skip_all "omware family not registered"
+fi
+
+cleanup() {
+	ip netns del "$ns" 2>/dev/null
+	ip netns del "$ns2" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ip netns add "$ns" && ip netns add "$ns2" &&
+	ip -n "$ns" link add veth0 type veth peer name veth1 &&
+	ip -n "$ns" link set veth0 up && ip -n "$ns" link set veth1 up ||
+	tap_skip_all "cannot create the network namespaces"
+
+ynl() { ip netns exec "$ns" "$top/scripts/ynl.sh" --spec omware "$@"; }
+in_ns() { ip netns exec "$ns" "$py" "$here/omware_ynl.py" --ifname veth0 \
+	--peer veth1 --other-netns "$ns2" "$@"; }
+
+# json_check FILE EXPR: EXPR (python, over the JSON value r) holds for FILE.
+json_check() {
+	"$py" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+ok = eval(sys.argv[2])
+if not ok:
+    print("# got:", r)
+sys.exit(0 if ok else 1)' "$1" "$2"
+}
+
+# refused NAME ERRTEXT BADATTR ynl-args...: the request fails, ynl prints the
+# error and the extack names BADATTR with a message.
+refused() {
+	local out=$tmp/$1.out errtext=$2 bad=$3
+	shift 3
+	if ynl "$@" >"$out" 2>&1; then
+		tap_diag "request succeeded"
+		return 1
+	fi
+	sed 's/^/# /' "$out"
+	grep -q "Netlink error: $errtext" "$out" &&
+		grep -q "'msg': '[^']" "$out" &&
+		grep -q "'bad-attr': '$bad'" "$out"
+}
+
+tap_plan 11
+
+tap_ok "spec agrees with the kernel's operations, flags and policies" \
+	"$py" "$here/policy_check.py" "$top/Documentation/netlink/specs/omware.yaml"
+
+if ynl --do stats-get --output-json >"$tmp/stats.json" 2>"$tmp/stats.err"; then
+	tap_ok "ynl stats-get returns module counters and caps" json_check \
+		"$tmp/stats.json" "'submitted' in r['stats'] and r['max-pkts'] > 0"
+else
+	sed 's/^/# /' "$tmp/stats.err"
+	tap_result 1 "ynl stats-get returns module counters and caps"
+fi
+
+if ynl --dump session-get --output-json >"$tmp/dump.json" 2>"$tmp/dump.err"; then
+	tap_ok "ynl dump in a fresh netns lists no session" json_check \
+		"$tmp/dump.json" "r == []"
+else
+	sed 's/^/# /' "$tmp/dump.err"
+	tap_result 1 "ynl dump in a fresh netns lists no session"
+fi
+
+tap_ok "session lifecycle on one socket" in_ns lifecycle
+tap_ok "submitted frames leave in time order, never early, reported" in_ns submit
+tap_ok "a session dies with its owner socket" in_ns owner-close
+tap_ok "a session is invisible from another netns" in_ns netns
+tap_ok "refused submits name the attribute, queue nothing" in_ns extack
+
+tap_ok "ynl shows the policy's extack (ifindex 0)" \
+	refused ifindex0 "" .ifindex --do session-new --json '{"ifindex": 0}'
+tap_ok "ynl shows the handler's extack (no such device)" \
+	refused nodev "No such device" .ifindex \
+	--do session-new --json '{"ifindex": 99999}'
+
+# GENL_ADMIN_PERM: without CAP_NET_ADMIN reads work, changes are refused.
+unpriv() {
+	ip netns exec "$ns" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all \
+		"$top/scripts/ynl.sh" --spec omware "$@"
+}
+no_admin() {
+	unpriv --do stats-get >"$tmp/unpriv-get.out" 2>&1 || {
+		sed 's/^/# stats-get: /' "$tmp/unpriv-get.out"
+		return 1
+	}
+	local idx
+	idx=$(ip netns exec "$ns" cat /sys/class/net/veth0/ifindex)
+	if unpriv --do session-new --json "{\"ifindex\": $idx}" \
+		>"$tmp/unpriv-new.out" 2>&1; then
+		tap_diag "unprivileged session-new succeeded"
+		return 1
+	fi
+	grep -q "Netlink error: Operation not permitted" "$tmp/unpriv-new.out" || {
+		sed 's/^/# session-new: /' "$tmp/unpriv-new.out"
+		return 1
+	}
+}
+if command -v setpriv >/dev/null; then
+	tap_ok "without CAP_NET_ADMIN: stats-get works, session-new is EPERM" no_admin
+else
+	tap_skip "without CAP_NET_ADMIN: stats-get works, session-new is EPERM" "no setpriv"
+fi
+
+tap_done

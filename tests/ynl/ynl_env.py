@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Locate the kernel's ynl library (extracted by scripts/linux-src.sh) and
+load netlink specs with it, validated against the schema of their protocol.
+
+A spec is named by path, or by family: this tree's
+Documentation/netlink/specs/<name>.yaml first, then the kernel's.
+"""
+
+import os
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def linux_src():
+    return subprocess.run([os.path.join(TOP, 'scripts', 'linux-src.sh')],
+                          check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+SRC = linux_src()
+for _d in ('tools/net/ynl', 'tools/net/ynl/pyynl'):
+    if os.path.isdir(os.path.join(SRC, _d, 'lib')):
+        sys.path.insert(0, os.path.join(SRC, _d))
+        break
+
+# pylint: disable=wrong-import-position
+from lib import NlError, SpecFamily, YnlFamily  # noqa: E402
+
+
+def spec_path(name):
+    if os.sep in name or name.endswith('.yaml'):
+        return name
+    for base in (TOP, SRC):
+        path = os.path.join(base, 'Documentation', 'netlink', 'specs',
+                            name + '.yaml')
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError(f'no spec for family {name}')
+
+
+def schema_path(spec):
+    proto = 'genetlink'
+    with open(spec, encoding='utf-8') as f:
+        for line in f:
+            if line.startswith('protocol:'):
+                proto = line.split(':', 1)[1].strip()
+                break
+    return os.path.join(SRC, 'Documentation', 'netlink', proto + '.yaml')
+
+
+def load_family(name, connect=True):
+    """A YnlFamily with its socket, or only the parsed spec."""
+    path = spec_path(name)
+    if not connect:
+        return SpecFamily(path, schema_path(path))
+    # Unknown-attribute processing also decodes pad attributes, which
+    # architectures without efficient unaligned access put before u64s.
+    return YnlFamily(path, schema_path(path), process_unknown=True)
+
+
+__all__ = ['NlError', 'TOP', 'SRC', 'load_family', 'spec_path', 'schema_path']

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keyword argument parsing and help text, driven by the tables of
+ * struct tw_arg.  Keywords match exactly: a prefix is an error, so a
+ * script written today keeps its meaning when keywords are added.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_print.h"
+#include "timewire.h"
+
+#define HELP_COLUMN	34
+#define LINE_WIDTH	79
+
+static void keyword_list(char *buf, size_t len, const struct tw_keyword *kw)
+{
+	size_t n;
+
+	n = snprintf(buf, len, "{");
+	for (; kw->name && n < len; kw++)
+		n += snprintf(buf + n, len - n, " %s%s", kw->name,
+			      kw[1].name ? " |" : " }");
+}
+
+/* The placeholder of an argument's value as shown in help. */
+static const char *arg_meta(const struct tw_arg *a, char *buf, size_t len)
+{
+	if (a->type == TW_ARG_KEYWORD) {
+		keyword_list(buf, len, a->keywords);
+		return buf;
+	}
+	return a->meta ? a->meta : "";
+}
+
+/* An argument table with its included tables expanded, in order. */
+struct arg_list {
+	const struct tw_arg *a[TW_MAX_ARGS];
+	int n;
+};
+
+static void flatten_into(struct arg_list *l, const struct tw_arg *a)
+{
+	for (; a && (a->name || a->include); a++) {
+		if (a->include) {
+			flatten_into(l, a->include);
+			continue;
+		}
+		if (l->n == TW_MAX_ARGS) {
+			/* Only a coding error gets here. */
+			fprintf(stderr, "too many arguments in a table\n");
+			abort();
+		}
+		l->a[l->n++] = a;
+	}
+}
+
+static void flatten(struct arg_list *l, const struct tw_arg *args)
+{
+	l->n = 0;
+	flatten_into(l, args);
+}
+
+static void usage_word(const char *word, size_t *col, size_t indent)
+{
+	size_t len = strlen(word);
+
+	if (*col + 1 + len > LINE_WIDTH && *col > indent) {
+		printf("\n%*s", (int)indent, "");
+		*col = indent;
+	}
+	printf(" %s", word);
+	*col += 1 + len;
+}
+
+static void print_usage_line(const char *prefix, const struct arg_list *l)
+{
+	const struct tw_arg *a;
+	char meta[256], word[320];
+	size_t col, indent;
+	int pass, i;
+
+	col = printf("Usage: %s", prefix);
+	indent = col;
+	/* Required arguments first, then the optional ones. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < l->n; i++) {
+			const char *m;
+			bool req;
+
+			a = l->a[i];
+			req = a->flags & TW_ARG_REQUIRED;
+			if (req != !pass)
+				continue;
+			m = arg_meta(a, meta, sizeof(meta));
+			snprintf(word, sizeof(word), "%s%s%s%s%s",
+				 req ? "" : "[ ", a->name, *m ? " " : "", m,
+				 req ? "" : " ]");
+			usage_word(word, &col, indent);
+		}
+	}
+	putchar('\n');
+}
+
+/* Print text word-wrapped, continuation lines indented to column indent. */
+static void print_wrapped(const char *text, size_t col, size_t indent)
+{
+	const char *p = text, *end;
+	size_t len;
+	bool first = true;
+
+	while (*p) {
+		end = strchr(p, ' ');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (!first && col + 1 + len > LINE_WIDTH) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)len, p);
+		col += len;
+		first = false;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+void tw_cmd_help(const char *prefix, const struct tw_cmd *cmd)
+{
+	const struct tw_arg *a;
+	char meta[256], line[512];
+	struct arg_list l;
+	int n, i;
+
+	flatten(&l, cmd->args);
+	print_usage_line(prefix, &l);
+	printf("       %s help\n", prefix);
+	if (cmd->help) {
+		snprintf(line, sizeof(line), "%s.", cmd->help);
+		putchar('\n');
+		print_wrapped(line, 0, 0);
+		putchar('\n');
+	}
+	if (l.n) {
+		printf("\nArguments:\n");
+		for (i = 0; i < l.n; i++) {
+			const char *m;
+
+			a = l.a[i];
+			m = arg_meta(a, meta, sizeof(meta));
+			n = printf("  %s%s%s", a->name, *m ? " " : "", m);
+			/* Two blanks at least: completion splits on them. */
+			if (n > HELP_COLUMN - 2)
+				printf("\n%*s", HELP_COLUMN, "");
+			else
+				printf("%*s", HELP_COLUMN - n, "");
+			snprintf(line, sizeof(line), "%s%s", a->help,
+				 a->flags & TW_ARG_REQUIRED ? " (required)" : "");
+			print_wrapped(line, HELP_COLUMN, HELP_COLUMN);
+			putchar('\n');
+		}
+	}
+	if (cmd->notes)
+		printf("\n%s", cmd->notes);
+}
+
+bool tw_arg_given(const struct tw_arg *args, uint64_t seen, const char *name)
+{
+	struct arg_list l;
+	int i;
+
+	flatten(&l, args);
+	for (i = 0; i < l.n; i++)
+		if (!strcmp(l.a[i]->name, name))
+			return seen & (1ULL << i);
+	return false;
+}
+
+static void hint(const char *prefix)
+{
+	fprintf(stderr, "Try \"%s help\".\n", prefix);
+}
+
+int tw_option_word(const char *w)
+{
+	if (!strcmp(w, "-j") || !strcmp(w, "--json")) {
+		tw.json = true;
+		return 1;
+	}
+	if (!strcmp(w, "-p") || !strcmp(w, "--pretty")) {
+		tw.json = true;
+		tw.pretty = true;
+		return 1;
+	}
+	if (!strcmp(w, "-h") || !strcmp(w, "--help"))
+		return 2;
+	return 0;
+}
+
+/* Index of the argument named word, or -1. */
+static int find_arg(const struct arg_list *l, const char *word)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->a[i]->name, word))
+			return i;
+	return -1;
+}
+
+/* Name a keyword the word is a prefix of, to explain why it was refused. */
+static const char *prefix_of(const struct arg_list *l, const char *word)
+{
+	size_t len = strlen(word);
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (len && !strncmp(l->a[i]->name, word, len))
+			return l->a[i]->name;
+	return NULL;
+}
+
+static int parse_value(const struct tw_arg *a, void *opts, int argc,
+		       char **argv)
+{
+	void *dst = (char *)opts + a->off;
+	const struct tw_keyword *kw;
+	char meta[256];
+	uint64_t v;
+	int ret;
+
+	if (a->type == TW_ARG_CUSTOM)
+		return a->parse(dst, argc, argv);
+	if (argc < 1) {
+		tw_err("\"%s\" needs a value: %s %s", a->name, a->name,
+		       arg_meta(a, meta, sizeof(meta)));
+		return -1;
+	}
+	switch (a->type) {
+	case TW_ARG_U32:
+	case TW_ARG_U64:
+		ret = tw_parse_u64(argv[0], &v);
+		if (ret || v < a->min || v > a->max) {
+			tw_err("invalid %s \"%s\": expected an integer from %llu to %llu",
+			       a->name, argv[0], (unsigned long long)a->min,
+			       (unsigned long long)a->max);
+			return -1;
+		}
+		if (a->type == TW_ARG_U32)
+			*(uint32_t *)dst = v;
+		else
+			*(uint64_t *)dst = v;
+		return 1;
+	case TW_ARG_STR:
+		if (!*argv[0]) {
+			tw_err("%s must not be empty", a->name);
+			return -1;
+		}
+		*(const char **)dst = argv[0];
+		return 1;
+	case TW_ARG_KEYWORD:
+		for (kw = a->keywords; kw->name; kw++) {
+			if (!strcmp(kw->name, argv[0])) {
+				*(int *)dst = kw->value;
+				return 1;
+			}
+		}
+		tw_err("invalid %s \"%s\": expected %s", a->name, argv[0],
+		       arg_meta(a, meta, sizeof(meta)));
+		return -1;
+	case TW_ARG_MAC:
+		if (tw_parse_mac(argv[0], dst)) {
+			tw_err("invalid %s \"%s\": expected xx:xx:xx:xx:xx:xx",
+			       a->name, argv[0]);
+			return -1;
+		}
+		return 1;
+	case TW_ARG_IPV4:
+		if (inet_pton(AF_INET, argv[0], dst) != 1) {
+			tw_err("invalid %s \"%s\": expected an IPv4 address",
+			       a->name, argv[0]);
+			return -1;
+		}
+		return 1;
+	default:
+		break;
+	}
+	return -1;
+}
+
+int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
+	       int argc, char **argv)
+{
+	const struct tw_arg *a;
+	struct arg_list l;
+	uint64_t seen = 0;
+	char meta[256];
+	void *opts;
+	int i, k, n, ret;
+
+	flatten(&l, cmd->args);
+	opts = calloc(1, cmd->opts_size ? cmd->opts_size : 1);
+	if (!opts) {
+		tw_err("out of memory");
+		return TW_EXIT_SYS;
+	}
+	if (cmd->init)
+		cmd->init(opts);
+
+	ret = TW_EXIT_FAIL;
+	i = 0;
+	while (i < argc) {
+		const char *p;
+
+		/*
+		 * "help" and options only where a keyword is expected, so that
+		 * a value may be "help" and "count -1" is an invalid count.
+		 */
+		k = tw_option_word(argv[i]);
+		if (k == 1) {
+			i++;
+			continue;
+		}
+		if (k == 2 || !strcmp(argv[i], "help")) {
+			tw_cmd_help(prefix, cmd);
+			ret = TW_EXIT_OK;
+			goto out;
+		}
+		k = find_arg(&l, argv[i]);
+		if (k < 0) {
+			p = prefix_of(&l, argv[i]);
+			if (p)
+				tw_err("unknown argument \"%s\" (keywords must be spelt out: \"%s\")",
+				       argv[i], p);
+			else
+				tw_err("unknown argument \"%s\"", argv[i]);
+			hint(prefix);
+			goto out;
+		}
+		a = l.a[k];
+		if (seen & (1ULL << k)) {
+			tw_err("\"%s\" given twice", a->name);
+			hint(prefix);
+			goto out;
+		}
+		seen |= 1ULL << k;
+		n = parse_value(a, opts, argc - i - 1, argv + i + 1);
+		if (n < 0) {
+			hint(prefix);
+			goto out;
+		}
+		i += 1 + n;
+	}
+
+	for (k = 0; k < l.n; k++) {
+		a = l.a[k];
+		if ((a->flags & TW_ARG_REQUIRED) && !(seen & (1ULL << k))) {
+			tw_err("missing \"%s %s\"", a->name,
+			       arg_meta(a, meta, sizeof(meta)));
+			hint(prefix);
+			goto out;
+		}
+	}
+
+	/* Options may have come with the arguments: set up output now. */
+	print_init(tw.json, tw.pretty);
+	ret = cmd->run(opts, seen);
+out:
+	free(opts);
+	return ret;
+}

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One print path for text and JSON output.
+ *
+ * Text layout: the fields of an object share one line, which starts with
+ * the object's key if it has one (array elements have none); objects
+ * nested in an object are indented one step more than it.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json_print.h"
+
+#define MAX_DEPTH	16
+
+struct level {
+	bool first;		/* JSON: nothing printed in it yet */
+	int line;		/* text: indentation of its own line */
+	int child;		/* text: indentation of objects in it */
+	bool array;
+};
+
+static struct {
+	bool json;
+	bool pretty;
+	bool started;		/* JSON: the root object has been opened */
+	bool line_open;		/* text: a line has been started */
+	int depth;
+	struct level stack[MAX_DEPTH];
+} pr;
+
+static void push(bool array, int line, int child)
+{
+	if (pr.depth == MAX_DEPTH - 1) {
+		/* Only reachable by a coding error; do not corrupt output. */
+		fprintf(stderr, "json_print: nesting too deep\n");
+		abort();
+	}
+	pr.depth++;
+	pr.stack[pr.depth].first = true;
+	pr.stack[pr.depth].array = array;
+	pr.stack[pr.depth].line = line;
+	pr.stack[pr.depth].child = child;
+}
+
+static void json_indent(int depth)
+{
+	int i;
+
+	if (!pr.pretty)
+		return;
+	putchar('\n');
+	for (i = 0; i < depth; i++)
+		fputs("  ", stdout);
+}
+
+static void json_escape(const char *s)
+{
+	const unsigned char *p;
+
+	putchar('"');
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		default:
+			if (*p < 0x20)
+				printf("\\u%04x", *p);
+			else
+				putchar(*p);
+		}
+	}
+	putchar('"');
+}
+
+/*
+ * The root object is opened by the first field, so that a command printing
+ * nothing (or only help text) does not leave a stray "{}".
+ */
+static void start(void)
+{
+	if (pr.json && !pr.started)
+		putchar('{');
+	pr.started = true;
+}
+
+/* JSON: separator, indentation and key of the next member. */
+static void json_key(const char *key)
+{
+	struct level *l = &pr.stack[pr.depth];
+
+	start();
+	if (!l->first)
+		putchar(',');
+	l->first = false;
+	json_indent(pr.depth + 1);
+	if (key && !l->array) {
+		json_escape(key);
+		fputs(pr.pretty ? ": " : ":", stdout);
+	}
+}
+
+static void text_end_line(void)
+{
+	if (pr.line_open)
+		putchar('\n');
+	pr.line_open = false;
+}
+
+/* Text: start a word on the current line or open a new indented line. */
+static void text_word(void)
+{
+	int i;
+
+	if (pr.line_open) {
+		putchar(' ');
+		return;
+	}
+	for (i = 0; i < pr.stack[pr.depth].line; i++)
+		fputs("  ", stdout);
+	pr.line_open = true;
+}
+
+void print_init(bool json, bool pretty)
+{
+	pr.json = json;
+	pr.pretty = pretty;
+	pr.started = false;
+	pr.depth = 0;
+	pr.line_open = false;
+	pr.stack[0].first = true;
+	pr.stack[0].array = false;
+	pr.stack[0].line = 0;
+	pr.stack[0].child = 0;
+}
+
+void print_finish(void)
+{
+	if (pr.json && pr.started) {
+		/* Close whatever an early error left open. */
+		while (pr.depth > 0) {
+			if (pr.stack[pr.depth].array)
+				close_array();
+			else
+				close_object();
+		}
+		if (!pr.stack[0].first)
+			json_indent(0);
+		putchar('}');
+		putchar('\n');
+	} else {
+		text_end_line();
+	}
+	fflush(stdout);
+}
+
+bool print_is_json(void)
+{
+	return pr.json;
+}
+
+void open_object(const char *key)
+{
+	int line = pr.stack[pr.depth].child;
+
+	if (pr.json) {
+		json_key(key);
+		putchar('{');
+		push(false, 0, 0);
+		return;
+	}
+	text_end_line();
+	push(false, line, line + 1);
+	if (key) {
+		text_word();
+		fputs(key, stdout);
+	}
+}
+
+static void close_level(char c)
+{
+	struct level *l = &pr.stack[pr.depth];
+
+	if (pr.depth == 0)
+		return;
+	if (pr.json) {
+		if (!l->first)
+			json_indent(pr.depth);
+		pr.depth--;
+		putchar(c);
+		return;
+	}
+	text_end_line();
+	pr.depth--;
+}
+
+void close_object(void)
+{
+	close_level('}');
+}
+
+void open_array(const char *key)
+{
+	struct level *l = &pr.stack[pr.depth];
+
+	if (pr.json) {
+		json_key(key);
+		putchar('[');
+	}
+	/* Text: elements line up where the array's key would be. */
+	push(true, l->line, l->child);
+}
+
+void close_array(void)
+{
+	close_level(']');
+}
+
+void print_u64(const char *key, uint64_t val)
+{
+	if (pr.json) {
+		json_key(key);
+	} else {
+		text_word();
+		printf("%s ", key);
+	}
+	printf("%" PRIu64, val);
+}
+
+void print_s64(const char *key, int64_t val)
+{
+	if (pr.json) {
+		json_key(key);
+	} else {
+		text_word();
+		printf("%s ", key);
+	}
+	printf("%" PRId64, val);
+}
+
+void print_uint(const char *key, unsigned int val)
+{
+	print_u64(key, val);
+}
+
+void print_string(const char *key, const char *val)
+{
+	if (pr.json) {
+		json_key(key);
+		json_escape(val ? val : "");
+	} else {
+		text_word();
+		printf("%s %s", key, val ? val : "");
+	}
+}
+
+void print_name(const char *key, const char *val)
+{
+	if (pr.json) {
+		json_key(key);
+		json_escape(val ? val : "");
+	} else {
+		text_word();
+		fputs(val ? val : "", stdout);
+	}
+}
+
+void print_bool(const char *key, bool val, const char *yes, const char *no)
+{
+	if (pr.json) {
+		json_key(key);
+		fputs(val ? "true" : "false", stdout);
+	} else {
+		text_word();
+		fputs(val ? yes : no, stdout);
+	}
+}
+
+void print_double(const char *key, double val)
+{
+	if (pr.json) {
+		json_key(key);
+		/* JSON has no NaN or infinity. */
+		if (isfinite(val))
+			printf("%.9g", val);
+		else
+			fputs("null", stdout);
+	} else {
+		text_word();
+		printf("%s %.9g", key, val);
+	}
+}
+
+void print_nl(void)
+{
+	if (!pr.json)
+		text_end_line();
+}
+
+void print_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pr.json)
+		return;
+	text_end_line();
+	text_word();
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	text_end_line();
+}

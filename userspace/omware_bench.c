@@ -1,0 +1,1485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * omware_bench.c - "timewire omware bench": send the same workload with
+ * every method of the OMware paper's test suite and with today's kernel
+ * peers, one method after the other on one interface, and record for each
+ * packet when it was scheduled and when it actually left.
+ *
+ * Methods (the paper's Table 3, plus peers):
+ *   OIR  omware, every packet pre-dispatched before the first is due
+ *   OFR  omware, sleep until phi before each send time, then submit it
+ *   OSM  OFR with phi = 0 (sequential)
+ *   RSM  AF_PACKET socket, clock_nanosleep(TIMER_ABSTIME), then sendto
+ *   TOM  omware trains of two (packet pairs), pre-dispatched
+ *   TRW  AF_PACKET socket, sleep, then two sendto back to back
+ *   ETF  SO_TXTIME through the etf qdisc, one trial per delta
+ *   FQ   SO_TXTIME through the fq qdisc (earliest departure time)
+ * OIR and TOM also run in the hybrid mode, and OIR through the qdisc, as
+ * separate rows.
+ *
+ * Every packet is the same IPv4/UDP probe (probe.h); the UDP source port
+ * is the method's tag, so a receiver can tell the methods apart.  The
+ * actual send time comes from omware's report, or for the socket methods
+ * from the software transmit timestamp (SO_TIMESTAMPING, taken by the
+ * driver, veth included), or failing that from the clock read right after
+ * sendto().  Times are CLOCK_MONOTONIC nanoseconds; etf needs CLOCK_TAI,
+ * which is converted to and from at one measured offset.
+ *
+ * Outputs, appended to OUT/methods.csv and OUT/send.csv (see
+ * Documentation/omware.rst), and a summary on stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/errqueue.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <linux/net_tstamp.h>
+#include <linux/omware.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+#include "json_print.h"
+#include "nl.h"
+#include "omware_bench.h"
+#include "packet.h"
+#include "probe.h"
+#include "stats.h"
+#include "timewire.h"
+
+#ifndef SO_TXTIME
+#define SO_TXTIME		61
+#define SCM_TXTIME		SO_TXTIME
+#endif
+#ifndef SO_EE_ORIGIN_TXTIME
+#define SO_EE_ORIGIN_TXTIME	6
+#endif
+
+#define NSEC_PER_SEC		1000000000LL
+#define NSEC_PER_USEC		1000LL
+#define BATCH_BYTES		60000
+#define ERRQ_RCVBUF		(64 << 20)
+#define DEFAULT_DELTAS		"50,100,200,500,1000,2000"
+#define MAX_DELTAS		16
+#define MAX_TRIALS		64
+#define TAG_SPAN		MAX_TRIALS
+
+enum bm_base { BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW };
+
+struct bm_method {
+	const char *word;	/* in the "methods" list */
+	const char *name;	/* in the outputs */
+	enum bm_base base;
+	int mode;
+	int xmit;
+	bool pair;
+	bool omware;
+};
+
+static const struct bm_method bm_methods[] = {
+	{ "oir", "OIR", BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
+	  false, true },
+	{ "oir-hybrid", "OIR-hybrid", BM_OIR, OMWARE_MODE_HYBRID,
+	  OMWARE_XMIT_DIRECT, false, true },
+	{ "oir-qdisc", "OIR-qdisc", BM_OIR, OMWARE_MODE_TIMER,
+	  OMWARE_XMIT_QDISC, false, true },
+	{ "oir-hybrid-qdisc", "OIR-hybrid-qdisc", BM_OIR, OMWARE_MODE_HYBRID,
+	  OMWARE_XMIT_QDISC, false, true },
+	{ "ofr", "OFR", BM_OFR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
+	  false, true },
+	{ "osm", "OSM", BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
+	  false, true },
+	{ "rsm", "RSM", BM_RSM, 0, 0, false, false },
+	{ "etf", "ETF", BM_ETF, 0, 0, false, false },
+	{ "fq", "FQ", BM_FQ, 0, 0, false, false },
+	{ "tom", "TOM", BM_TOM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
+	  true, true },
+	{ "tom-hybrid", "TOM-hybrid", BM_TOM, OMWARE_MODE_HYBRID,
+	  OMWARE_XMIT_DIRECT, true, true },
+	{ "trw", "TRW", BM_TRW, 0, 0, true, false },
+};
+
+#define N_METHODS	ARRAY_SIZE(bm_methods)
+
+enum { ST_MISSING, ST_SENT, ST_DROPPED, ST_CANCELLED };
+enum { SRC_NONE, SRC_OMWARE, SRC_TXSW, SRC_USER };
+
+static const char *const st_names[] = { "missing", "sent", "dropped",
+					"cancelled" };
+static const char *const src_names[] = { "none", "omware", "txsw", "user" };
+
+struct bm_sample {
+	uint64_t sched_ns;
+	uint64_t sent_ns;
+	uint64_t user_ns;	/* socket methods: clock after sendto() */
+	uint8_t status;
+	uint8_t src;
+};
+
+struct bm_trial {
+	const struct bm_method *m;
+	char name[32];
+	uint16_t tag;
+	size_t n;		/* packets */
+	struct bm_sample *s;
+	uint64_t start_ns;
+	uint64_t delta_ns;
+	uint64_t cpu_proc_ns;
+	uint64_t cpu_busy_ns;
+	uint64_t wall_ns;
+	uint64_t spin_ns;
+	size_t submitted;
+	size_t got;		/* reports or timestamps */
+	size_t sent, dropped, early, missing;
+	char qdisc[64];
+	char err[200];
+};
+
+struct bench {
+	struct omware_bench_opts *o;
+	unsigned int ifindex;
+	struct tw_pkt_spec spec;
+	size_t len;		/* frame bytes */
+	uint8_t *buf;
+	uint8_t *buf2;
+
+	struct tw_nl nl;
+	bool nl_open;
+	int nl_status;		/* exit code of the connection attempt */
+	uint32_t session;
+	struct bm_trial *cur;
+
+	uint16_t next_tag;
+	int64_t tai_off;	/* CLOCK_TAI - CLOCK_MONOTONIC */
+	int64_t rt_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	bool qdisc_changed;
+
+	FILE *methods_csv;
+	FILE *send_csv;
+};
+
+static volatile sig_atomic_t bm_stop;
+
+static void bm_on_signal(int sig)
+{
+	(void)sig;
+	bm_stop = 1;
+}
+
+static uint64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static uint64_t mono_ns(void)
+{
+	return now_ns(CLOCK_MONOTONIC);
+}
+
+/* Offset of clock id from CLOCK_MONOTONIC, from the tightest of a few
+ * bracketing reads.
+ */
+static int64_t clock_offset(clockid_t id)
+{
+	int64_t best = 0, width = INT64_MAX;
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		uint64_t m1 = mono_ns();
+		uint64_t c = now_ns(id);
+		uint64_t m2 = mono_ns();
+
+		if ((int64_t)(m2 - m1) < width) {
+			width = m2 - m1;
+			best = (int64_t)(c - (m1 + (m2 - m1) / 2));
+		}
+	}
+	return best;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = t / NSEC_PER_SEC,
+		.tv_nsec = t % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR && !bm_stop)
+		;
+}
+
+static uint64_t rusage_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
+	       NSEC_PER_SEC + ((uint64_t)ru.ru_utime.tv_usec +
+			       ru.ru_stime.tv_usec) * NSEC_PER_USEC;
+}
+
+/* CPU time of the whole machine spent outside idle, from /proc/stat. */
+static uint64_t busy_ns(void)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 4 || hz <= 0)
+		return 0;
+	/* user nice system (idle iowait) irq softirq steal */
+	return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
+	       (uint64_t)(NSEC_PER_SEC / hz);
+}
+
+static void trial_fail(struct bm_trial *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void trial_fail(struct bm_trial *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof(t->err), fmt, ap);
+	va_end(ap);
+}
+
+/* The kernel's explanation of a refused request, or the errno. */
+static void trial_nlfail(struct bench *b, struct bm_trial *t, int err,
+			 const char *what)
+{
+	if (b->nl.ext_msg[0])
+		trial_fail(t, "%s: %s%s%s", what, b->nl.ext_msg,
+			   b->nl.ext_attr[0] ? " " : "", b->nl.ext_attr);
+	else
+		trial_fail(t, "%s: %s", what, strerror(-err));
+}
+
+/* Build the probe of sample i of trial t into buf. */
+static void build(struct bench *b, struct bm_trial *t, size_t i,
+		  uint8_t *buf)
+{
+	struct tw_probe p = {
+		.seq = i,
+		.sched_ns = t->s[i].sched_ns,
+	};
+
+	if (t->m->pair)
+		p.flags = tw_probe_train_flags(i & 1);
+	b->spec.sport = t->tag;
+	tw_pkt_build(&b->spec, &p, buf);
+}
+
+/* ---------------------------------------------------------------------- */
+/* qdisc switching with tc(8) */
+
+static int run_tc(char *const argv[], char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	int status, ret;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
+					 O_WRONLY, 0);
+	ret = posix_spawnp(&pid, "tc", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret) {
+		snprintf(err, errlen, "cannot run tc: %s", strerror(ret));
+		return -1;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		size_t used = 0;
+		int i;
+
+		for (i = 0; argv[i] && used < errlen; i++)
+			used += snprintf(err + used, errlen - used, "%s ",
+					 argv[i]);
+		if (used < errlen)
+			snprintf(err + used, errlen - used, "failed");
+		return -1;
+	}
+	return 0;
+}
+
+static int set_etf(struct bench *b, struct bm_trial *t)
+{
+	char delta[32];
+	char *argv[] = { "tc", "qdisc", "replace", "dev", (char *)b->o->dev,
+			 "root", "etf", "clockid", "CLOCK_TAI", "delta",
+			 delta, NULL };
+
+	snprintf(delta, sizeof(delta), "%llu",
+		 (unsigned long long)t->delta_ns);
+	snprintf(t->qdisc, sizeof(t->qdisc), "etf delta %s", delta);
+	if (run_tc(argv, t->err, sizeof(t->err)))
+		return -1;
+	b->qdisc_changed = true;
+	return 0;
+}
+
+static int set_fq(struct bench *b, struct bm_trial *t)
+{
+	char flow[32], limit[32];
+	unsigned long fl = b->o->fq_flow_limit;
+	char *argv[] = { "tc", "qdisc", "replace", "dev", (char *)b->o->dev,
+			 "root", "fq", "flow_limit", flow, "limit", limit,
+			 NULL };
+
+	/* The default flow_limit (100) would drop most of a queued train. */
+	if (!fl)
+		fl = t->n + 100;
+	snprintf(flow, sizeof(flow), "%lu", fl);
+	snprintf(limit, sizeof(limit), "%lu", fl > 10000 ? fl : 10000);
+	snprintf(t->qdisc, sizeof(t->qdisc), "fq flow_limit %s", flow);
+	if (run_tc(argv, t->err, sizeof(t->err)))
+		return -1;
+	b->qdisc_changed = true;
+	return 0;
+}
+
+/* Back to the device's default root qdisc (noqueue on veth). */
+static void restore_qdisc(struct bench *b)
+{
+	char err[128];
+	char *argv[] = { "tc", "qdisc", "del", "dev", (char *)b->o->dev,
+			 "root", NULL };
+
+	if (!b->qdisc_changed)
+		return;
+	b->qdisc_changed = false;
+	if (run_tc(argv, err, sizeof(err)))
+		tw_warn("cannot restore the root qdisc of %s: %s", b->o->dev,
+			err);
+}
+
+/* ---------------------------------------------------------------------- */
+/* omware methods */
+
+static struct nla_policy bm_report_policy[OMWARE_REPORT_A_MAX + 1] = {
+	[OMWARE_REPORT_A_COOKIE]	= { .type = NLA_U64 },
+	[OMWARE_REPORT_A_SCHED_NS]	= { .type = NLA_U64 },
+	[OMWARE_REPORT_A_SENT_NS]	= { .type = NLA_U64 },
+	[OMWARE_REPORT_A_LATE_NS]	= { .type = NLA_U64 },
+	[OMWARE_REPORT_A_STATUS]	= { .type = NLA_U8 },
+	[OMWARE_REPORT_A_RC]		= { .type = NLA_U32 },
+};
+
+static int bm_report_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct genlmsghdr *g = nlmsg_data(nlh);
+	struct nlattr *rtb[OMWARE_REPORT_A_MAX + 1];
+	struct nlattr *tb[OMWARE_A_MAX + 1];
+	struct bench *b = arg;
+	struct bm_trial *t = b->cur;
+	struct nlattr *a;
+	int rem;
+
+	if (!t || genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
+	    !tb[OMWARE_A_SESSION_ID] ||
+	    nla_get_u32(tb[OMWARE_A_SESSION_ID]) != b->session)
+		return 0;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
+			  rem) {
+		struct bm_sample *s;
+		uint64_t cookie;
+
+		if (nla_type(a) != OMWARE_A_REPORT ||
+		    nla_parse_nested(rtb, OMWARE_REPORT_A_MAX, a,
+				     bm_report_policy) ||
+		    !rtb[OMWARE_REPORT_A_COOKIE] ||
+		    !rtb[OMWARE_REPORT_A_STATUS])
+			continue;
+		cookie = nla_get_u64(rtb[OMWARE_REPORT_A_COOKIE]);
+		if (cookie >= t->n || t->s[cookie].status != ST_MISSING)
+			continue;
+		s = &t->s[cookie];
+		t->got++;
+		switch (nla_get_u8(rtb[OMWARE_REPORT_A_STATUS])) {
+		case OMWARE_STATUS_SENT:
+			s->status = ST_SENT;
+			break;
+		case OMWARE_STATUS_DROPPED:
+			s->status = ST_DROPPED;
+			break;
+		default:
+			s->status = ST_CANCELLED;
+		}
+		if (rtb[OMWARE_REPORT_A_SENT_NS] && s->status == ST_SENT) {
+			s->sent_ns = nla_get_u64(rtb[OMWARE_REPORT_A_SENT_NS]);
+			s->src = SRC_OMWARE;
+		}
+	}
+	return 0;
+}
+
+static int bm_connect(struct bench *b)
+{
+	struct tw_family fam;
+	int ret;
+
+	if (b->nl_open || b->nl_status)
+		return b->nl_status;
+	ret = tw_nl_open(&b->nl);
+	if (ret) {
+		b->nl_status = TW_EXIT_SYS;
+		return b->nl_status;
+	}
+	ret = tw_nl_resolve(&b->nl, OMWARE_FAMILY_NAME, &fam);
+	if (ret) {
+		tw_nl_close(&b->nl);
+		b->nl_status = ret == -ENOENT ? TW_EXIT_NOMOD : TW_EXIT_SYS;
+		return b->nl_status;
+	}
+	tw_nl_use(&b->nl, &fam, NULL);
+	tw_nl_set_rcvbuf(&b->nl, 32 << 20);
+	tw_nl_set_sndbuf(&b->nl, 4 << 20);
+	b->nl.notify_cmd = OMWARE_CMD_REPORT;
+	b->nl.notify = bm_report_cb;
+	b->nl.notify_arg = b;
+	b->nl_open = true;
+	return 0;
+}
+
+static int session_id_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[OMWARE_A_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
+	    !tb[OMWARE_A_SESSION_ID])
+		return -EPROTO;
+	*(uint32_t *)arg = nla_get_u32(tb[OMWARE_A_SESSION_ID]);
+	return 0;
+}
+
+static int spin_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[OMWARE_A_MAX + 1];
+	struct nlattr *st[OMWARE_STATS_A_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
+	    !tb[OMWARE_A_STATS] ||
+	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS], NULL) ||
+	    !st[OMWARE_STATS_A_SPIN_NS])
+		return 0;
+	*(uint64_t *)arg = nla_get_u64(st[OMWARE_STATS_A_SPIN_NS]);
+	return 0;
+}
+
+/* Module-wide nanoseconds spent spinning in hybrid mode. */
+static uint64_t spin_total(struct bench *b)
+{
+	struct nl_msg *msg = tw_nl_new(&b->nl, OMWARE_CMD_STATS_GET, 0, 0);
+	uint64_t v = 0;
+
+	if (msg)
+		tw_nl_request(&b->nl, msg, spin_cb, &v);
+	return v;
+}
+
+static struct nl_msg *session_msg(struct bench *b, uint8_t cmd, size_t size)
+{
+	struct nl_msg *msg = tw_nl_new(&b->nl, cmd, 0, size);
+
+	if (msg && nla_put_u32(msg, OMWARE_A_SESSION_ID, b->session) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+static int session_new(struct bench *b, struct bm_trial *t)
+{
+	struct nl_msg *msg = tw_nl_new(&b->nl, OMWARE_CMD_SESSION_NEW, 0, 0);
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, OMWARE_A_IFINDEX, b->ifindex) < 0 ||
+	    nla_put_u32(msg, OMWARE_A_CLOCKID, CLOCK_MONOTONIC) < 0 ||
+	    nla_put_u8(msg, OMWARE_A_MODE, t->m->mode) < 0 ||
+	    nla_put_u8(msg, OMWARE_A_XMIT, t->m->xmit) < 0) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	ret = tw_nl_request(&b->nl, msg, session_id_cb, &b->session);
+	if (ret)
+		trial_nlfail(b, t, ret, "cannot create a session");
+	return ret;
+}
+
+static void session_del(struct bench *b)
+{
+	struct nl_msg *msg = session_msg(b, OMWARE_CMD_SESSION_DEL, 0);
+
+	if (msg)
+		tw_nl_request(&b->nl, msg, NULL, NULL);
+}
+
+static int put_pkt(struct bench *b, struct bm_trial *t, struct nl_msg *msg,
+		   size_t i, bool timed)
+{
+	struct nlattr *nest;
+
+	build(b, t, i, b->buf);
+	nest = nla_nest_start(msg, OMWARE_A_PKT);
+	if (!nest || nla_put_u64(msg, OMWARE_PKT_A_COOKIE, i) < 0 ||
+	    (timed && nla_put_u64(msg, OMWARE_PKT_A_TIME,
+				  t->s[i].sched_ns) < 0) ||
+	    nla_put(msg, OMWARE_PKT_A_FRAME, b->len, b->buf) < 0)
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static size_t pkt_room(struct bench *b)
+{
+	return nla_total_size(0) + 2 * nla_total_size(8) +
+	       nla_total_size(b->len);
+}
+
+/* Submit packets [first, end) in one message. */
+static int submit(struct bench *b, struct bm_trial *t, size_t first,
+		  size_t end)
+{
+	struct nl_msg *msg;
+	char what[64];
+	size_t i;
+	int ret;
+
+	msg = session_msg(b, OMWARE_CMD_SUBMIT,
+			  256 + (end - first) * pkt_room(b));
+	if (!msg)
+		return -ENOMEM;
+	for (i = first; i < end; i++) {
+		if (put_pkt(b, t, msg, i, true)) {
+			nlmsg_free(msg);
+			return -EMSGSIZE;
+		}
+	}
+	ret = tw_nl_request(&b->nl, msg, NULL, NULL);
+	if (ret) {
+		snprintf(what, sizeof(what), "handing over packet %zu", first);
+		trial_nlfail(b, t, ret, what);
+		return ret;
+	}
+	t->submitted = end;
+	return 0;
+}
+
+static int submit_pair(struct bench *b, struct bm_trial *t, size_t i)
+{
+	struct nl_msg *msg;
+	int ret;
+
+	msg = session_msg(b, OMWARE_CMD_TRAIN, 256 + 2 * pkt_room(b));
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u64(msg, OMWARE_A_TIME, t->s[i].sched_ns) < 0 ||
+	    put_pkt(b, t, msg, i, false) || put_pkt(b, t, msg, i + 1, false)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	ret = tw_nl_request(&b->nl, msg, NULL, NULL);
+	if (ret) {
+		trial_nlfail(b, t, ret, "train");
+		return ret;
+	}
+	t->submitted = i + 2;
+	return 0;
+}
+
+static void om_collect(struct bench *b, struct bm_trial *t, uint64_t until)
+{
+	while (t->got < t->submitted && !bm_stop) {
+		uint64_t now = mono_ns();
+		int ret;
+
+		if (now >= until)
+			break;
+		ret = tw_nl_wait(&b->nl, (until - now) / 1000000 + 1);
+		if (ret < 0 && ret != -EINTR)
+			break;
+	}
+}
+
+static void om_trial(struct bench *b, struct bm_trial *t)
+{
+	uint64_t spin0, last = t->s[t->n - 1].sched_ns;
+	uint64_t phi = (uint64_t)b->o->phi_us * NSEC_PER_USEC;
+	size_t per_msg, i, end;
+	int ret;
+
+	ret = bm_connect(b);
+	if (ret) {
+		trial_fail(t, ret == TW_EXIT_NOMOD ?
+			   "omware module not loaded" :
+			   "cannot reach the omware family");
+		return;
+	}
+	if (session_new(b, t))
+		return;
+	spin0 = spin_total(b);
+	b->cur = t;
+
+	switch (t->m->base) {
+	case BM_OIR:
+		per_msg = BATCH_BYTES / pkt_room(b);
+		if (!per_msg)
+			per_msg = 1;
+		for (i = 0; i < t->n && !bm_stop; i = end) {
+			end = i + per_msg < t->n ? i + per_msg : t->n;
+			if (submit(b, t, i, end))
+				break;
+		}
+		if (mono_ns() > t->start_ns)
+			tw_warn("%s: submitting took past the first send time; raise \"lead\"",
+				t->name);
+		break;
+	case BM_OFR:
+	case BM_OSM:
+		if (t->m->base == BM_OSM)
+			phi = 0;
+		for (i = 0; i < t->n && !bm_stop; i++) {
+			sleep_until(t->s[i].sched_ns - phi);
+			if (submit(b, t, i, i + 1))
+				break;
+		}
+		break;
+	case BM_TOM:
+		for (i = 0; i + 1 < t->n && !bm_stop; i += 2)
+			if (submit_pair(b, t, i))
+				break;
+		break;
+	default:
+		break;
+	}
+	om_collect(b, t, last + (uint64_t)b->o->grace_ms * 1000000);
+	if (t->got < t->submitted)
+		trial_fail(t, "%zu reports missing", t->submitted - t->got);
+	t->spin_ns = spin_total(b) - spin0;
+	session_del(b);
+	/* Reports of cancelled packets may trail the ack: take them. */
+	om_collect(b, t, mono_ns() + 100000000);
+	b->cur = NULL;
+	if (b->nl.overruns)
+		trial_fail(t, "netlink receive buffer overflowed, reports lost");
+	b->nl.overruns = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* socket methods: RSM, TRW, ETF, FQ */
+
+/* Offset of the probe in a frame or an IP packet; -1 if none. */
+static int probe_offset(const uint8_t *f, size_t len, uint16_t *sport)
+{
+	size_t off = 0, ihl;
+
+	if (len >= ETH_HLEN + 20 && f[12] == 0x08 && f[13] == 0x00)
+		off = ETH_HLEN;
+	if (len < off + 28 || (f[off] >> 4) != 4)
+		return -1;
+	ihl = (f[off] & 0xf) * 4;
+	if (f[off + 9] != IPPROTO_UDP || len < off + ihl + 8 + TW_PROBE_LEN)
+		return -1;
+	*sport = f[off + ihl] << 8 | f[off + ihl + 1];
+	return off + ihl + 8;
+}
+
+/* Read the error queue: transmit timestamps and etf drop reports. */
+static void errq_drain(struct bench *b, struct bm_trial *t, int fd)
+{
+	uint8_t data[2048];
+	char ctrl[512];
+
+	for (;;) {
+		struct iovec iov = { data, sizeof(data) };
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+		};
+		struct sock_extended_err *ee = NULL;
+		struct timespec ts = { 0, 0 };
+		struct tw_probe p;
+		struct cmsghdr *c;
+		struct bm_sample *s;
+		uint16_t sport;
+		ssize_t n;
+		int off;
+
+		n = recvmsg(fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT);
+		if (n < 0)
+			return;
+		for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level == SOL_SOCKET &&
+			    c->cmsg_type == SO_TIMESTAMPING) {
+				struct scm_timestamping tss;
+
+				memcpy(&tss, CMSG_DATA(c), sizeof(tss));
+				ts = tss.ts[0];
+			} else if (c->cmsg_level == SOL_PACKET &&
+				   c->cmsg_type == PACKET_TX_TIMESTAMP) {
+				ee = (struct sock_extended_err *)CMSG_DATA(c);
+			}
+		}
+		off = probe_offset(data, n, &sport);
+		if (!ee || off < 0 || sport != t->tag ||
+		    tw_probe_parse(data + off, n - off, &p) || p.seq >= t->n)
+			continue;
+		s = &t->s[p.seq];
+		if (ee->ee_origin == SO_EE_ORIGIN_TXTIME) {
+			/* etf refused it: its time had passed. */
+			if (s->status != ST_DROPPED) {
+				if (s->status == ST_MISSING)
+					t->got++;
+				s->status = ST_DROPPED;
+				s->src = SRC_NONE;
+				s->sent_ns = 0;
+			}
+		} else if (ee->ee_origin == SO_EE_ORIGIN_TIMESTAMPING &&
+			   ee->ee_info == SCM_TSTAMP_SND &&
+			   (ts.tv_sec || ts.tv_nsec) &&
+			   s->status == ST_MISSING) {
+			t->got++;
+			s->status = ST_SENT;
+			s->src = SRC_TXSW;
+			s->sent_ns = (uint64_t)ts.tv_sec * NSEC_PER_SEC +
+				     ts.tv_nsec - b->rt_off;
+		}
+	}
+}
+
+static int sock_open(struct bench *b, struct bm_trial *t)
+{
+	int fd, flags, size;
+
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		trial_fail(t, "AF_PACKET socket: %s", strerror(errno));
+		return -1;
+	}
+	/* Transmit timestamps only: no receive timestamps, so no static
+	 * key is flipped by opening or closing this socket.
+	 */
+	flags = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE;
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)))
+		tw_warn("%s: no transmit timestamps (%s), using the clock after sendto()",
+			t->name, strerror(errno));
+	size = ERRQ_RCVBUF;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (t->m->base == BM_ETF || t->m->base == BM_FQ) {
+		struct sock_txtime tx = { 0 };
+		uint64_t need = (uint64_t)t->n * (b->len + 1024) + (1 << 20);
+
+		/* The whole train waits in the qdisc, charged to us. */
+		size = need > INT32_MAX / 2 ? INT32_MAX / 2 : need;
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size,
+			       sizeof(size)))
+			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size,
+				   sizeof(size));
+		if (t->m->base == BM_ETF) {
+			tx.clockid = CLOCK_TAI;
+			tx.flags = SOF_TXTIME_REPORT_ERRORS;
+		} else {
+			tx.clockid = CLOCK_MONOTONIC;
+		}
+		if (setsockopt(fd, SOL_SOCKET, SO_TXTIME, &tx, sizeof(tx))) {
+			trial_fail(t, "SO_TXTIME: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static int sock_send(struct bench *b, struct bm_trial *t, int fd, size_t i,
+		     const uint8_t *buf, int64_t txtime_off)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_IP),
+		.sll_ifindex = b->ifindex,
+		.sll_halen = ETH_ALEN,
+	};
+	char ctrl[CMSG_SPACE(sizeof(uint64_t))] = { 0 };
+	struct iovec iov = { (void *)buf, b->len };
+	struct msghdr msg = {
+		.msg_name = &sll, .msg_namelen = sizeof(sll),
+		.msg_iov = &iov, .msg_iovlen = 1,
+	};
+	ssize_t n;
+
+	memcpy(sll.sll_addr, b->spec.dst_mac, ETH_ALEN);
+	if (t->m->base == BM_ETF || t->m->base == BM_FQ) {
+		struct cmsghdr *c;
+		uint64_t txtime = t->s[i].sched_ns + txtime_off;
+
+		msg.msg_control = ctrl;
+		msg.msg_controllen = sizeof(ctrl);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_TXTIME;
+		c->cmsg_len = CMSG_LEN(sizeof(txtime));
+		memcpy(CMSG_DATA(c), &txtime, sizeof(txtime));
+	}
+	n = sendmsg(fd, &msg, 0);
+	t->s[i].user_ns = mono_ns();
+	t->submitted = i + 1;
+	if (n < 0) {
+		t->s[i].status = ST_DROPPED;
+		t->got++;
+		/* etf refuses a packet whose time has passed: a drop, which
+		 * the sweep is there to find, not a failure of the run.
+		 */
+		if (t->m->base != BM_ETF || errno != ENOBUFS)
+			trial_fail(t, "sendmsg: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void sock_trial(struct bench *b, struct bm_trial *t)
+{
+	uint64_t until, last = t->s[t->n - 1].sched_ns;
+	int64_t off = 0;
+	size_t i;
+	int fd;
+
+	if (t->m->base == BM_ETF && set_etf(b, t))
+		return;
+	if (t->m->base == BM_FQ && set_fq(b, t))
+		return;
+	fd = sock_open(b, t);
+	if (fd < 0)
+		return;
+	if (t->m->base == BM_ETF)
+		off = b->tai_off;
+
+	switch (t->m->base) {
+	case BM_ETF:
+	case BM_FQ:
+		/* Everything handed over at once: the qdisc keeps time. */
+		for (i = 0; i < t->n && !bm_stop; i++) {
+			build(b, t, i, b->buf);
+			sock_send(b, t, fd, i, b->buf, off);
+		}
+		if (mono_ns() > t->start_ns)
+			tw_warn("%s: sending took past the first send time; raise \"lead\"",
+				t->name);
+		break;
+	case BM_RSM:
+		for (i = 0; i < t->n && !bm_stop; i++) {
+			build(b, t, i, b->buf);
+			sleep_until(t->s[i].sched_ns);
+			sock_send(b, t, fd, i, b->buf, 0);
+		}
+		break;
+	case BM_TRW:
+		for (i = 0; i + 1 < t->n && !bm_stop; i += 2) {
+			build(b, t, i, b->buf);
+			build(b, t, i + 1, b->buf2);
+			sleep_until(t->s[i].sched_ns);
+			sock_send(b, t, fd, i, b->buf, 0);
+			sock_send(b, t, fd, i + 1, b->buf2, 0);
+		}
+		break;
+	default:
+		break;
+	}
+
+	/* Timestamps and drop reports; etf may still hold packets. */
+	until = last + t->delta_ns + (uint64_t)b->o->grace_ms * 1000000;
+	while (t->got < t->submitted && !bm_stop) {
+		struct pollfd pfd = { .fd = fd, .events = 0 };
+		uint64_t now = mono_ns();
+
+		if (now >= until)
+			break;
+		poll(&pfd, 1, (until - now) / 1000000 + 1);
+		errq_drain(b, t, fd);
+	}
+	errq_drain(b, t, fd);
+	close(fd);
+	restore_qdisc(b);
+
+	/* No transmit timestamp: fall back to the clock after sendto(). */
+	for (i = 0; i < t->submitted; i++) {
+		struct bm_sample *s = &t->s[i];
+
+		if (s->status == ST_MISSING && s->user_ns &&
+		    t->m->base != BM_ETF && t->m->base != BM_FQ) {
+			s->status = ST_SENT;
+			s->src = SRC_USER;
+			s->sent_ns = s->user_ns;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* a trial */
+
+static struct bm_trial *trial_new(struct bench *b, const struct bm_method *m,
+				  uint64_t delta_ns)
+{
+	struct omware_bench_opts *o = b->o;
+	struct bm_trial *t = calloc(1, sizeof(*t));
+	uint64_t alpha = (uint64_t)o->alpha_us * NSEC_PER_USEC, lead;
+	size_t i;
+
+	if (!t)
+		return NULL;
+	t->m = m;
+	t->n = m->pair ? 2 * (size_t)o->count : o->count;
+	t->s = calloc(t->n, sizeof(*t->s));
+	if (!t->s) {
+		free(t);
+		return NULL;
+	}
+	t->tag = b->next_tag++;
+	t->delta_ns = delta_ns;
+	if (m->base == BM_ETF)
+		snprintf(t->name, sizeof(t->name), "ETF-%llu",
+			 (unsigned long long)(delta_ns / NSEC_PER_USEC));
+	else
+		snprintf(t->name, sizeof(t->name), "%s", m->name);
+	snprintf(t->qdisc, sizeof(t->qdisc), "default");
+
+	/*
+	 * Every method starts the same time after its setup, long enough
+	 * for the up-front methods to hand everything over first.
+	 */
+	lead = (uint64_t)o->lead_us * NSEC_PER_USEC;
+	if (!lead)
+		lead = 50000000ULL + t->n * 100000ULL;
+	t->start_ns = mono_ns() + lead;
+	for (i = 0; i < t->n; i++)
+		t->s[i].sched_ns = t->start_ns +
+				   (m->pair ? i / 2 : i) * alpha;
+	return t;
+}
+
+static void trial_free(struct bm_trial *t)
+{
+	if (t)
+		free(t->s);
+	free(t);
+}
+
+static void trial_run(struct bench *b, struct bm_trial *t)
+{
+	uint64_t cpu0, busy0, wall0;
+	size_t i;
+
+	b->rt_off = clock_offset(CLOCK_REALTIME);
+	b->tai_off = clock_offset(CLOCK_TAI);
+	cpu0 = rusage_ns();
+	busy0 = busy_ns();
+	wall0 = mono_ns();
+	if (t->m->omware)
+		om_trial(b, t);
+	else
+		sock_trial(b, t);
+	t->cpu_proc_ns = rusage_ns() - cpu0;
+	t->cpu_busy_ns = busy_ns() - busy0;
+	t->wall_ns = mono_ns() - wall0;
+
+	for (i = 0; i < t->n; i++) {
+		struct bm_sample *s = &t->s[i];
+
+		switch (s->status) {
+		case ST_SENT:
+			t->sent++;
+			if (s->sent_ns < s->sched_ns)
+				t->early++;
+			break;
+		case ST_DROPPED:
+		case ST_CANCELLED:
+			t->dropped++;
+			break;
+		default:
+			t->missing++;
+		}
+	}
+}
+
+static void trial_print(struct bm_trial *t)
+{
+	int64_t *err = calloc(t->n, sizeof(*err));
+	int64_t *idt = calloc(t->n, sizeof(*idt));
+	size_t i, ne = 0, ni = 0, step = t->m->pair ? 2 : 1;
+	uint64_t alpha = 0;
+	struct tw_stats st;
+
+	if (!err || !idt) {
+		free(err);
+		free(idt);
+		return;
+	}
+	for (i = 0; i < t->n; i++) {
+		struct bm_sample *s = &t->s[i];
+
+		if (s->status != ST_SENT)
+			continue;
+		err[ne++] = (int64_t)(s->sent_ns - s->sched_ns);
+		if (i % step == 0 && i + step < t->n &&
+		    t->s[i + step].status == ST_SENT) {
+			alpha = t->s[i + step].sched_ns - s->sched_ns;
+			idt[ni] = (int64_t)(t->s[i + step].sent_ns - s->sent_ns) -
+				  (int64_t)alpha;
+			if (idt[ni] < 0)
+				idt[ni] = -idt[ni];
+			ni++;
+		}
+	}
+	open_object(NULL);
+	print_name("method", t->name);
+	print_uint("tag", t->tag);
+	print_u64("packets", t->n);
+	print_u64("sent", t->sent);
+	print_u64("dropped", t->dropped);
+	print_u64("missing", t->missing);
+	print_u64("early", t->early);
+	print_string("qdisc", t->qdisc);
+	print_nl();
+	tw_stats_compute(err, ne, &st);
+	print_s64("error_p50_ns", st.p50);
+	print_s64("error_p99_ns", st.p99);
+	tw_stats_compute(idt, ni, &st);
+	print_s64("idt_error_p50_ns", st.p50);
+	print_s64("idt_error_p99_ns", st.p99);
+	print_u64("cpu_ns_per_pkt", t->n ? t->cpu_proc_ns / t->n : 0);
+	if (t->spin_ns)
+		print_u64("spin_ns", t->spin_ns);
+	if (t->err[0])
+		print_string("error", t->err);
+	print_nl();
+	close_object();
+	free(err);
+	free(idt);
+}
+
+static void trial_write(struct bench *b, struct bm_trial *t)
+{
+	struct omware_bench_opts *o = b->o;
+	size_t i;
+
+	if (b->methods_csv) {
+		char err[sizeof(t->err)];
+
+		/* The analysis splits on commas: keep them out of the text. */
+		snprintf(err, sizeof(err), "%s", t->err);
+		for (i = 0; err[i]; i++)
+			if (err[i] == ',' || err[i] == '\n')
+				err[i] = ';';
+		fprintf(b->methods_csv,
+			"%u,%s,%u,%s,%s,%zu,%llu,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%zu,%zu,%zu,%zu,%llu,%s\n",
+			t->tag, o->grid, o->round, t->name,
+			t->m->pair ? "pair" : "train",
+			t->m->pair ? t->n / 2 : t->n,
+			(unsigned long long)o->alpha_us * NSEC_PER_USEC,
+			o->size,
+			(unsigned long long)(t->m->base == BM_OFR ?
+					     o->phi_us * NSEC_PER_USEC : 0),
+			(unsigned long long)t->delta_ns,
+			t->m->omware ? (t->m->mode == OMWARE_MODE_HYBRID ?
+					"hybrid" : "timer") : "-",
+			t->m->omware ? (t->m->xmit == OMWARE_XMIT_QDISC ?
+					"qdisc" : "direct") : "-",
+			t->qdisc, (unsigned long long)t->start_ns,
+			(unsigned long long)t->cpu_proc_ns,
+			(unsigned long long)t->cpu_busy_ns,
+			(unsigned long long)t->wall_ns, t->submitted, t->sent,
+			t->dropped, t->early, (unsigned long long)t->spin_ns,
+			err);
+		fflush(b->methods_csv);
+	}
+	if (!b->send_csv)
+		return;
+	for (i = 0; i < t->n; i++) {
+		struct bm_sample *s = &t->s[i];
+
+		fprintf(b->send_csv, "%u,%zu,%llu,%llu,%s,%llu,%s\n", t->tag, i,
+			(unsigned long long)s->sched_ns,
+			(unsigned long long)s->sent_ns, src_names[s->src],
+			(unsigned long long)s->user_ns, st_names[s->status]);
+	}
+	fflush(b->send_csv);
+}
+
+/* ---------------------------------------------------------------------- */
+/* command */
+
+static FILE *open_csv(const char *dir, const char *name, const char *head)
+{
+	char path[4096];
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "a");
+	if (!f) {
+		tw_err("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && st.st_size == 0)
+		fprintf(f, "%s\n", head);
+	return f;
+}
+
+static int parse_list(const char *s, const char *what, char words[][24],
+		      int max)
+{
+	int n = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		if (!len || len >= sizeof(words[0]) || n == max) {
+			tw_err("invalid %s list \"%s\"", what, s);
+			return -1;
+		}
+		memcpy(words[n], s, len);
+		words[n++][len] = '\0';
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+/* Resolve the "methods" list into method indices, in order. */
+static int pick_methods(const char *list, int *idx)
+{
+	char words[N_METHODS * 2][24];
+	int n, i, k, count = 0;
+	size_t j;
+
+	n = parse_list(list, "methods", words, ARRAY_SIZE(words));
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		bool all = !strcmp(words[i], "all");
+		bool trains = !strcmp(words[i], "trains");
+		bool pairs = !strcmp(words[i], "pairs");
+		bool found = false;
+
+		for (j = 0; j < N_METHODS; j++) {
+			const struct bm_method *m = &bm_methods[j];
+
+			if (!(all || (trains && !m->pair) ||
+			      (pairs && m->pair) || !strcmp(words[i], m->word)))
+				continue;
+			found = true;
+			for (k = 0; k < count; k++)
+				if (idx[k] == (int)j)
+					break;
+			if (k == count)
+				idx[count++] = j;
+		}
+		if (!found) {
+			tw_err("unknown method \"%s\"; see \"timewire omware bench help\"",
+			       words[i]);
+			return -1;
+		}
+	}
+	return count;
+}
+
+static int parse_deltas(const char *list, uint64_t *d)
+{
+	char words[MAX_DELTAS][24];
+	int n, i, j;
+
+	n = parse_list(list, "etf delta", words, MAX_DELTAS);
+	for (i = 0; i < n; i++) {
+		uint64_t v;
+
+		if (tw_parse_u64(words[i], &v) || !v || v > 1000000) {
+			tw_err("invalid etf delta \"%s\": microseconds, 1 to 1000000",
+			       words[i]);
+			return -1;
+		}
+		d[i] = v * NSEC_PER_USEC;
+	}
+	/* Ascending, so a sweep can stop at the first that works. */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && d[j] < d[j - 1]; j--) {
+			uint64_t x = d[j];
+
+			d[j] = d[j - 1];
+			d[j - 1] = x;
+		}
+	return n;
+}
+
+static const struct tw_keyword sweep_words[] = {
+	{ "first", 1 },
+	{ "all", 0 },
+	{ NULL, 0 },
+};
+
+#define OPT(f)	offsetof(struct omware_bench_opts, f)
+
+const struct tw_arg omware_bench_args[] = {
+	{ .name = "dev", .type = TW_ARG_STR, .off = OPT(dev),
+	  .meta = "IFNAME", .help = "network device to send on",
+	  .flags = TW_ARG_REQUIRED },
+	{ .name = "dst-mac", .type = TW_ARG_MAC, .off = OPT(dst_mac),
+	  .meta = "MAC", .help = "MAC address of the receiver",
+	  .flags = TW_ARG_REQUIRED },
+	{ .name = "dst", .type = TW_ARG_IPV4, .off = OPT(dst), .meta = "IP",
+	  .help = "IPv4 address of the receiver", .flags = TW_ARG_REQUIRED },
+	{ .name = "src", .type = TW_ARG_IPV4, .off = OPT(src), .meta = "IP",
+	  .help = "source address (default: the device's)" },
+	{ .name = "dport", .type = TW_ARG_U32, .off = OPT(dport), .meta = "N",
+	  .help = "UDP destination port (default 29000)", .min = 1,
+	  .max = 65535 },
+	{ .name = "count", .type = TW_ARG_U32, .off = OPT(count), .meta = "N",
+	  .help = "packets per train method, pairs per pair method (default 200)",
+	  .min = 2, .max = 1000000 },
+	{ .name = "alpha", .type = TW_ARG_U32, .off = OPT(alpha_us),
+	  .meta = "US", .help = "spacing of packets or pairs (default 1000)",
+	  .max = 10000000 },
+	{ .name = "size", .type = TW_ARG_U32, .off = OPT(size),
+	  .meta = "BYTES", .help = "IPv4 packet size (default 48, the smallest)",
+	  .min = TW_IP_MIN_LEN, .max = 9000 },
+	{ .name = "phi", .type = TW_ARG_U32, .off = OPT(phi_us), .meta = "US",
+	  .help = "OFR pre-dispatch period (default 500)", .max = 10000000 },
+	{ .name = "methods", .type = TW_ARG_STR, .off = OPT(methods),
+	  .meta = "LIST", .help = "methods to run, comma separated (default all)" },
+	{ .name = "etf-delta", .type = TW_ARG_STR, .off = OPT(deltas),
+	  .meta = "LIST", .help = "etf deltas to try, us (default " DEFAULT_DELTAS ")" },
+	{ .name = "etf-sweep", .type = TW_ARG_KEYWORD, .off = OPT(sweep),
+	  .keywords = sweep_words,
+	  .help = "stop at the first delta without drops, or try all (default first)" },
+	{ .name = "fq-flow-limit", .type = TW_ARG_U32,
+	  .off = OPT(fq_flow_limit), .meta = "N",
+	  .help = "fq flow_limit (default: the train length + 100)",
+	  .min = 1, .max = UINT32_MAX },
+	{ .name = "lead", .type = TW_ARG_U32, .off = OPT(lead_us),
+	  .meta = "US",
+	  .help = "first send time after setup (default 50000 + 100 per packet)",
+	  .min = 1, .max = 100000000 },
+	{ .name = "grace", .type = TW_ARG_U32, .off = OPT(grace_ms),
+	  .meta = "MS", .help = "wait for reports after the last send (default 2000)",
+	  .max = 600000 },
+	{ .name = "rotate", .type = TW_ARG_U32, .off = OPT(rotate),
+	  .meta = "N", .help = "start the method list at its N-th entry",
+	  .max = 1000000 },
+	{ .name = "slack", .type = TW_ARG_U32, .off = OPT(slack_ns),
+	  .meta = "NS", .help = "timer slack of the sleeping methods (default 1)",
+	  .min = 1, .max = 100000000 },
+	{ .name = "out", .type = TW_ARG_STR, .off = OPT(out), .meta = "DIR",
+	  .help = "append to DIR/methods.csv and DIR/send.csv" },
+	{ .name = "grid", .type = TW_ARG_STR, .off = OPT(grid),
+	  .meta = "LABEL", .help = "workload label in the CSV (default bench)" },
+	{ .name = "round", .type = TW_ARG_U32, .off = OPT(round), .meta = "N",
+	  .help = "round number in the CSV (default 0)", .max = 1000000 },
+	{ .name = "tag", .type = TW_ARG_U32, .off = OPT(tag), .meta = "PORT",
+	  .help = "UDP source port of the first method, one more per method (default 30000)",
+	  .min = 1024, .max = 65535 - TAG_SPAN },
+	{ .name = NULL },
+};
+
+const char omware_bench_notes[] =
+"Methods (comma separated; \"trains\", \"pairs\" and \"all\" name groups):\n"
+"  oir               omware, every packet pre-dispatched up front\n"
+"  oir-hybrid        the same in hybrid mode (timer, then spin)\n"
+"  oir-qdisc         the same through the qdisc instead of the driver\n"
+"  oir-hybrid-qdisc  both\n"
+"  ofr               omware, submit each packet phi before its time\n"
+"  osm               ofr with phi 0 (sleep, then submit)\n"
+"  rsm               AF_PACKET socket: absolute sleep, then sendto()\n"
+"  etf               SO_TXTIME through the etf qdisc, one run per delta\n"
+"  fq                SO_TXTIME through the fq qdisc\n"
+"  tom, tom-hybrid   omware packet pairs (trains of two)\n"
+"  trw               AF_PACKET socket: sleep, then two sendto()\n"
+"Each method sends \"count\" packets (pairs) \"alpha\" microseconds apart\n"
+"from a start \"lead\" after its setup.  Each run (each etf delta is one)\n"
+"gets its own UDP source port, counting up from \"tag\", so a receiver\n"
+"(tw-rx) can tell them apart.\n"
+"etf and fq replace the device's root qdisc for their run and delete it\n"
+"afterwards, which restores the default one.  Needs CAP_NET_ADMIN.\n";
+
+void omware_bench_init(void *opts)
+{
+	struct omware_bench_opts *o = opts;
+
+	o->dport = TW_PROBE_PORT;
+	o->count = 200;
+	o->alpha_us = 1000;
+	o->size = TW_IP_MIN_LEN;
+	o->phi_us = 500;
+	o->grace_ms = 2000;
+	o->methods = "all";
+	o->deltas = DEFAULT_DELTAS;
+	o->sweep = 1;
+	o->slack_ns = 1;
+	o->grid = "bench";
+	o->tag = 30000;
+}
+
+static int bench_setup(struct bench *b, uint64_t seen)
+{
+	struct omware_bench_opts *o = b->o;
+	int ret;
+
+	b->ifindex = if_nametoindex(o->dev);
+	if (!b->ifindex) {
+		tw_err("no network device \"%s\"", o->dev);
+		return TW_EXIT_FAIL;
+	}
+	b->spec.frame = true;
+	b->spec.dst = o->dst;
+	b->spec.dport = o->dport;
+	b->spec.ip_len = o->size;
+	memcpy(b->spec.dst_mac, o->dst_mac, 6);
+	b->spec.src = o->src;
+	if (!tw_arg_given(omware_bench_args, seen, "src") &&
+	    tw_dev_ipv4(o->dev, &b->spec.src)) {
+		tw_err("%s has no IPv4 address: give \"src\"", o->dev);
+		return TW_EXIT_FAIL;
+	}
+	ret = tw_dev_mac(o->dev, b->spec.src_mac);
+	if (ret) {
+		tw_err("cannot read the MAC address of %s: %s", o->dev,
+		       strerror(-ret));
+		return TW_EXIT_SYS;
+	}
+	b->len = tw_pkt_len(&b->spec);
+	b->buf = malloc(b->len);
+	b->buf2 = malloc(b->len);
+	if (!b->buf || !b->buf2) {
+		tw_err("out of memory");
+		return TW_EXIT_SYS;
+	}
+	b->next_tag = o->tag;
+	if (o->out) {
+		if (mkdir(o->out, 0755) && errno != EEXIST) {
+			tw_err("cannot create %s: %s", o->out, strerror(errno));
+			return TW_EXIT_SYS;
+		}
+		b->methods_csv = open_csv(o->out, "methods.csv",
+			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,err");
+		b->send_csv = open_csv(o->out, "send.csv",
+			"tag,seq,sched_ns,sent_ns,sent_src,user_ns,status");
+		if (!b->methods_csv || !b->send_csv)
+			return TW_EXIT_SYS;
+	}
+	/* Sleeping methods get the same timer precision as a real-time
+	 * thread; the default 50 us slack would only blur the comparison.
+	 */
+	prctl(PR_SET_TIMERSLACK, (unsigned long)o->slack_ns, 0, 0, 0);
+	return TW_EXIT_OK;
+}
+
+int omware_bench_run(void *opts, uint64_t seen)
+{
+	struct omware_bench_opts *o = opts;
+	struct bench b = { .o = o };
+	int idx[N_METHODS], n, k, ret, ndelta;
+	uint64_t deltas[MAX_DELTAS];
+	struct sigaction sa;
+	bool partial = false;
+	int trials = 0;
+
+	n = pick_methods(o->methods, idx);
+	if (n < 0)
+		return TW_EXIT_FAIL;
+	ndelta = parse_deltas(o->deltas, deltas);
+	if (ndelta <= 0)
+		return TW_EXIT_FAIL;
+	ret = bench_setup(&b, seen);
+	if (ret)
+		goto out;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bm_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	print_string("dev", o->dev);
+	print_u64("count", o->count);
+	print_u64("alpha_us", o->alpha_us);
+	print_u64("size", o->size);
+	print_string("grid", o->grid);
+	print_u64("round", o->round);
+	print_nl();
+	open_array("methods");
+	for (k = 0; k < n && !bm_stop; k++) {
+		const struct bm_method *m = &bm_methods[idx[(k + o->rotate) % n]];
+		int d, nd = m->base == BM_ETF ? ndelta : 1;
+
+		for (d = 0; d < nd && !bm_stop; d++) {
+			struct bm_trial *t;
+
+			if (++trials > MAX_TRIALS) {
+				tw_err("too many runs for the tag range");
+				ret = TW_EXIT_FAIL;
+				goto out;
+			}
+			t = trial_new(&b, m, m->base == BM_ETF ? deltas[d] : 0);
+			if (!t) {
+				tw_err("out of memory");
+				ret = TW_EXIT_SYS;
+				goto out;
+			}
+			trial_run(&b, t);
+			trial_print(t);
+			trial_write(&b, t);
+			if (t->err[0] || t->missing ||
+			    (t->dropped && m->base != BM_ETF))
+				partial = true;
+			/* A sweep stops at the smallest delta that loses nothing. */
+			if (m->base == BM_ETF && o->sweep && !t->err[0] &&
+			    !t->dropped && !t->missing) {
+				trial_free(t);
+				break;
+			}
+			trial_free(t);
+		}
+	}
+	close_array();
+	ret = bm_stop ? TW_EXIT_PARTIAL :
+	      partial ? TW_EXIT_PARTIAL : TW_EXIT_OK;
+out:
+	restore_qdisc(&b);
+	if (b.nl_open)
+		tw_nl_close(&b.nl);
+	if (b.methods_csv)
+		fclose(b.methods_csv);
+	if (b.send_csv)
+		fclose(b.send_csv);
+	free(b.buf);
+	free(b.buf2);
+	return ret;
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entry point: global options and dispatch to the objects.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_print.h"
+#include "timewire.h"
+
+struct tw_globals tw;
+
+static const struct tw_object *const objects[] = {
+	&version_object,
+	&status_object,
+	&omware_object,
+};
+
+static const struct option long_opts[] = {
+	{ "json",	no_argument,	NULL, 'j' },
+	{ "pretty",	no_argument,	NULL, 'p' },
+	{ "version",	no_argument,	NULL, 'V' },
+	{ "help",	no_argument,	NULL, 'h' },
+	{ NULL,		0,		NULL, 0 },
+};
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: timewire [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
+		"       timewire OBJECT help\n"
+		"       timewire help [OBJECT [COMMAND]]\n"
+		"\n"
+		"Objects:\n");
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		fprintf(f, "  %-12s%s\n", objects[i]->name, objects[i]->help);
+	fprintf(f,
+		"  %-12s%s\n"
+		"\n"
+		"Options:\n"
+		"  -j, --json     print JSON instead of text\n"
+		"  -p, --pretty   print indented JSON (implies --json)\n"
+		"  -V, --version  same as \"timewire version\"\n"
+		"  -h, --help     same as \"timewire help\"\n"
+		"\n"
+		"Options go before the object, or anywhere a keyword may stand\n"
+		"after it.  Keywords must be spelt out in full.  Exit status:\n"
+		"0 success, 1 usage error or request refused by the kernel, 2 module\n"
+		"not loaded, 3 local failure, 5 some packets not sent or not\n"
+		"reported; see timewire(8).\n",
+		"help", "print this text");
+}
+
+static void object_help(const struct tw_object *obj)
+{
+	const struct tw_cmd *c;
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "timewire %s", obj->name);
+	if (obj->self) {
+		tw_cmd_help(prefix, obj->self);
+		return;
+	}
+	/* The one-line help, as a sentence. */
+	printf("Usage: %s COMMAND [ARGS]\n"
+	       "       %s COMMAND help\n"
+	       "       %s help\n"
+	       "\n%c%s.\n"
+	       "\nCommands:\n", prefix, prefix, prefix,
+	       toupper((unsigned char)obj->help[0]), obj->help + 1);
+	for (c = obj->cmds; c->name; c++)
+		printf("  %-10s%s%s\n", c->name, c->help,
+		       obj->dflt && !strcmp(obj->dflt, c->name) ?
+		       " (default)" : "");
+	printf("  %-10s%s\n", "help", "print this text");
+}
+
+/* Explain a refused prefix: "stat" is not "status". */
+static void refuse_word(const char *what, const char *word,
+			const char *names[], size_t n, const char *help_cmd)
+{
+	size_t i, len = strlen(word);
+
+	for (i = 0; i < n; i++) {
+		if (len && !strncmp(names[i], word, len)) {
+			tw_err("unknown %s \"%s\" (did you mean \"%s\"? abbreviations are not accepted)",
+			       what, word, names[i]);
+			break;
+		}
+	}
+	if (i == n)
+		tw_err("unknown %s \"%s\"", what, word);
+	fprintf(stderr, "Try \"%s\".\n", help_cmd);
+}
+
+static const struct tw_object *find_object(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(objects[i]->name, name))
+			return objects[i];
+	return NULL;
+}
+
+static int run_object(const struct tw_object *obj, int argc, char **argv)
+{
+	char *dflt_argv[2] = { (char *)obj->dflt, NULL };
+	const struct tw_cmd *c;
+	const char *names[32];
+	char prefix[96], help_cmd[128];
+	size_t n = 0;
+
+	snprintf(prefix, sizeof(prefix), "timewire %s", obj->name);
+	if (obj->self)
+		return tw_run_cmd(prefix, obj->self, argc, argv);
+
+	while (argc > 0 && tw_option_word(argv[0]) == 1) {
+		argc--;
+		argv++;
+	}
+	if (argc == 0) {
+		if (!obj->dflt) {
+			tw_err("missing command for \"%s\"", prefix);
+			fprintf(stderr, "Try \"%s help\".\n", prefix);
+			return TW_EXIT_FAIL;
+		}
+		argv = dflt_argv;
+		argc = 1;
+	}
+	if (!strcmp(argv[0], "help") || tw_option_word(argv[0]) == 2) {
+		object_help(obj);
+		return TW_EXIT_OK;
+	}
+	for (c = obj->cmds; c->name; c++) {
+		if (!strcmp(c->name, argv[0]))
+			break;
+		if (n < ARRAY_SIZE(names))
+			names[n++] = c->name;
+	}
+	if (!c->name) {
+		snprintf(help_cmd, sizeof(help_cmd), "%s help", prefix);
+		refuse_word("command", argv[0], names, n, help_cmd);
+		return TW_EXIT_FAIL;
+	}
+	snprintf(prefix, sizeof(prefix), "timewire %s %s", obj->name,
+		 c->name);
+	return tw_run_cmd(prefix, c, argc - 1, argv + 1);
+}
+
+/* "timewire help OBJECT [COMMAND]" is "timewire OBJECT [COMMAND] help". */
+static int run_help(int argc, char **argv)
+{
+	const struct tw_object *obj;
+	char *args[3];
+
+	if (argc == 0) {
+		print_usage(stdout);
+		return TW_EXIT_OK;
+	}
+	obj = find_object(argv[0]);
+	if (!obj || argc > 2 || (argc == 2 && obj->self)) {
+		tw_err("usage: timewire help [OBJECT [COMMAND]]");
+		return TW_EXIT_FAIL;
+	}
+	if (argc == 1)
+		return run_object(obj, 1, (char *[]){ "help", NULL });
+	args[0] = argv[1];
+	args[1] = "help";
+	args[2] = NULL;
+	return run_object(obj, 2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct tw_object *obj;
+	const char *names[ARRAY_SIZE(objects)];
+	bool version = false;
+	size_t i;
+	int c, ret;
+
+	/* "+": stop at the object; later options are taken by the parsers. */
+	while ((c = getopt_long(argc, argv, "+jpVh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			tw.json = true;
+			break;
+		case 'p':
+			tw.json = true;
+			tw.pretty = true;
+			break;
+		case 'V':
+			version = true;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return TW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try \"timewire help\".\n");
+			return TW_EXIT_FAIL;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (!version && argc == 0) {
+		print_usage(stderr);
+		return TW_EXIT_FAIL;
+	}
+	if (!version && !strcmp(argv[0], "help"))
+		return run_help(argc - 1, argv + 1);
+
+	/* -V ignores the rest, like "timewire version". */
+	obj = &version_object;
+	if (version) {
+		argc = 0;
+	} else {
+		obj = find_object(argv[0]);
+		if (!obj) {
+			for (i = 0; i < ARRAY_SIZE(objects); i++)
+				names[i] = objects[i]->name;
+			refuse_word("object", argv[0], names,
+				    ARRAY_SIZE(objects), "timewire help");
+			return TW_EXIT_FAIL;
+		}
+		argc--;
+		argv++;
+	}
+
+	ret = run_object(obj, argc, argv);
+	print_finish();
+	return ret;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command framework of the timewire tool.
+ *
+ * The command line is "timewire [OPTIONS] OBJECT [COMMAND] [ARGS]".  Every
+ * object declares a table of commands; every command declares a table of
+ * keyword arguments.  The parser, the usage text and the "help" output are
+ * all generated from these tables, so they cannot disagree.
+ */
+#ifndef TIMEWIRE_H
+#define TIMEWIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
+
+/*
+ * Exit codes, documented in timewire(8).  4 is left out on purpose: test
+ * suites of the kselftest kind read it as "skipped".
+ */
+enum tw_exit {
+	TW_EXIT_OK	= 0,	/* success */
+	TW_EXIT_FAIL	= 1,	/* usage error, or the kernel refused */
+	TW_EXIT_NOMOD	= 2,	/* the module's netlink family is absent */
+	TW_EXIT_SYS	= 3,	/* local failure: socket, memory, file */
+	TW_EXIT_PARTIAL	= 5,	/* some packets not sent or not reported */
+};
+
+struct tw_globals {
+	bool json;
+	bool pretty;
+};
+
+extern struct tw_globals tw;
+
+enum tw_arg_type {
+	TW_ARG_U32,
+	TW_ARG_U64,
+	TW_ARG_STR,
+	TW_ARG_KEYWORD,		/* one word of a list, stored as int */
+	TW_ARG_MAC,		/* uint8_t[6] */
+	TW_ARG_IPV4,		/* struct in_addr */
+	TW_ARG_CUSTOM,		/* parsed by ->parse */
+};
+
+struct tw_keyword {
+	const char *name;
+	int value;
+};
+
+#define TW_ARG_REQUIRED		0x1
+/* Arguments of one command, included tables expanded ("seen" is a u64). */
+#define TW_MAX_ARGS		64
+
+struct tw_arg {
+	const char *name;
+	enum tw_arg_type type;
+	size_t off;			/* offset in the command's options */
+	const char *meta;		/* value placeholder in help */
+	const char *help;
+	unsigned int flags;
+	uint64_t min;			/* numbers: accepted range */
+	uint64_t max;
+	const struct tw_keyword *keywords;	/* TW_ARG_KEYWORD */
+	/*
+	 * TW_ARG_CUSTOM: parse the words following the keyword into dst;
+	 * return how many were used, or -1 after printing an error.
+	 */
+	int (*parse)(void *dst, int argc, char **argv);
+	/*
+	 * An entry with only this set stands for every entry of another
+	 * table, so commands can share groups of arguments.
+	 */
+	const struct tw_arg *include;
+};
+
+struct tw_cmd {
+	const char *name;
+	const char *help;		/* one line */
+	const char *notes;		/* more text for "help", may be NULL */
+	const struct tw_arg *args;	/* ends with an empty entry; may be NULL */
+	size_t opts_size;
+	void (*init)(void *opts);	/* defaults, may be NULL */
+	/* seen: bit i set when the i-th argument (includes expanded) was given. */
+	int (*run)(void *opts, uint64_t seen);
+};
+
+struct tw_object {
+	const char *name;
+	const char *help;
+	/* Either a table of commands, ending with a NULL name ... */
+	const struct tw_cmd *cmds;
+	const char *dflt;		/* command run when none is given */
+	/* ... or the object is itself a command. */
+	const struct tw_cmd *self;
+};
+
+extern const struct tw_object version_object;
+extern const struct tw_object status_object;
+extern const struct tw_object omware_object;
+
+/* args.c */
+int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
+	       int argc, char **argv);
+void tw_cmd_help(const char *prefix, const struct tw_cmd *cmd);
+bool tw_arg_given(const struct tw_arg *args, uint64_t seen, const char *name);
+/*
+ * A global option where a keyword may stand: 1 for -j/-p (now applied),
+ * 2 for -h, 0 for anything else.
+ */
+int tw_option_word(const char *word);
+
+#endif /* TIMEWIRE_H */

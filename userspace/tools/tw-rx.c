@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tw-rx - receive timewire probes and record when they arrived.
+ *
+ * Runs in the receiving network namespace.  Every probe (probe.h) seen on
+ * the interface is recorded with the kernel's software receive timestamp
+ * and written out as CSV when the run ends:
+ *
+ *   tag,seq,sched_ns,rx_ns,rx_src,kern_ns,udp_ns,user_ns,size
+ *
+ * tag is the UDP source port (the sender gives every method of a run its
+ * own), rx_ns the arrival time converted to CLOCK_MONOTONIC (the clock the
+ * probes are scheduled in), kern_ns / udp_ns / user_ns the raw
+ * CLOCK_REALTIME readings it was chosen from, and rx_src says which one.
+ *
+ * The veth delivery-time pitfall: since Linux 5.18 a packet sent with
+ * SO_TXTIME keeps its delivery time (a CLOCK_TAI or CLOCK_MONOTONIC value)
+ * in skb->tstamp across a veth pair into the peer namespace, and the
+ * receive path does not overwrite a non-zero tstamp.  An AF_PACKET tap
+ * then reports the *scheduled* time as the "receive" timestamp, which
+ * would make an early or late sender look perfect.  IPv4 local delivery
+ * replaces such a delivery time with the real time, so a UDP socket bound
+ * to the probe port sees a genuine timestamp: equal to the tap's for an
+ * ordinary packet (both copies carry the same skb->tstamp), different for
+ * one that carried a delivery time.  tw-rx therefore receives every probe
+ * twice, on the AF_PACKET socket and on the UDP socket, and when the two
+ * timestamps differ it uses the UDP one (rx_src "udp").  Without a UDP
+ * copy, a tap timestamp later than the clock read right after recvmsg()
+ * or more than 10 s older is rejected in favour of that clock read
+ * (rx_src "user").  The UDP socket also keeps the receiving stack from
+ * answering every probe with an ICMP port unreachable.
+ *
+ * Both sockets are opened once, before any probe is sent, and kept for the
+ * whole run: enabling receive timestamps flips a static key (the kernel
+ * patches its own text), which is best done while the network is quiet.
+ *
+ * Usage: tw-rx -i IFNAME -o FILE [-p PORT] [-n COUNT] [-t SECONDS]
+ *              [-s SUMMARY] [-r READY] [-U] [-q]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+
+#include "../probe.h"
+
+#define NSEC_PER_SEC	1000000000LL
+#define STALE_NS	(10 * NSEC_PER_SEC)
+#define RCVBUF_BYTES	(32 << 20)
+#define FRAME_MAX	2048
+
+enum { HAVE_PKT = 1, HAVE_UDP = 2 };
+
+struct row {
+	uint32_t tag;
+	uint32_t seq;
+	uint64_t sched_ns;
+	int64_t kern_rt;	/* AF_PACKET timestamp */
+	int64_t udp_rt;		/* UDP socket timestamp */
+	int64_t user_rt;	/* clock read after the AF_PACKET recvmsg() */
+	uint16_t size;		/* IPv4 total length */
+	uint8_t have;
+};
+
+struct table {
+	struct row *rows;
+	size_t n, cap;
+	uint32_t *slot;		/* open addressing, index + 1, 0 = empty */
+	size_t nslot;
+};
+
+struct clock_pair {
+	int64_t real;
+	int64_t mono;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC at one instant: the realtime read is
+ * bracketed by two monotonic reads and the narrowest of a few tries kept.
+ */
+static struct clock_pair clock_offset(void)
+{
+	struct clock_pair best = { 0, 0 };
+	int64_t width = INT64_MAX;
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		int64_t m1 = now_ns(CLOCK_MONOTONIC);
+		int64_t r = now_ns(CLOCK_REALTIME);
+		int64_t m2 = now_ns(CLOCK_MONOTONIC);
+
+		if (m2 - m1 < width) {
+			width = m2 - m1;
+			best.real = r;
+			best.mono = m1 + (m2 - m1) / 2;
+		}
+	}
+	return best;
+}
+
+static uint64_t key_hash(uint32_t tag, uint32_t seq)
+{
+	uint64_t k = (uint64_t)tag << 32 | seq;
+
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k;
+}
+
+static int table_grow(struct table *t)
+{
+	size_t nslot = t->nslot ? t->nslot * 2 : 1 << 16;
+	uint32_t *slot = calloc(nslot, sizeof(*slot));
+	size_t i;
+
+	if (!slot)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		size_t h = key_hash(t->rows[i].tag, t->rows[i].seq) &
+			   (nslot - 1);
+
+		while (slot[h])
+			h = (h + 1) & (nslot - 1);
+		slot[h] = i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->nslot = nslot;
+	return 0;
+}
+
+/* The row of (tag, seq), created if new; NULL when out of memory. */
+static struct row *table_get(struct table *t, uint32_t tag, uint32_t seq)
+{
+	size_t h;
+
+	if ((t->n + 1) * 2 > t->nslot && table_grow(t))
+		return NULL;
+	h = key_hash(tag, seq) & (t->nslot - 1);
+	while (t->slot[h]) {
+		struct row *r = &t->rows[t->slot[h] - 1];
+
+		if (r->tag == tag && r->seq == seq)
+			return r;
+		h = (h + 1) & (t->nslot - 1);
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1 << 15;
+		struct row *rows = realloc(t->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		t->rows = rows;
+		t->cap = cap;
+	}
+	t->slot[h] = t->n + 1;
+	memset(&t->rows[t->n], 0, sizeof(t->rows[0]));
+	t->rows[t->n].tag = tag;
+	t->rows[t->n].seq = seq;
+	return &t->rows[t->n++];
+}
+
+/* Receive timestamp of a message, in ns of CLOCK_REALTIME; 0 if none. */
+static int64_t cmsg_stamp(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		struct timespec ts;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMPNS)
+			continue;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	}
+	return 0;
+}
+
+static void set_bufs(int fd)
+{
+	int one = 1, size = RCVBUF_BYTES;
+
+	/* FORCE needs CAP_NET_ADMIN; the plain option is the fallback. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one))) {
+		perror("tw-rx: SO_TIMESTAMPNS");
+		exit(1);
+	}
+}
+
+static int open_packet(const char *ifname)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_IP),
+	};
+	int fd;
+
+	sll.sll_ifindex = if_nametoindex(ifname);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "tw-rx: no interface %s\n", ifname);
+		exit(1);
+	}
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    htons(ETH_P_IP));
+	if (fd < 0) {
+		perror("tw-rx: AF_PACKET socket");
+		exit(1);
+	}
+	set_bufs(fd);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		perror("tw-rx: bind AF_PACKET");
+		exit(1);
+	}
+	return fd;
+}
+
+static int open_udp(const char *ifname, uint16_t port)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(port),
+		.sin_addr.s_addr = htonl(INADDR_ANY),
+	};
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("tw-rx: UDP socket");
+		exit(1);
+	}
+	set_bufs(fd);
+	if (setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, ifname,
+		       strlen(ifname)))
+		perror("tw-rx: SO_BINDTODEVICE (continuing)");
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		perror("tw-rx: bind UDP");
+		exit(1);
+	}
+	return fd;
+}
+
+/*
+ * Parse an Ethernet/IPv4/UDP frame carrying a probe to port.  Returns the
+ * UDP payload offset, or -1.
+ */
+static int parse_frame(const uint8_t *f, size_t len, uint16_t port,
+		       uint16_t *sport, uint16_t *ip_len)
+{
+	size_t ihl, off = ETH_HLEN;
+
+	if (len < off + 20 + 8 || (f[off] >> 4) != 4)
+		return -1;
+	ihl = (f[off] & 0xf) * 4;
+	if (ihl < 20 || f[off + 9] != IPPROTO_UDP || len < off + ihl + 8)
+		return -1;
+	*ip_len = f[off + 2] << 8 | f[off + 3];
+	off += ihl;
+	if ((f[off + 2] << 8 | f[off + 3]) != port)
+		return -1;
+	*sport = f[off] << 8 | f[off + 1];
+	return off + 8;
+}
+
+struct counters {
+	uint64_t pkt_probes;	/* probes on the AF_PACKET socket */
+	uint64_t udp_probes;	/* probes on the UDP socket */
+	uint64_t dup;		/* the same (tag, seq) twice on one socket */
+	uint64_t nomem;
+};
+
+static void drain_packet(int fd, struct table *t, uint16_t port,
+			 struct counters *c)
+{
+	uint8_t buf[FRAME_MAX];
+	char ctrl[256];
+
+	for (;;) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct sockaddr_ll sll;
+		struct msghdr msg = {
+			.msg_name = &sll, .msg_namelen = sizeof(sll),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+		};
+		struct tw_probe p;
+		uint16_t sport, ip_len;
+		struct row *r;
+		ssize_t n;
+		int64_t user;
+		int off;
+
+		n = recvmsg(fd, &msg, MSG_TRUNC);
+		user = now_ns(CLOCK_REALTIME);
+		if (n < 0)
+			return;
+		if (sll.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		if (n > (ssize_t)sizeof(buf))
+			n = sizeof(buf);
+		off = parse_frame(buf, n, port, &sport, &ip_len);
+		if (off < 0 || tw_probe_parse(buf + off, n - off, &p))
+			continue;
+		r = table_get(t, sport, p.seq);
+		if (!r) {
+			c->nomem++;
+			continue;
+		}
+		if (r->have & HAVE_PKT) {
+			c->dup++;
+			continue;
+		}
+		c->pkt_probes++;
+		r->have |= HAVE_PKT;
+		r->sched_ns = p.sched_ns;
+		r->kern_rt = cmsg_stamp(&msg);
+		r->user_rt = user;
+		r->size = ip_len;
+	}
+}
+
+static void drain_udp(int fd, struct table *t, struct counters *c)
+{
+	uint8_t buf[FRAME_MAX];
+	char ctrl[256];
+
+	for (;;) {
+		struct iovec iov = { buf, sizeof(buf) };
+		struct sockaddr_in from;
+		struct msghdr msg = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+		};
+		struct tw_probe p;
+		struct row *r;
+		ssize_t n;
+
+		n = recvmsg(fd, &msg, 0);
+		if (n < 0)
+			return;
+		if (tw_probe_parse(buf, n, &p))
+			continue;
+		r = table_get(t, ntohs(from.sin_port), p.seq);
+		if (!r) {
+			c->nomem++;
+			continue;
+		}
+		if (r->have & HAVE_UDP) {
+			c->dup++;
+			continue;
+		}
+		c->udp_probes++;
+		r->have |= HAVE_UDP;
+		r->udp_rt = cmsg_stamp(&msg);
+		if (!(r->have & HAVE_PKT)) {
+			r->sched_ns = p.sched_ns;
+			r->size = n + 28;
+		}
+	}
+}
+
+struct verdicts {
+	uint64_t sw, udp_fix, user_fix, udp_only;
+};
+
+/* Realtime to monotonic, interpolating the offset over the run. */
+static int64_t to_mono(int64_t rt, struct clock_pair a, struct clock_pair b)
+{
+	int64_t oa = a.real - a.mono, ob = b.real - b.mono;
+	double f;
+
+	if (b.real == a.real)
+		return rt - oa;
+	f = (double)(rt - a.real) / (double)(b.real - a.real);
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return rt - (oa + (int64_t)((ob - oa) * f));
+}
+
+static int write_csv(const char *path, const struct table *t,
+		     struct clock_pair a, struct clock_pair b,
+		     struct verdicts *v)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	size_t i;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "tag,seq,sched_ns,rx_ns,rx_src,kern_ns,udp_ns,user_ns,size\n");
+	for (i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+		const char *src;
+		int64_t rx;
+
+		if (!(r->have & HAVE_PKT)) {
+			rx = r->udp_rt;
+			src = "udp-only";
+			v->udp_only++;
+		} else if ((r->have & HAVE_UDP) && r->udp_rt &&
+			   r->udp_rt != r->kern_rt) {
+			/* The tap saw a delivery time: see the top comment. */
+			rx = r->udp_rt;
+			src = "udp";
+			v->udp_fix++;
+		} else if (!r->kern_rt || r->kern_rt > r->user_rt ||
+			   r->user_rt - r->kern_rt > STALE_NS) {
+			rx = r->user_rt;
+			src = "user";
+			v->user_fix++;
+		} else {
+			rx = r->kern_rt;
+			src = "sw";
+			v->sw++;
+		}
+		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
+			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, r->sched_ns,
+			to_mono(rx, a, b), src, r->kern_rt, r->udp_rt,
+			r->user_rt ? to_mono(r->user_rt, a, b) : 0, r->size);
+	}
+	if (f != stdout && fclose(f)) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tw-rx -i IFNAME -o FILE [-p PORT] [-n COUNT] [-t SECONDS]\n"
+		"             [-s SUMMARY] [-r READY] [-U] [-q]\n"
+		"  -i IFNAME   interface to listen on\n"
+		"  -o FILE     CSV output, written when the run ends (- = stdout)\n"
+		"  -p PORT     UDP destination port of the probes (default %u)\n"
+		"  -n COUNT    stop after COUNT probes (default: no limit)\n"
+		"  -t SECONDS  stop after SECONDS (default 60)\n"
+		"  -s SUMMARY  write a JSON summary of the run\n"
+		"  -r READY    create this file once the sockets are open\n"
+		"  -U          no UDP socket (no delivery-time correction)\n"
+		"  -q          quiet\n"
+		"SIGINT or SIGTERM end the run normally.\n", TW_PROBE_PORT);
+}
+
+int main(int argc, char **argv)
+{
+	const char *ifname = NULL, *out = NULL, *summary = NULL, *ready = NULL;
+	unsigned long port = TW_PROBE_PORT, count = 0, timeout = 60;
+	struct counters c = { 0 };
+	struct verdicts v = { 0 };
+	struct tpacket_stats pst = { 0 };
+	socklen_t pstlen = sizeof(pst);
+	struct clock_pair a, b;
+	struct table t = { 0 };
+	bool use_udp = true, quiet = false;
+	const char *why = "timeout";
+	int64_t deadline;
+	struct pollfd pfd[2];
+	struct sigaction sa;
+	int opt, nfd;
+
+	while ((opt = getopt(argc, argv, "i:o:p:n:t:s:r:Uqh")) != -1) {
+		switch (opt) {
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'p':
+			port = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			count = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			timeout = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			summary = optarg;
+			break;
+		case 'r':
+			ready = optarg;
+			break;
+		case 'U':
+			use_udp = false;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (!ifname || !out || !port || port > 65535 || optind != argc) {
+		usage(stderr);
+		return 1;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	pfd[0].fd = open_packet(ifname);
+	pfd[0].events = POLLIN;
+	nfd = 1;
+	if (use_udp) {
+		pfd[1].fd = open_udp(ifname, port);
+		pfd[1].events = POLLIN;
+		nfd = 2;
+	}
+	a = clock_offset();
+	if (ready) {
+		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
+
+		if (fd < 0) {
+			perror(ready);
+			return 1;
+		}
+		close(fd);
+	}
+	if (!quiet)
+		fprintf(stderr, "tw-rx: listening on %s port %lu\n", ifname,
+			port);
+
+	deadline = now_ns(CLOCK_MONOTONIC) + (int64_t)timeout * NSEC_PER_SEC;
+	while (!stop) {
+		int64_t left = deadline - now_ns(CLOCK_MONOTONIC);
+		int ms;
+
+		if (left <= 0)
+			break;
+		ms = left / 1000000 + 1;
+		if (ms > 200)
+			ms = 200;
+		if (poll(pfd, nfd, ms) < 0 && errno != EINTR) {
+			perror("tw-rx: poll");
+			break;
+		}
+		drain_packet(pfd[0].fd, &t, port, &c);
+		if (use_udp)
+			drain_udp(pfd[1].fd, &t, &c);
+		if (count && c.pkt_probes >= count) {
+			why = "count";
+			break;
+		}
+	}
+	if (stop)
+		why = "signal";
+	/* Collect the UDP copies of the last tap packets. */
+	if (use_udp) {
+		usleep(100000);
+		drain_udp(pfd[1].fd, &t, &c);
+	}
+	b = clock_offset();
+	getsockopt(pfd[0].fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
+
+	if (write_csv(out, &t, a, b, &v))
+		return 1;
+	if (summary) {
+		FILE *f = fopen(summary, "w");
+
+		if (!f) {
+			perror(summary);
+			return 1;
+		}
+		fprintf(f, "{\"ifname\": \"%s\", \"port\": %lu, \"stop\": \"%s\",\n"
+			" \"probes\": %zu, \"pkt_probes\": %" PRIu64
+			", \"udp_probes\": %" PRIu64 ", \"duplicates\": %" PRIu64
+			", \"nomem\": %" PRIu64 ",\n"
+			" \"rx_src\": {\"sw\": %" PRIu64 ", \"udp\": %" PRIu64
+			", \"user\": %" PRIu64 ", \"udp-only\": %" PRIu64 "},\n"
+			" \"pkt_socket_drops\": %u,\n"
+			" \"clock_offset_ns\": {\"start\": %" PRId64
+			", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
+			ifname, port, why, t.n, c.pkt_probes, c.udp_probes,
+			c.dup, c.nomem, v.sw, v.udp_fix, v.user_fix, v.udp_only,
+			pst.tp_drops, a.real - a.mono, b.real - b.mono,
+			use_udp ? "true" : "false");
+		fclose(f);
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"tw-rx: %zu probes (%s); timestamps: %" PRIu64
+			" tap, %" PRIu64 " corrected from UDP (delivery time), %"
+			PRIu64 " from the user clock, %" PRIu64
+			" UDP only; %u socket drops\n", t.n, why, v.sw, v.udp_fix,
+			v.user_fix, v.udp_only, pst.tp_drops);
+	/* Close only now: see the static-key note at the top. */
+	close(pfd[0].fd);
+	if (use_udp)
+		close(pfd[1].fd);
+	return 0;
+}
