@@ -55,6 +55,7 @@ module_param_named(hybrid_fifo, omw_hybrid_fifo, bool, 0644);
 MODULE_PARM_DESC(hybrid_fifo,
 		 "Run hybrid-mode kthreads as SCHED_FIFO (low priority) (Y)");
 
+/* Guards the session IDR and keeps sessions alive for handlers. */
 DEFINE_MUTEX(omw_lock);
 bool omw_closing;
 struct omw_stats omw_gstats;

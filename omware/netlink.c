@@ -58,7 +58,7 @@ static const struct nla_policy omw_new_policy[OMWARE_A_MAX_BYTES + 1] = {
 	[OMWARE_A_GUARD_MAX_NS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&omw_guard_range),
 	[OMWARE_A_MAX_PKTS]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_MAX_BYTES]	= NLA_POLICY_MIN(NLA_U32, ETH_HLEN),
+	[OMWARE_A_MAX_BYTES]	= NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy omw_id_policy[OMWARE_A_SESSION_ID + 1] = {

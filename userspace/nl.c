@@ -54,6 +54,10 @@ static int nlerr_to_errno(int err)
 		return -EINTR;
 	case NLE_BAD_SOCK:
 		return -EBADF;
+	case NLE_SEQ_MISMATCH:
+	case NLE_MSG_TRUNC:
+	case NLE_MSG_TOOSHORT:
+		return -EBADMSG;
 	default:
 		return -EIO;
 	}
@@ -190,6 +194,18 @@ static bool is_notification(struct tw_nl *nl, struct nlmsghdr *nlh)
 	return g->cmd == nl->notify_cmd;
 }
 
+/*
+ * Notifications carry sequence number 0 and arrive between the replies of
+ * our requests: replies are matched by sequence number in the handlers
+ * instead of libnl's strict ordering check.
+ */
+static int seq_check_cb(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 static int valid_cb(struct nl_msg *msg, void *arg)
 {
 	struct tw_nl *nl = arg;
@@ -292,7 +308,6 @@ int tw_nl_open(struct tw_nl *nl)
 		tw_nl_close(nl);
 		return nlerr_to_errno(err);
 	}
-	/* Notifications carry sequence number 0; we match replies ourselves. */
 	nl_socket_disable_seq_check(nl->sk);
 	nl_socket_enable_msg_peek(nl->sk);
 	nl_socket_set_nonblocking(nl->sk);
@@ -303,6 +318,7 @@ int tw_nl_open(struct tw_nl *nl)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
 
+	nl_cb_set(nl->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_check_cb, NULL);
 	nl_cb_set(nl->cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, nl);
 	nl_cb_set(nl->cb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, nl);
 	nl_cb_set(nl->cb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, nl);

@@ -78,6 +78,9 @@
 #define MAX_DELTAS		16
 #define MAX_TRIALS		64
 #define TAG_SPAN		MAX_TRIALS
+#define LEAD_BASE_NS		50000000ULL
+/* Hand-over cost per packet assumed before one was measured (emulated). */
+#define HANDOVER_GUESS_NS	300000ULL
 
 enum bm_base { BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW };
 
@@ -137,7 +140,8 @@ struct bm_trial {
 	uint16_t tag;
 	size_t n;		/* packets */
 	struct bm_sample *s;
-	uint64_t start_ns;
+	uint64_t ready_ns;	/* setup done, schedule planned */
+	uint64_t start_ns;	/* first send time */
 	uint64_t delta_ns;
 	uint64_t cpu_proc_ns;
 	uint64_t cpu_busy_ns;
@@ -168,6 +172,7 @@ struct bench {
 	int64_t tai_off;	/* CLOCK_TAI - CLOCK_MONOTONIC */
 	int64_t rt_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	bool qdisc_changed;
+	uint64_t handover_ns;	/* slowest up-front hand-over, per packet */
 
 	FILE *methods_csv;
 	FILE *send_csv;
@@ -295,6 +300,41 @@ static void build(struct bench *b, struct bm_trial *t, size_t i,
 		p.flags = tw_probe_train_flags(i & 1);
 	b->spec.sport = t->tag;
 	tw_pkt_build(&b->spec, &p, buf);
+}
+
+/*
+ * Plan the send times, once the method's setup (qdisc, socket, session)
+ * is done.  Every method starts the same "lead" after its setup; by
+ * default that is long enough for the up-front methods to hand everything
+ * over first, judged by the slowest hand-over seen so far.
+ */
+static void trial_schedule(struct bench *b, struct bm_trial *t)
+{
+	uint64_t alpha = (uint64_t)b->o->alpha_us * NSEC_PER_USEC;
+	uint64_t lead = (uint64_t)b->o->lead_us * NSEC_PER_USEC;
+	uint64_t per_pkt = b->handover_ns ? b->handover_ns : HANDOVER_GUESS_NS;
+	size_t i;
+
+	if (!lead)
+		lead = LEAD_BASE_NS + 2 * t->n * per_pkt;
+	t->ready_ns = mono_ns();
+	t->start_ns = t->ready_ns + lead;
+	for (i = 0; i < t->n; i++)
+		t->s[i].sched_ns = t->start_ns +
+				   (t->m->pair ? i / 2 : i) * alpha;
+}
+
+/* Learn from an up-front hand-over how long the next ones may take. */
+static void trial_handed_over(struct bench *b, struct bm_trial *t)
+{
+	uint64_t now = mono_ns();
+	uint64_t per_pkt = (now - t->ready_ns) / (t->n ? t->n : 1);
+
+	if (per_pkt > b->handover_ns)
+		b->handover_ns = per_pkt;
+	if (now > t->start_ns)
+		tw_warn("%s: handing over took past the first send time; raise \"lead\"",
+			t->name);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -626,14 +666,17 @@ static void om_collect(struct bench *b, struct bm_trial *t, uint64_t until)
 		if (now >= until)
 			break;
 		ret = tw_nl_wait(&b->nl, (until - now) / 1000000 + 1);
-		if (ret < 0 && ret != -EINTR)
-			break;
+		if (ret < 0 && ret != -EINTR) {
+			trial_fail(t, "receiving reports: %s", strerror(-ret));
+			/* Keep listening, but do not spin on a broken socket. */
+			usleep(1000);
+		}
 	}
 }
 
 static void om_trial(struct bench *b, struct bm_trial *t)
 {
-	uint64_t spin0, last = t->s[t->n - 1].sched_ns;
+	uint64_t spin0, last;
 	uint64_t phi = (uint64_t)b->o->phi_us * NSEC_PER_USEC;
 	size_t per_msg, i, end;
 	int ret;
@@ -649,6 +692,8 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 		return;
 	spin0 = spin_total(b);
 	b->cur = t;
+	trial_schedule(b, t);
+	last = t->s[t->n - 1].sched_ns;
 
 	switch (t->m->base) {
 	case BM_OIR:
@@ -660,9 +705,7 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 			if (submit(b, t, i, end))
 				break;
 		}
-		if (mono_ns() > t->start_ns)
-			tw_warn("%s: submitting took past the first send time; raise \"lead\"",
-				t->name);
+		trial_handed_over(b, t);
 		break;
 	case BM_OFR:
 	case BM_OSM:
@@ -678,6 +721,7 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 		for (i = 0; i + 1 < t->n && !bm_stop; i += 2)
 			if (submit_pair(b, t, i))
 				break;
+		trial_handed_over(b, t);
 		break;
 	default:
 		break;
@@ -869,7 +913,7 @@ static int sock_send(struct bench *b, struct bm_trial *t, int fd, size_t i,
 
 static void sock_trial(struct bench *b, struct bm_trial *t)
 {
-	uint64_t until, last = t->s[t->n - 1].sched_ns;
+	uint64_t until, last;
 	int64_t off = 0;
 	size_t i;
 	int fd;
@@ -883,6 +927,8 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 		return;
 	if (t->m->base == BM_ETF)
 		off = b->tai_off;
+	trial_schedule(b, t);
+	last = t->s[t->n - 1].sched_ns;
 
 	switch (t->m->base) {
 	case BM_ETF:
@@ -892,9 +938,7 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 			build(b, t, i, b->buf);
 			sock_send(b, t, fd, i, b->buf, off);
 		}
-		if (mono_ns() > t->start_ns)
-			tw_warn("%s: sending took past the first send time; raise \"lead\"",
-				t->name);
+		trial_handed_over(b, t);
 		break;
 	case BM_RSM:
 		for (i = 0; i < t->n && !bm_stop; i++) {
@@ -952,8 +996,6 @@ static struct bm_trial *trial_new(struct bench *b, const struct bm_method *m,
 {
 	struct omware_bench_opts *o = b->o;
 	struct bm_trial *t = calloc(1, sizeof(*t));
-	uint64_t alpha = (uint64_t)o->alpha_us * NSEC_PER_USEC, lead;
-	size_t i;
 
 	if (!t)
 		return NULL;
@@ -972,18 +1014,6 @@ static struct bm_trial *trial_new(struct bench *b, const struct bm_method *m,
 	else
 		snprintf(t->name, sizeof(t->name), "%s", m->name);
 	snprintf(t->qdisc, sizeof(t->qdisc), "default");
-
-	/*
-	 * Every method starts the same time after its setup, long enough
-	 * for the up-front methods to hand everything over first.
-	 */
-	lead = (uint64_t)o->lead_us * NSEC_PER_USEC;
-	if (!lead)
-		lead = 50000000ULL + t->n * 100000ULL;
-	t->start_ns = mono_ns() + lead;
-	for (i = 0; i < t->n; i++)
-		t->s[i].sched_ns = t->start_ns +
-				   (m->pair ? i / 2 : i) * alpha;
 	return t;
 }
 

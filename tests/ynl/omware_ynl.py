@@ -6,20 +6,26 @@ A session lives as long as the netlink socket that created it, and every
 ynl command line run opens its own socket; the checks that need a session
 therefore run here, several requests on one socket.
 
-  omware_ynl.py --ifname DEV [--peer PEER] [--other-netns NS] CHECK
+  omware_ynl.py [--ifname DEV] [--peer PEER] [--other-netns NS] [--id ID]
+                CHECK...
 
 CHECK is one of:
-  probe        exit 0 if the family is registered, 4 if not
+  probe        the family is registered (status 4 if not)
+  policy       the spec agrees with the kernel's commands and policies
+               (policy_check.py)
   lifecycle    session-new, session-get (defaults, owner), dump, session-del
   submit       two frames submitted out of order leave in time order, never
                early, reach PEER and are reported; counters follow
-  owner-close  a session is gone once its owner socket is closed
+  owner-close  only the owner changes a session; it is gone once the
+               owner socket is closed
   netns        a session is invisible from network namespace NS
-  absent ID    (run inside NS by "netns") session ID is not visible here
+  absent       (run inside NS by "netns") session --id is not visible here
   extack       refused submits: the extended ack names the attribute, and
                nothing of a refused request is queued
 
-Prints diagnostics as "# ..." lines; exit status 0 pass, 1 fail, 4 skip.
+Several checks run in one process (Python start-up is slow in an emulated
+guest).  Prints diagnostics as "# ..." lines and, after each check, a line
+"@@ CHECK STATUS" (0 pass, 1 fail, 4 skip); exits with the worst status.
 """
 
 import argparse
@@ -31,7 +37,8 @@ import subprocess
 import sys
 import time
 
-from ynl_env import NlError, load_family
+import policy_check
+from ynl_env import NlError, load_family, spec_path
 
 ETH_P_TEST = 0x88b5		# IEEE 802 local experimental EtherType
 MARK = b'timewire-ynl'
@@ -114,6 +121,10 @@ def do_probe(args):
         diag(str(e).splitlines()[-1])
         return 4
     return 0
+
+
+def do_policy(args):
+    return policy_check.main(['policy_check.py', spec_path('omware')])
 
 
 def do_lifecycle(args):
@@ -221,6 +232,11 @@ def do_owner_close(args):
     s = other.do('session-get', {'session-id': sid})
     check(s.get('owner-portid') == portid(owner),
           f'owner-portid {s.get("owner-portid")}, expected {portid(owner)}')
+    for op in ('flush', 'session-del'):
+        ext = expect_error(lambda: other.do(op, {'session-id': sid}),
+                           (errno.EPERM,), f'{op} from another socket')
+        check(ext.get('msg') and ext.get('bad-attr') == '.session-id',
+              f'{op} from another socket: extack {ext}')
     owner.sock.close()
     # The release notifier runs synchronously; allow a little slack anyway.
     deadline = time.monotonic() + 5
@@ -239,9 +255,11 @@ def do_netns(args):
     sid = new_session(ynl, args.ifname)
     res = subprocess.run(['ip', 'netns', 'exec', args.other_netns,
                           sys.executable, os.path.abspath(__file__),
-                          '--ifname', args.ifname, 'absent', str(sid)],
+                          '--id', str(sid), 'absent'],
                          capture_output=True, text=True, check=False)
-    sys.stdout.write(res.stdout)
+    for line in res.stdout.splitlines():
+        if not line.startswith('@@'):
+            print(line)
     sys.stdout.write(''.join(f'# {line}\n' for line in res.stderr.splitlines()))
     check(res.returncode == 0, f'session {sid} is visible from {args.other_netns}')
     check(sid in session_ids(ynl), f'session {sid} missing from its own netns')
@@ -298,9 +316,23 @@ def do_extack(args):
     return 0
 
 
-CHECKS = {'probe': do_probe, 'lifecycle': do_lifecycle, 'submit': do_submit,
+CHECKS = {'probe': do_probe, 'policy': do_policy,
+          'lifecycle': do_lifecycle, 'submit': do_submit,
           'owner-close': do_owner_close, 'netns': do_netns,
           'absent': do_absent, 'extack': do_extack}
+
+
+def run(name, args):
+    try:
+        return CHECKS[name](args)
+    except Fail as e:
+        diag(f'{name}: FAIL: {e}')
+    except NlError as e:
+        diag(f'{name}: FAIL: unexpected error: {os.strerror(e.error)} '
+             f'{e.nl_msg.extack or ""}')
+    except Exception as e:  # a crash fails this check, not the others
+        diag(f'{name}: FAIL: {type(e).__name__}: {e}')
+    return 1
 
 
 def main():
@@ -309,18 +341,16 @@ def main():
     p.add_argument('--ifname', default='veth0')
     p.add_argument('--peer')
     p.add_argument('--other-netns')
-    p.add_argument('check', choices=sorted(CHECKS))
-    p.add_argument('id', nargs='?', type=int)
+    p.add_argument('--id', type=int)
+    p.add_argument('checks', nargs='+', choices=sorted(CHECKS), metavar='CHECK')
     args = p.parse_args()
-    try:
-        return CHECKS[args.check](args)
-    except Fail as e:
-        diag(f'FAIL: {e}')
-        return 1
-    except NlError as e:
-        diag(f'FAIL: unexpected error: {os.strerror(e.error)} '
-             f'{e.nl_msg.extack or ""}')
-        return 1
+    worst = 0
+    for name in args.checks:
+        rc = run(name, args)
+        print(f'@@ {name} {rc}', flush=True)
+        if rc == 1 or worst == 0:
+            worst = rc
+    return worst
 
 
 if __name__ == '__main__':

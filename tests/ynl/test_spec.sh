@@ -121,7 +121,8 @@ EOF
 
 if [ -f "$ref" ]; then
 	mutate unknown-key
-	tap_not "a spec with an unknown key is rejected" render "$bad" "$work/bad.h"
+	tap_not "a spec with an unknown key is rejected" \
+		quiet render "$bad" "$work/bad.h"
 
 	# Later values shift: the header must disagree.
 	mutate drop-attr

@@ -12,6 +12,9 @@
 # Every ynl command line run opens its own netlink socket, and a session dies
 # with the socket that created it: single requests use scripts/ynl.sh, checks
 # that need a live session use omware_ynl.py (several requests, one socket).
+# Python starts slowly under emulation: the driver runs all its checks in one
+# process, and specs are not schema-validated here (test_spec.sh does that
+# on the host).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +23,7 @@ top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 . "$top/tests/lib/tap.sh"
 
 py=${YNL_PYTHON:-/usr/bin/python3}
+export YNL_NO_SCHEMA=1
 ns=tw-ynl-$$
 ns2=tw-ynl2-$$
 tmp=$(mktemp -d)
@@ -30,11 +34,17 @@ tmp=$(mktemp -d)
 "$top/scripts/linux-src.sh" >/dev/null 2>&1 ||
 	tap_skip_all "kernel sources (ynl) not extracted"
 
-drv() { "$py" "$here/omware_ynl.py" "$@"; }
-if ! drv probe >/dev/null; then
+registered() {
+	if command -v genl >/dev/null; then
+		genl ctrl get name omware >/dev/null 2>&1
+	else
+		"$py" "$here/omware_ynl.py" probe >/dev/null
+	fi
+}
+if ! registered; then
 	ko=$top/omware/omware.ko
 	[ -f "$ko" ] && insmod "$ko" 2>/dev/null
-	drv probe >/dev/null || tap_skip_all "omware family not registered"
+	registered || tap_skip_all "omware family not registered"
 fi
 
 cleanup() {
@@ -49,9 +59,7 @@ ip netns add "$ns" && ip netns add "$ns2" &&
 	ip -n "$ns" link set veth0 up && ip -n "$ns" link set veth1 up ||
 	tap_skip_all "cannot create the network namespaces"
 
-ynl() { ip netns exec "$ns" "$top/scripts/ynl.sh" --spec omware "$@"; }
-in_ns() { ip netns exec "$ns" "$py" "$here/omware_ynl.py" --ifname veth0 \
-	--peer veth1 --other-netns "$ns2" "$@"; }
+ynl() { ip netns exec "$ns" "$top/scripts/ynl.sh" --spec omware --no-schema "$@"; }
 
 # json_check FILE EXPR: EXPR (python, over the JSON value r) holds for FILE.
 json_check() {
@@ -80,9 +88,6 @@ refused() {
 
 tap_plan 11
 
-tap_ok "spec agrees with the kernel's operations, flags and policies" \
-	"$py" "$here/policy_check.py" "$top/Documentation/netlink/specs/omware.yaml"
-
 if ynl --do stats-get --output-json >"$tmp/stats.json" 2>"$tmp/stats.err"; then
 	tap_ok "ynl stats-get returns module counters and caps" json_check \
 		"$tmp/stats.json" "'submitted' in r['stats'] and r['max-pkts'] > 0"
@@ -99,14 +104,32 @@ else
 	tap_result 1 "ynl dump in a fresh netns lists no session"
 fi
 
-tap_ok "session lifecycle on one socket" in_ns lifecycle
-tap_ok "submitted frames leave in time order, never early, reported" in_ns submit
-tap_ok "a session dies with its owner socket" in_ns owner-close
-tap_ok "a session is invisible from another netns" in_ns netns
-tap_ok "refused submits name the attribute, queue nothing" in_ns extack
+# The driver's checks, in one process; their results are read back below.
+checks=(policy lifecycle submit owner-close netns extack)
+ip netns exec "$ns" "$py" "$here/omware_ynl.py" --ifname veth0 --peer veth1 \
+	--other-netns "$ns2" "${checks[@]}" >"$tmp/drv.out" 2>&1
+grep -v '^@@ ' "$tmp/drv.out" | sed 's/^\([^#]\)/# \1/'
+drv() {	# drv CHECK DESCRIPTION: report the driver's result for CHECK
+	local rc
+	rc=$(sed -n "s/^@@ $1 \([0-9]*\)$/\1/p" "$tmp/drv.out")
+	case $rc in
+	0) tap_result 0 "$2" ;;
+	4) tap_skip "$2" "see diagnostics" ;;
+	*)
+		[ -n "$rc" ] || tap_diag "the driver did not report $1"
+		tap_result 1 "$2"
+		;;
+	esac
+}
+drv policy "spec agrees with the kernel's operations, flags and policies"
+drv lifecycle "session lifecycle on one socket"
+drv submit "submitted frames leave in time order, never early, reported"
+drv owner-close "only the owner changes a session, which dies with its socket"
+drv netns "a session is invisible from another netns"
+drv extack "refused submits name the attribute, queue nothing"
 
 tap_ok "ynl shows the policy's extack (ifindex 0)" \
-	refused ifindex0 "" .ifindex --do session-new --json '{"ifindex": 0}'
+	refused ifindex0 "Numerical result out of range" .ifindex --do session-new --json '{"ifindex": 0}'
 tap_ok "ynl shows the handler's extack (no such device)" \
 	refused nodev "No such device" .ifindex \
 	--do session-new --json '{"ifindex": 99999}'
@@ -115,7 +138,7 @@ tap_ok "ynl shows the handler's extack (no such device)" \
 unpriv() {
 	ip netns exec "$ns" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all --bounding-set=-all \
-		"$top/scripts/ynl.sh" --spec omware "$@"
+		"$top/scripts/ynl.sh" --spec omware --no-schema "$@"
 }
 no_admin() {
 	unpriv --do stats-get >"$tmp/unpriv-get.out" 2>&1 || {

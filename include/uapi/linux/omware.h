@@ -16,10 +16,12 @@
  * that created it is closed, or when its device goes away.  Pending packets
  * are then cancelled and freed.
  *
- * All commands that change state require CAP_NET_ADMIN in the user namespace
- * owning the caller's network namespace.  Errors are reported through the
- * extended ack with a message and, where one is to blame, the offending
- * attribute.
+ * All commands that change state require CAP_NET_ADMIN (in the initial user
+ * namespace).  Only the socket that created a session may submit to, cancel,
+ * flush or delete it (-EPERM otherwise); any socket of the namespace may read
+ * it.  Errors are reported through the extended ack with a message and, where
+ * one is to blame, the offending attribute (or the missing one).  Attributes
+ * that a command does not take are rejected.
  *
  * Commands
  * --------
@@ -28,9 +30,18 @@
  *            OMWARE_A_XMIT, OMWARE_A_CPU, OMWARE_A_LATE_NS,
  *            OMWARE_A_GUARD_MAX_NS, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES
  *   Reply:   OMWARE_A_SESSION_ID
+ *   The device must be an Ethernet device of the caller's namespace.
+ *   Defaults: CLOCK_MONOTONIC, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, no
+ *   CPU binding, LATE_NS 20000, GUARD_MAX_NS 200000 (1000 to 2000000),
+ *   MAX_PKTS and MAX_BYTES from the module parameters session_pkts (65536)
+ *   and session_bytes (64 MiB); they may not exceed the module-wide caps
+ *   max_pkts (1M) and max_bytes (256 MiB), -ERANGE otherwise.  CPU must be
+ *   online and only matters in hybrid mode.  At most max_sessions (256)
+ *   sessions exist at a time (-ENOSPC).
  *
  * OMWARE_CMD_SESSION_DEL (do, admin)
  *   Request: OMWARE_A_SESSION_ID
+ *   Pending packets are reported as cancelled.
  *
  * OMWARE_CMD_SESSION_GET (do, dump)
  *   Request: OMWARE_A_SESSION_ID (do only)
@@ -47,13 +58,20 @@
  *            OMWARE_PKT_A_TIME).
  *   All or nothing: either every packet of the message is queued, or none
  *   is and the extack names the packet and attribute at fault.  A packet
- *   whose time has already passed is sent at once and counted late.
+ *   whose time has already passed is sent at once and counted late.  A time
+ *   more than horizon_s (module parameter, 3600 s) away from the current
+ *   time of the session clock, in either direction, is refused with
+ *   -ERANGE.  Going over a session or module-wide cap fails with -ENOBUFS.
+ *   Bytes are counted as whole frames, Ethernet header included.
  *
  * OMWARE_CMD_TRAIN (do, admin)
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_TIME, two or more OMWARE_A_PKT
  *            (without OMWARE_PKT_A_TIME).
  *   The frames leave back-to-back, in order, at OMWARE_A_TIME.  A packet
- *   pair is a train of two.
+ *   pair is a train of two; a train has at most 1024 frames.  Each frame
+ *   may carry its own cookie and gets its own report.  Cancelling some
+ *   frames of a train leaves the others; the cancelled ones are reported
+ *   when the rest of the train is sent.
  *
  * OMWARE_CMD_CANCEL (do, admin)
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_COOKIE
@@ -66,10 +84,23 @@
  * OMWARE_CMD_STATS_GET (do)
  *   Reply: OMWARE_A_STATS (module-wide counters), OMWARE_A_PENDING_PKTS,
  *          OMWARE_A_PENDING_BYTES, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES
- *          (module-wide caps).
+ *          (module-wide caps).  Covers every network namespace.
  *
  * OMWARE_CMD_REPORT (notification, kernel to session owner)
  *   OMWARE_A_SESSION_ID and one or more OMWARE_A_REPORT.
+ *   Reports are batched, a few milliseconds after the packets left.  While
+ *   the owner's receive buffer is full, delivery is retried with backoff,
+ *   report_retries (module parameter, 10) times; the reports are then
+ *   dropped and counted in REPORTS_LOST.  A full buffer also makes the
+ *   owner's next receive fail once with ENOBUFS unless the socket has
+ *   NETLINK_NO_ENOBUFS set.
+ *
+ * End of a session
+ * ----------------
+ * SESSION_DEL and module unload report pending packets as cancelled.  When
+ * the device is unregistered (or moves to another namespace) they are
+ * reported as dropped with RC -ENODEV.  When the owner socket closes there
+ * is nobody to report to: they count as cancelled and REPORTS_LOST.
  *
  * Packet attributes (nested in OMWARE_A_PKT)
  * ------------------------------------------
@@ -77,12 +108,16 @@
  * OMWARE_PKT_A_COOKIE (u64)    opaque value echoed in the report.
  * OMWARE_PKT_A_FRAME (binary)  a complete layer-2 frame, Ethernet header
  *                              included; 14 bytes to MTU + header length.
- * OMWARE_PKT_A_PAYLOAD (binary) a layer-3 packet; the kernel prepends an
- *                              Ethernet header.  Needs OMWARE_PKT_A_DST_MAC.
+ * OMWARE_PKT_A_PAYLOAD (binary) a layer-3 packet, 1 byte to MTU; the kernel
+ *                              prepends an Ethernet header (source: the
+ *                              device address).  Needs OMWARE_PKT_A_DST_MAC.
  * OMWARE_PKT_A_DST_MAC (binary, 6 bytes) destination of a PAYLOAD packet.
  * OMWARE_PKT_A_PROTO (u16, network byte order) EtherType of a PAYLOAD
- *                              packet; default from the IP version nibble.
- * Exactly one of FRAME and PAYLOAD must be present.
+ *                              packet, at least 0x0600; default from the IP
+ *                              version nibble (4 or 6, else required).
+ * Exactly one of FRAME and PAYLOAD must be present; DST_MAC and PROTO go
+ * with PAYLOAD only.  The kernel computes no checksum and asks for no
+ * offload: packets leave exactly as given.
  *
  * Report attributes (nested in OMWARE_A_REPORT)
  * ---------------------------------------------
@@ -91,11 +126,16 @@
  * OMWARE_REPORT_A_SENT_NS (u64)    the time it was handed to the driver
  *                                  (read just before the hand-off); 0 if it
  *                                  was never handed over.
- * OMWARE_REPORT_A_LATE_NS (s64)    SENT_NS - SCHED_NS.
+ * OMWARE_REPORT_A_LATE_NS (s64)    SENT_NS - SCHED_NS; absent when SENT_NS
+ *                                  is 0.
  * OMWARE_REPORT_A_STATUS (u8)      enum omware_report_status.
  * OMWARE_REPORT_A_RC (s32)         the driver's or qdisc's return code
- *                                  (NETDEV_TX_OK / NET_XMIT_*), or a
- *                                  negative errno when not handed over.
+ *                                  (NETDEV_TX_OK, NETDEV_TX_BUSY when the
+ *                                  queue was stopped, NET_XMIT_*), or a
+ *                                  negative errno when not handed over:
+ *                                  -ENETDOWN (device down), -ENOLINK (no
+ *                                  carrier), -ENODEV (device gone),
+ *                                  -ECANCELED (cancelled).
  *
  * Statistics attributes (nested in OMWARE_A_STATS), all u64 counters
  * -------------------------------------------------------------------
@@ -118,6 +158,7 @@ enum omware_mode {
 	OMWARE_MODE_HYBRID,
 	__OMWARE_MODE_MAX,
 };
+
 #define OMWARE_MODE_MAX (__OMWARE_MODE_MAX - 1)
 
 enum omware_xmit {
@@ -127,6 +168,7 @@ enum omware_xmit {
 	OMWARE_XMIT_QDISC,
 	__OMWARE_XMIT_MAX,
 };
+
 #define OMWARE_XMIT_MAX (__OMWARE_XMIT_MAX - 1)
 
 enum omware_report_status {
@@ -148,6 +190,7 @@ enum omware_cmd {
 	OMWARE_CMD_REPORT,
 	__OMWARE_CMD_MAX,
 };
+
 #define OMWARE_CMD_MAX (__OMWARE_CMD_MAX - 1)
 
 enum omware_attr {
@@ -161,10 +204,14 @@ enum omware_attr {
 					 */
 	OMWARE_A_MODE,			/* u8, enum omware_mode */
 	OMWARE_A_XMIT,			/* u8, enum omware_xmit */
-	OMWARE_A_CPU,			/* u32, hybrid kthread CPU */
+	OMWARE_A_CPU,			/* u32, hybrid kthread CPU; absent:
+					 * not bound
+					 */
 	OMWARE_A_LATE_NS,		/* u32, late threshold, default 20000 */
 	OMWARE_A_GUARD_MAX_NS,		/* u32, hybrid guard cap */
-	OMWARE_A_GUARD_NS,		/* u64, current hybrid guard, reply */
+	OMWARE_A_GUARD_NS,		/* u64, current hybrid guard, reply;
+					 * 0 in timer mode
+					 */
 	OMWARE_A_MAX_PKTS,		/* u32, pending packet cap */
 	OMWARE_A_MAX_BYTES,		/* u32, pending byte cap */
 	OMWARE_A_OWNER_PORTID,		/* u32, reply only */
@@ -177,6 +224,7 @@ enum omware_attr {
 	OMWARE_A_STATS,			/* nest, enum omware_stats_attr */
 	__OMWARE_A_MAX,
 };
+
 #define OMWARE_A_MAX (__OMWARE_A_MAX - 1)
 
 enum omware_pkt_attr {
@@ -190,6 +238,7 @@ enum omware_pkt_attr {
 	OMWARE_PKT_A_PROTO,		/* u16, big endian */
 	__OMWARE_PKT_A_MAX,
 };
+
 #define OMWARE_PKT_A_MAX (__OMWARE_PKT_A_MAX - 1)
 
 enum omware_report_attr {
@@ -203,6 +252,7 @@ enum omware_report_attr {
 	OMWARE_REPORT_A_RC,		/* s32 */
 	__OMWARE_REPORT_A_MAX,
 };
+
 #define OMWARE_REPORT_A_MAX (__OMWARE_REPORT_A_MAX - 1)
 
 enum omware_stats_attr {
@@ -219,6 +269,7 @@ enum omware_stats_attr {
 	OMWARE_STATS_A_WAKE_LATE_MAX_NS,
 	__OMWARE_STATS_A_MAX,
 };
+
 #define OMWARE_STATS_A_MAX (__OMWARE_STATS_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_OMWARE_H */
