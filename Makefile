@@ -52,11 +52,14 @@ check-host: .deps-ok
 
 demo: .deps-ok
 	@$(MAKE) --no-print-directory all
-	@tests/vm/vm.sh -o .build/demo tests/omware-demo
+	@TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
+	 cat .build/demo/table.txt 2>/dev/null || echo "demo: no result table (see .build/demo/console.log)"; \
+	 exit $$rc
 
 bench-omware: .deps-ok
 	@$(MAKE) --no-print-directory all
-	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench
+	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
+	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
 bench-core:
 	$(MAKE) -C tests/core bench

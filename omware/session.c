@@ -479,7 +479,6 @@ u32 omw_session_count(void)
 
 void omw_session_destroy(struct omw_session *s, enum omw_end why)
 {
-	bool tell = why <= OMW_END_UNLOAD && !s->owner_gone;
 	bool gone = why == OMW_END_DEVICE;
 	struct omw_entry *e, *tmp;
 	u32 n = 0, k = 0, delivered = 0;
@@ -519,7 +518,8 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 	omw_uncharge_locked(s, s->pend_pkts, s->pend_bytes);
 	omw_stat_add(s, gone ? OMW_STAT_DROPPED_DOWN : OMW_STAT_CANCELLED, n);
 
-	if (tell)
+	/* owner_gone is stable now that the report work is stopped. */
+	if (why <= OMW_END_UNLOAD && !s->owner_gone)
 		omw_nl_report(s, &s->done, &delivered);
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&s->done));
 	omw_free_list(&s->done);

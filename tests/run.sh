@@ -25,6 +25,7 @@ HOST_TESTS=(
 	tests/core/test_timeq
 	tests/core/test_guard
 	tests/core/test_compat
+	userspace/test_userlib
 	tests/cli/test_cli.sh
 	tests/ynl/test_spec.sh
 )
@@ -74,7 +75,8 @@ want() {	# want NAME: is this suite selected?
 start=$(date +%s)
 if want host; then
 	echo "### host tests"
-	if make -s -C tests/core > "$results/host-build.log" 2>&1; then
+	if make -s -C tests/core > "$results/host-build.log" 2>&1 &&
+	   make -s -C userspace timewire test_userlib >> "$results/host-build.log" 2>&1; then
 		for t in "${HOST_TESTS[@]}"; do
 			run_program "$t" "$t"
 		done

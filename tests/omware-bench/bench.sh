@@ -258,7 +258,18 @@ rx_pid=""
 tap_ok "receiver wrote its CSV (exit $rxrc)" test -s "$raw/rx.csv"
 [ -s "$raw/rx-summary.json" ] && tap_diag "receiver: $(tr -d '\n' < "$raw/rx-summary.json")"
 
-tap_ok "tw-analyze" /usr/bin/python3 "$AN" -o "$out" -q "$raw"
+# Plotting is slow under emulation (minutes): off unless TW_BENCH_PLOTS=1;
+# the same command on the host draws them from $out/raw afterwards.
+plots=--no-plots
+[ "${TW_BENCH_PLOTS:-0}" = 1 ] && plots=
+export MPLCONFIGDIR=$out/.matplotlib MPLBACKEND=Agg
+mkdir -p "$MPLCONFIGDIR"
+# A font cache from the (shared) host saves rebuilding it in the guest.
+cp "$HOME"/.cache/matplotlib/fontlist-*.json "$MPLCONFIGDIR"/ 2>/dev/null
+# shellcheck disable=SC2086
+tap_ok "tw-analyze" /usr/bin/python3 "$AN" -o "$out" -q $plots "$raw"
+[ -n "$plots" ] &&
+	tap_diag "plots: /usr/bin/python3 userspace/tools/tw-analyze -o $out $raw"
 if [ -s "$out/table.txt" ]; then
 	sed 's/^/# /' "$out/table.txt"
 fi

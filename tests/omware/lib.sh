@@ -75,7 +75,14 @@ omw_kernel_clean() {
 omw_hold() {
 	"$OMW_NL" hold --dev "$2" --count "$3" --ahead-ms 600000 > "$1" 2>&1 &
 	omw_hold_pid=$!
-	omw_wait 120 grep -q '^ready' "$1"
+	omw_wait 120 omw_holder_ready "$1" "$omw_hold_pid"
+	[ -z "$(grep -v '^ready' "$1")" ] || sed 's/^#*/#/' "$1"
+	grep -q '^ready' "$1"
+}
+
+# Ready, or dead: waiting longer would not help.
+omw_holder_ready() {	# omw_holder_ready OUTFILE PID
+	grep -q '^ready' "$1" || ! kill -0 "$2" 2>/dev/null
 }
 
 omw_kill() {	# omw_kill PID [SIGNAL]
