@@ -7,7 +7,8 @@
 #   tests/omware-bench/bench.sh [--short|--full] [OUTDIR]
 #
 # OUTDIR defaults to $TW_OUT (set by the guest harness).  --short (default)
-# is the demo: well under a minute of sending.  --full is the whole grid:
+# is the demo: a few seconds of actual sending (a few minutes of setup under
+# emulation).  --full is the whole grid:
 # alpha 1000/100/10 us, IP size 48/1500, idle and loaded, three rounds.
 # Runs as root inside the guest (or any machine where it may create network
 # namespaces); prints TAP.  It reports timings, it does not assert them.
@@ -24,7 +25,8 @@
 # Environment overrides (space separated lists): TW_BENCH_ALPHAS,
 # TW_BENCH_SIZES, TW_BENCH_LOADS (idle load), TW_BENCH_ROUNDS,
 # TW_BENCH_COUNT, TW_BENCH_PAIRS, TW_BENCH_METHODS (trains list, see
-# "timewire omware bench help"), TW_BENCH_PAIR_METHODS.
+# "timewire omware bench help"), TW_BENCH_PAIR_METHODS, TW_BENCH_ETF_DELTAS
+# (comma separated, us); TW_BENCH_PLOTS=1 draws the plots in the guest too.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,13 +55,15 @@ if [ "$mode" = full ]; then
 	rounds=${TW_BENCH_ROUNDS:-3}
 	count=${TW_BENCH_COUNT:-1000}
 	pairs=${TW_BENCH_PAIRS:-1000}
+	deltas=${TW_BENCH_ETF_DELTAS:-50,100,200,500,1000,2000,5000,10000}
 else
 	alphas=${TW_BENCH_ALPHAS:-"1000 100"}
 	sizes=${TW_BENCH_SIZES:-"48"}
 	loads=${TW_BENCH_LOADS:-"idle load"}
 	rounds=${TW_BENCH_ROUNDS:-1}
-	count=${TW_BENCH_COUNT:-200}
-	pairs=${TW_BENCH_PAIRS:-100}
+	count=${TW_BENCH_COUNT:-100}
+	pairs=${TW_BENCH_PAIRS:-50}
+	deltas=${TW_BENCH_ETF_DELTAS:-100,500,2000,10000}
 fi
 train_methods=${TW_BENCH_METHODS:-trains}
 pair_methods=${TW_BENCH_PAIR_METHODS:-pairs}
@@ -170,6 +174,7 @@ meta() {
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
  "alphas_us": "$alphas", "sizes": "$sizes", "loads": "$loads",
  "rounds": $rounds, "count": $count, "pairs": $pairs,
+ "etf_deltas_us": "$deltas",
  "omware_loaded": $omware}
 EOF
 }
@@ -230,7 +235,8 @@ for ((r = 1; r <= rounds; r++)); do
 				tag=$((30000 + inv * 64))
 				bench "$grid" "$r" "$tag" $((inv + r)) \
 					methods "$train_methods" count "$count" \
-					alpha "$alpha" size "$size" || failed=$((failed + 1))
+					alpha "$alpha" size "$size" \
+					etf-delta "$deltas" || failed=$((failed + 1))
 				inv=$((inv + 1))
 				ran=$((ran + 1))
 			done
@@ -246,7 +252,7 @@ for ((r = 1; r <= rounds; r++)); do
 		stop_load
 	done
 done
-tap_diag "sent $ran workloads ($nalpha alphas x $nsize sizes x $nload loads x $rounds rounds + pairs) in $(( $(date +%s) - start ))s"
+tap_diag "ran $ran workloads ($nalpha alphas x $nsize sizes x $nload loads x $rounds rounds, plus pairs) in $(( $(date +%s) - start ))s, setup included"
 tap_result $((failed > 0)) "every workload ran ($failed of $ran broke, see raw/bench.log)"
 
 stop_load

@@ -8,6 +8,8 @@
 #   init netns                        netns owc-<pid>-1 / owc-<pid>-2
 #   owc1 (CPU 0 sender) ---- veth ---- owc1p (receiver)
 #   owc2 (CPU 1 sender) ---- veth ---- owc2p (receiver)
+# Functions below run from trap and tap_ok, which shellcheck cannot see.
+# shellcheck disable=SC2317
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"

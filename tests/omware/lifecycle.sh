@@ -13,6 +13,8 @@
 #
 #   init netns                  netns owl-<pid>
 #   owl0 (sessions) ---- veth ---- owl1
+# Functions below run from trap and tap_ok, which shellcheck cannot see.
+# shellcheck disable=SC2317
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"

@@ -76,6 +76,8 @@
 #define RECV_BUF	(256 * 1024)
 #define MAX_PKTS	4096
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING	23
 #endif
@@ -233,6 +235,21 @@ static int read_dev_mac(const char *dev, uint8_t *mac)
 	return rc;
 }
 
+static bool if_carrier(const char *dev)
+{
+	char path[128], c = '0';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fread(&c, 1, 1, f) != 1)
+		c = '0';
+	fclose(f);
+	return c == '1';
+}
+
 /* ------------------------------------------------------------------ */
 /* packets: every test frame carries a magic, a per-test tag and index */
 
@@ -303,7 +320,7 @@ static bool frame_mark(const uint8_t *f, int len, uint32_t *tag,
 	static const int offs[] = { FRAME_HDR, FRAME_HDR + IP_HDR };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(offs); i++) {
 		if (len < offs[i] + MARK_LEN)
 			continue;
 		if (get_be32(f + offs[i]) != TEST_MAGIC)
@@ -2274,6 +2291,93 @@ static int t_flush(struct env *e)
 	return fail;
 }
 
+/*
+ * Packets that fall due while their device is down, or while its carrier
+ * is off because the veth peer is down, are dropped and reported as such;
+ * the session lives on and sends again once the link is back.  A veth of
+ * its own keeps the main one untouched.
+ */
+static int link_loss(struct env *e, bool peer_side)
+{
+	int want_rc = peer_side ? -ENOLINK : -ENETDOWN;
+	struct sopts so = base_opts(e);
+	struct report *r;
+	struct rxframe f[4];
+	struct batch b, b2;
+	struct info in;
+	struct topo t;
+	uint32_t sid;
+	size_t nr, k;
+	int fail = 0, i;
+
+	if (topo_make(&t, 1))
+		return T_FAIL;
+	so.ifindex = t.ifindex;
+	if (session_new(e->o, &so, &sid, NULL)) {
+		topo_del(&t);
+		return T_FAIL;
+	}
+	batch_init(&b, 5);
+	for (i = 0; i < 5; i++)
+		add_frame(&b, 200, t.peer_mac, t.mac,
+			  mono() + 1500 * NSEC_PER_MSEC + i * NSEC_PER_MSEC);
+	EXPECT(!submit_all(e->o, sid, &b, NULL), "SUBMIT failed");
+	if (peer_side)
+		EXPECT(!run("ip -n %s link set %s down", t.ns, t.peer),
+		       "cannot set the peer down");
+	else
+		EXPECT(!run("ip link set %s down", t.dev),
+		       "cannot set the device down");
+	nr = wait_reports(e->o, sid, b.n, 10000, 200);
+	take_reports(e->o, sid, &r);
+	fail |= !!check_reports(&b, r, nr, OMWARE_STATUS_DROPPED, false);
+	for (k = 0; k < nr; k++) {
+		EXPECT(r[k].rc == want_rc, "rc %d, expected %d", r[k].rc,
+		       want_rc);
+		EXPECT(r[k].sent == 0, "dropped packet has sent_ns");
+	}
+	free(r);
+	EXPECT(!session_get(e->o, sid, &in, NULL), "GET failed");
+	EXPECT(in.st[OMWARE_STATS_A_DROPPED_DOWN] == 5 &&
+	       in.st[OMWARE_STATS_A_SENT] == 0,
+	       "session stats: dropped_down %llu sent %llu",
+	       (unsigned long long)in.st[OMWARE_STATS_A_DROPPED_DOWN],
+	       (unsigned long long)in.st[OMWARE_STATS_A_SENT]);
+
+	/* link back: the same session sends again */
+	if (peer_side)
+		run("ip -n %s link set %s up", t.ns, t.peer);
+	else
+		run("ip link set %s up", t.dev);
+	for (i = 0; i < 100 && !if_carrier(t.dev); i++)
+		sleep_ms(20);
+	rx_flush(&t);
+	batch_init(&b2, 1);
+	add_frame(&b2, 300, t.peer_mac, t.mac, mono() + 20 * NSEC_PER_MSEC);
+	EXPECT(!submit_all(e->o, sid, &b2, NULL), "SUBMIT after link up");
+	nr = wait_reports(e->o, sid, 1, 5000, 100);
+	take_reports(e->o, sid, &r);
+	fail |= !!check_reports(&b2, r, nr, OMWARE_STATUS_SENT, true);
+	free(r);
+	fail |= !!check_delivery(&b2, f, rx_collect(&t, b2.tag, f, 1, 4,
+						   3000, 100));
+	EXPECT(!session_del(e->o, sid), "DEL failed");
+	batch_free(&b);
+	batch_free(&b2);
+	topo_del(&t);
+	return fail;
+}
+
+static int t_device_down_drops(struct env *e)
+{
+	return link_loss(e, false);
+}
+
+static int t_peer_down_drops(struct env *e)
+{
+	return link_loss(e, true);
+}
+
 static int stats_add_up(const char *who, const struct info *in)
 {
 	const uint64_t *s = in->st;
@@ -2959,7 +3063,7 @@ static int t_bad_other_socket(struct env *e)
 	int fail = 0;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(cmds); i++) {
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		struct nl_msg *m = ow_msg(cmds[i], 0);
 		struct snap before = snapshot(e);
 		struct ack a;
@@ -3294,7 +3398,7 @@ static int t_no_cap_net_admin(struct env *e)
 			diag("capset: %s", strerror(errno));
 			_exit(2);
 		}
-		for (i = 0; i < sizeof(admin); i++) {
+		for (i = 0; i < ARRAY_SIZE(admin); i++) {
 			err = ow_xfer(o, good_req(e, admin[i]), NULL, NULL,
 				      NULL);
 			EXPECT(err == -EPERM,
@@ -3346,6 +3450,8 @@ static const struct subtest subtests[] = {
 	{ "cancel_unknown_cookie", t_cancel_unknown_cookie },
 	{ "flush_cancels_all", t_flush },
 	{ "counters_add_up", t_counters_add_up },
+	{ "device_down_drops", t_device_down_drops },
+	{ "peer_down_drops_no_carrier", t_peer_down_drops },
 	{ "limit_session_max_pkts", t_limit_max_pkts },
 	{ "limit_session_max_bytes", t_limit_max_bytes },
 	{ "limit_global_pkts", t_limit_global_pkts },
@@ -3409,7 +3515,7 @@ static const struct subtest subtests[] = {
 	{ "no_cap_net_admin_eperm", t_no_cap_net_admin },
 };
 
-#define NTESTS ((int)(sizeof(subtests) / sizeof(subtests[0])))
+#define NTESTS ((int)ARRAY_SIZE(subtests))
 
 static void env_cleanup(void)
 {
@@ -3717,7 +3823,7 @@ static int cmd_state(bool verbose)
 	return KSFT_PASS;
 }
 
-static void usage(FILE *out)
+static void print_help(FILE *out)
 {
 	fprintf(out,
 		"usage: omware_nl [-l] [-t test[,test...]]\n"
@@ -3782,15 +3888,15 @@ int main(int argc, char **argv)
 			} else if (!strcmp(optarg, "hybrid")) {
 				mode = OMWARE_MODE_HYBRID;
 			} else {
-				usage(stderr);
+				print_help(stderr);
 				return KSFT_FAIL;
 			}
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return KSFT_PASS;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return KSFT_FAIL;
 		}
 	}
@@ -3804,13 +3910,13 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "state"))
 		return cmd_state(verbose);
 	if (!dev) {
-		usage(stderr);
+		print_help(stderr);
 		return KSFT_FAIL;
 	}
 	if (!strcmp(cmd, "stream"))
 		return cmd_stream(dev, ns, peer, count ? count : 1000, mode);
 	if (!strcmp(cmd, "hold"))
 		return cmd_hold(dev, count ? count : 5000, ahead_ms);
-	usage(stderr);
+	print_help(stderr);
 	return KSFT_FAIL;
 }
