@@ -18,8 +18,13 @@
 
 static struct genl_family omw_family;
 
-static int omw_validate_clockid(const struct nlattr *attr,
-				struct netlink_ext_ack *extack)
+/*
+ * Not a policy validation function: the policy dump reads integer policies
+ * as ranges and warns on a function, so the policy only bounds the value
+ * (NLA_POLICY_MAX) and the handler picks the clocks in that range.
+ */
+static int omw_check_clockid(const struct nlattr *attr,
+			     struct netlink_ext_ack *extack)
 {
 	switch (nla_get_u32(attr)) {
 	case CLOCK_MONOTONIC:
@@ -49,8 +54,7 @@ static const struct nla_policy omw_pkt_policy[OMWARE_PKT_A_MAX + 1] = {
 
 static const struct nla_policy omw_new_policy[OMWARE_A_MAX_BYTES + 1] = {
 	[OMWARE_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_CLOCKID]	= NLA_POLICY_VALIDATE_FN(NLA_U32,
-							 omw_validate_clockid),
+	[OMWARE_A_CLOCKID]	= NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
 	[OMWARE_A_MODE]		= NLA_POLICY_MAX(NLA_U8, OMWARE_MODE_MAX),
 	[OMWARE_A_XMIT]		= NLA_POLICY_MAX(NLA_U8, OMWARE_XMIT_MAX),
 	[OMWARE_A_CPU]		= { .type = NLA_U32 },
@@ -499,8 +503,15 @@ static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(extack, "device (ifindex) missing");
 		return -EINVAL;
 	}
-	if (tb[OMWARE_A_CLOCKID])
+	/* A session belongs to the socket that sent the request. */
+	if (WARN_ON_ONCE(!NETLINK_CB(skb).sk))
+		return -EOPNOTSUPP;
+	if (tb[OMWARE_A_CLOCKID]) {
+		err = omw_check_clockid(tb[OMWARE_A_CLOCKID], extack);
+		if (err)
+			return err;
 		cfg.clockid = nla_get_u32(tb[OMWARE_A_CLOCKID]);
+	}
 	if (tb[OMWARE_A_MODE])
 		cfg.mode = nla_get_u8(tb[OMWARE_A_MODE]);
 	if (tb[OMWARE_A_XMIT])
@@ -549,8 +560,8 @@ static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&omw_lock);
-	s = omw_session_create(genl_info_net(info), info->snd_portid,
-			       nla_get_u32(tb[OMWARE_A_IFINDEX]),
+	s = omw_session_create(genl_info_net(info), NETLINK_CB(skb).sk,
+			       info->snd_portid, nla_get_u32(tb[OMWARE_A_IFINDEX]),
 			       tb[OMWARE_A_IFINDEX], &cfg, extack);
 	if (IS_ERR(s)) {
 		mutex_unlock(&omw_lock);
@@ -738,10 +749,25 @@ static int omw_nl_put_report(struct sk_buff *msg, const struct omw_entry *e,
 }
 
 /*
+ * Reports share the owner's socket with the replies to its requests (acks
+ * of SUBMIT, ...), which netlink drops when the receive buffer is full.  So
+ * reports may only fill half of it; an empty queue always takes one message
+ * so that tiny buffers still get reports.
+ */
+static bool omw_nl_owner_has_room(const struct omw_session *s)
+{
+	const struct sock *sk = s->owner;
+	int rmem = atomic_read(&sk->sk_rmem_alloc);
+
+	return !rmem || rmem + SKB_TRUESIZE(NLMSG_GOODSIZE) <=
+			READ_ONCE(sk->sk_rcvbuf) / 2;
+}
+
+/*
  * Deliver the reports of the entries on @list to the session owner, as
  * many per message as fit.  Delivered entries are freed; on error the rest
  * stays on @list (a partly reported train remembers how far it got) and
- * the error is returned: -EAGAIN when the owner's socket is full,
+ * the error is returned: -EAGAIN when the owner's socket is (half) full,
  * -ECONNREFUSED when the owner is gone.  Process context.
  */
 int omw_nl_report(struct omw_session *s, struct list_head *list,
@@ -754,6 +780,8 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	int err;
 
 	while (!list_empty(list)) {
+		if (!omw_nl_owner_has_room(s))
+			return -EAGAIN;
 		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 		if (!msg)
 			return -ENOMEM;

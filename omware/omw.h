@@ -97,7 +97,8 @@ struct omw_session_cfg {
 
 struct omw_session {
 	u32 id;
-	u32 portid;			/* owner socket */
+	u32 portid;			/* owner socket's port id */
+	struct sock *owner;		/* held, to watch its receive queue */
 	struct net *net;		/* owner's namespace, also the device's */
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
@@ -176,8 +177,8 @@ static inline u64 omw_now(const struct omw_session *s)
 
 struct omw_entry *omw_entry_alloc(u32 nframes);
 void omw_entry_free(struct omw_entry *e);
-struct omw_session *omw_session_create(struct net *net, u32 portid,
-				       int ifindex,
+struct omw_session *omw_session_create(struct net *net, struct sock *owner,
+				       u32 portid, int ifindex,
 				       const struct nlattr *ifattr,
 				       const struct omw_session_cfg *cfg,
 				       struct netlink_ext_ack *extack);

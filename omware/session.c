@@ -44,6 +44,7 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <net/sock.h>
 
 #include "omw.h"
 
@@ -339,8 +340,8 @@ static void omw_report_workfn(struct work_struct *work)
 	omw_free_list(&list);
 }
 
-struct omw_session *omw_session_create(struct net *net, u32 portid,
-				       int ifindex,
+struct omw_session *omw_session_create(struct net *net, struct sock *owner,
+				       u32 portid, int ifindex,
 				       const struct nlattr *ifattr,
 				       const struct omw_session_cfg *cfg,
 				       struct netlink_ext_ack *extack)
@@ -428,6 +429,8 @@ struct omw_session *omw_session_create(struct net *net, u32 portid,
 		goto err_task;
 	}
 
+	s->owner = owner;
+	sock_hold(owner);
 	idr_replace(&omw_ids, s, s->id);
 	omw_nsessions++;
 	return s;
@@ -525,6 +528,7 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 	omw_free_list(&s->done);
 
 	netdev_put(s->dev, &s->dev_tracker);
+	sock_put(s->owner);
 	kfree(s);
 }
 

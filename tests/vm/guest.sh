@@ -40,18 +40,24 @@ record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
 ko_path() { case $1 in */*) echo "$TW_ROOT/$1.ko" ;; *) echo "$TW_ROOT/$1/$1.ko" ;; esac; }
 ko_name() { basename "$1"; }
 
-for m in $MODULES; do
+# step NAME CMD...: a harness action, recorded as a program with one result.
+step() {
+	local name=$1 out
+	shift
 	n=$((n + 1))
-	ko=$(ko_path "$m")
 	{
 		echo "1..1"
-		if out=$(insmod "$ko" 2>&1); then
-			echo "ok 1 - insmod $m"
+		if out=$("$@" 2>&1); then
+			echo "ok 1 - $name"
 		else
-			echo "not ok 1 - insmod $m: $out"
+			echo "not ok 1 - $name: $out"
 		fi
 	} > "$TW_OUT/$n.out"
-	record "load $m" 0
+	record "$name" 0
+}
+
+for m in $MODULES; do
+	step "insmod $(ko_name "$m")" insmod "$(ko_path "$m")"
 done
 
 for t in $TESTS; do
@@ -60,7 +66,7 @@ for t in $TESTS; do
 	echo "# running $t"
 	timeout -k 10 "$TIMEOUT" "./$t" > "$TW_OUT/$n.out" 2>&1 < /dev/null
 	rc=$?
-	[ $rc -eq 124 ] && echo "not ok 999 - $t timed out after ${TIMEOUT}s" >> "$TW_OUT/$n.out"
+	[ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "not ok 999 - $t timed out after ${TIMEOUT}s" >> "$TW_OUT/$n.out"
 	sed 's/^/  /' "$TW_OUT/$n.out" | tail -n 40
 	record "$t" $rc
 done
@@ -71,17 +77,7 @@ wait "$tsholder" 2>/dev/null
 # leftovers; a module that will not go is a failure.
 for m in $MODULES; do
 	m=$(ko_name "$m")
-	grep -q "^$m " /proc/modules || continue
-	n=$((n + 1))
-	{
-		echo "1..1"
-		if out=$(rmmod "$m" 2>&1); then
-			echo "ok 1 - rmmod $m"
-		else
-			echo "not ok 1 - rmmod $m: $out"
-		fi
-	} > "$TW_OUT/$n.out"
-	record "unload $m" 0
+	grep -q "^$m " /proc/modules && step "rmmod $m" rmmod "$m"
 done
 echo "timewire-guest: done" >/dev/kmsg
 dmesg > "$TW_OUT/dmesg.txt"

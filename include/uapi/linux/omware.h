@@ -88,19 +88,22 @@
  *
  * OMWARE_CMD_REPORT (notification, kernel to session owner)
  *   OMWARE_A_SESSION_ID and one or more OMWARE_A_REPORT.
- *   Reports are batched, a few milliseconds after the packets left.  While
- *   the owner's receive buffer is full, delivery is retried with backoff,
- *   report_retries (module parameter, 10) times; the reports are then
- *   dropped and counted in REPORTS_LOST.  A full buffer also makes the
- *   owner's next receive fail once with ENOBUFS unless the socket has
- *   NETLINK_NO_ENOBUFS set.
+ *   Reports are batched, a few milliseconds after the packets left.  They
+ *   share the owner's socket with the replies to its requests, which
+ *   netlink drops when the receive buffer is full, so reports only fill it
+ *   up to half (one message always fits an empty buffer): size SO_RCVBUF
+ *   for the bursts expected.  While there is no room, delivery is retried
+ *   with backoff, report_retries (module parameter, 10) times, about 0.8 s
+ *   in all; the reports are then dropped and counted in REPORTS_LOST.
  *
  * End of a session
  * ----------------
  * SESSION_DEL and module unload report pending packets as cancelled.  When
  * the device is unregistered (or moves to another namespace) they are
- * reported as dropped with RC -ENODEV.  When the owner socket closes there
- * is nobody to report to: they count as cancelled and REPORTS_LOST.
+ * reported as dropped with RC -ENODEV.  These last reports are sent at once;
+ * those that find no room count as REPORTS_LOST.  When the owner socket
+ * closes there is nobody to report to: pending packets count as cancelled
+ * and their reports as lost.
  *
  * Packet attributes (nested in OMWARE_A_PKT)
  * ------------------------------------------
