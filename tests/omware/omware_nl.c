@@ -3169,9 +3169,14 @@ static int t_bad_clockid_cputime(struct env *e)
 	return bad_clock(e, CLOCK_PROCESS_CPUTIME_ID);
 }
 
+/* Beyond the policy's range: refused by the policy itself. */
 static int t_bad_clockid_999(struct env *e)
 {
-	return bad_clock(e, 999);
+	struct nl_msg *m = new_req(e);
+
+	nla_put_u32(m, OMWARE_A_IFINDEX, e->t.ifindex);
+	nla_put_u32(m, OMWARE_A_CLOCKID, 999);
+	return refuse(e, m, WANT(ERANGE));
 }
 
 static int t_bad_cpu_value(struct env *e)
