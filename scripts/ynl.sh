@@ -26,11 +26,6 @@ for c in "$src/tools/net/ynl/cli.py" "$src/tools/net/ynl/pyynl/cli.py"; do
 done
 [ -n "$cli" ] || { echo "ynl: no ynl cli.py under $src/tools/net/ynl" >&2; exit 1; }
 
-"$py" -c 'import yaml, jsonschema' 2>/dev/null || {
-	echo "ynl: $py lacks yaml or jsonschema (apt install python3-yaml python3-jsonschema)" >&2
-	exit 1
-}
-
 args=()
 spec=
 have_schema=0
@@ -54,6 +49,15 @@ while [ $# -gt 0 ]; do
 	args+=("$1")
 	shift
 done
+
+# Importing jsonschema alone costs ~25 s in an emulated guest: ask for it
+# only when the spec is going to be validated.
+need='import yaml'
+case " ${args[*]} " in *" --no-schema "*) ;; *) need='import yaml, jsonschema' ;; esac
+"$py" -c "$need" 2>/dev/null || {
+	echo "ynl: $py lacks yaml or jsonschema (apt install python3-yaml python3-jsonschema)" >&2
+	exit 1
+}
 
 # ynl looks for the schema next to the spec's directory, which holds only
 # specs in this tree: point it at the kernel's copy.
