@@ -28,6 +28,7 @@ HOST_TESTS=(
 	userspace/test_userlib
 	tests/cli/test_cli.sh
 	tests/ynl/test_spec.sh
+	tests/omware-bench/test_analyze.py
 )
 # Guest suites, one boot each (the omware boot also runs the CLI and ynl
 # tests against the live family).  The harness self-test boots twice.

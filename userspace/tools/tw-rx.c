@@ -16,9 +16,10 @@
  * The veth delivery-time pitfall: since Linux 5.18 a packet sent with
  * SO_TXTIME keeps its delivery time (a CLOCK_TAI or CLOCK_MONOTONIC value)
  * in skb->tstamp across a veth pair into the peer namespace, and the
- * receive path does not overwrite a non-zero tstamp.  An AF_PACKET tap
- * then reports the *scheduled* time as the "receive" timestamp, which
- * would make an early or late sender look perfect.  IPv4 local delivery
+ * receive path does not stamp a packet whose tstamp is set.  An AF_PACKET
+ * tap then reports the scheduled time as the "receive" timestamp, or (as
+ * seen on 6.12) a time filled in after the arrival; either would make the
+ * sender look better or worse than it is.  IPv4 local delivery
  * replaces such a delivery time with the real time, so a UDP socket bound
  * to the probe port sees a genuine timestamp: equal to the tap's for an
  * ordinary packet (both copies carry the same skb->tstamp), different for
