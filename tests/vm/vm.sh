@@ -32,6 +32,7 @@ kernel=/boot/vmlinuz-$kver
 [ -n "$out" ] || out=$top/.build/results/$name
 rm -rf "$out"
 mkdir -p "$out"
+out=$(cd "$out" && pwd)	# the guest does not share our working directory
 
 MODULES=""
 TESTS=""
