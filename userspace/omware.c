@@ -22,6 +22,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "omware_attrs.h"
 #include "json_print.h"
 #include "nl.h"
 #include "omware_bench.h"
@@ -149,15 +150,6 @@ static struct nla_policy attr_policy[OMWARE_A_MAX + 1] = {
 	[OMWARE_A_PKT]			= { .type = NLA_NESTED },
 	[OMWARE_A_REPORT]		= { .type = NLA_NESTED },
 	[OMWARE_A_STATS]		= { .type = NLA_NESTED },
-};
-
-static struct nla_policy report_policy[OMWARE_REPORT_A_MAX + 1] = {
-	[OMWARE_REPORT_A_COOKIE]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_SCHED_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_SENT_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_LATE_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_STATUS]	= { .type = NLA_U8 },
-	[OMWARE_REPORT_A_RC]		= { .type = NLA_U32 },
 };
 
 static struct nla_policy stats_policy[OMWARE_STATS_A_MAX + 1] = {
@@ -473,7 +465,7 @@ static int report_cb(struct nlmsghdr *nlh, void *arg)
 		if (nla_type(a) != OMWARE_A_REPORT)
 			continue;
 		if (nla_parse_nested(rtb, OMWARE_REPORT_A_MAX, a,
-				     report_policy) ||
+				     omware_report_policy) ||
 		    !rtb[OMWARE_REPORT_A_COOKIE] ||
 		    !rtb[OMWARE_REPORT_A_STATUS]) {
 			run->strays++;

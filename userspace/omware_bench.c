@@ -54,6 +54,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "omware_attrs.h"
 #include "json_print.h"
 #include "nl.h"
 #include "omware_bench.h"
@@ -427,15 +428,6 @@ static int set_fq(struct bench *b, struct bm_trial *t)
 /* ---------------------------------------------------------------------- */
 /* omware methods */
 
-static struct nla_policy bm_report_policy[OMWARE_REPORT_A_MAX + 1] = {
-	[OMWARE_REPORT_A_COOKIE]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_SCHED_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_SENT_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_LATE_NS]	= { .type = NLA_U64 },
-	[OMWARE_REPORT_A_STATUS]	= { .type = NLA_U8 },
-	[OMWARE_REPORT_A_RC]		= { .type = NLA_U32 },
-};
-
 static int bm_report_cb(struct nlmsghdr *nlh, void *arg)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
@@ -457,7 +449,7 @@ static int bm_report_cb(struct nlmsghdr *nlh, void *arg)
 
 		if (nla_type(a) != OMWARE_A_REPORT ||
 		    nla_parse_nested(rtb, OMWARE_REPORT_A_MAX, a,
-				     bm_report_policy) ||
+				     omware_report_policy) ||
 		    !rtb[OMWARE_REPORT_A_COOKIE] ||
 		    !rtb[OMWARE_REPORT_A_STATUS])
 			continue;
