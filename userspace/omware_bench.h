@@ -25,6 +25,7 @@ struct omware_bench_opts {
 	uint32_t alpha_us;	/* spacing of packets, or of pairs */
 	uint32_t size;		/* IPv4 total length */
 	uint32_t phi_us;	/* OFR pre-dispatch period */
+	uint32_t guard_max_us;	/* hybrid sessions' guard cap, 0 = module's */
 	uint32_t lead_us;	/* first send time from now; 0: automatic */
 	uint32_t grace_ms;	/* wait for reports after the last send time */
 	const char *methods;	/* comma separated; see omware_bench_notes */
