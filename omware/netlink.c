@@ -89,7 +89,8 @@ static const struct nla_policy omw_cancel_policy[OMWARE_A_COOKIE + 1] = {
 static const struct nla_policy omw_none_policy[OMWARE_A_MAX + 1];
 
 /* The session named by OMWARE_A_SESSION_ID; @owner: caller must own it. */
-static struct omw_session *omw_nl_session(struct genl_info *info, bool owner)
+static struct omw_session *omw_nl_session(struct sk_buff *skb,
+					  struct genl_info *info, bool owner)
 {
 	struct nlattr *attr = info->attrs[OMWARE_A_SESSION_ID];
 	struct omw_session *s;
@@ -104,7 +105,11 @@ static struct omw_session *omw_nl_session(struct genl_info *info, bool owner)
 				    "no such session in this network namespace");
 		return ERR_PTR(-ENOENT);
 	}
-	if (owner && s->portid != info->snd_portid) {
+	/*
+	 * The socket, not its port id: a closing socket frees its port id
+	 * before its sessions go, and a new socket may take it meanwhile.
+	 */
+	if (owner && s->owner != NETLINK_CB(skb).sk) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "session belongs to another socket");
 		return ERR_PTR(-EPERM);
@@ -294,7 +299,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 	int rem, err;
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, true);
+	s = omw_nl_session(skb, info, true);
 	if (IS_ERR(s)) {
 		err = PTR_ERR(s);
 		goto out;
@@ -364,7 +369,7 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 	int rem, err;
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, true);
+	s = omw_nl_session(skb, info, true);
 	if (IS_ERR(s)) {
 		err = PTR_ERR(s);
 		goto out;
@@ -426,7 +431,7 @@ static int omw_nl_cancel(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, true);
+	s = omw_nl_session(skb, info, true);
 	if (IS_ERR(s)) {
 		err = PTR_ERR(s);
 		goto out;
@@ -454,7 +459,7 @@ static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, true);
+	s = omw_nl_session(skb, info, true);
 	if (IS_ERR(s))
 		err = PTR_ERR(s);
 	else
@@ -469,7 +474,7 @@ static int omw_nl_del(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, true);
+	s = omw_nl_session(skb, info, true);
 	if (IS_ERR(s))
 		err = PTR_ERR(s);
 	else
@@ -656,7 +661,7 @@ static int omw_nl_get(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&omw_lock);
-	s = omw_nl_session(info, false);
+	s = omw_nl_session(skb, info, false);
 	err = IS_ERR(s) ? PTR_ERR(s) : omw_nl_fill_session(msg, s);
 	mutex_unlock(&omw_lock);
 	if (err)
@@ -779,6 +784,9 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	void *hdr;
 	int err;
 
+	/* Its port id may already belong to another socket. */
+	if (sock_flag(s->owner, SOCK_DEAD))
+		return -ECONNREFUSED;
 	while (!list_empty(list)) {
 		if (!omw_nl_owner_has_room(s))
 			return -EAGAIN;
@@ -900,8 +908,7 @@ static struct genl_family omw_family = {
 	.module = THIS_MODULE,
 	.ops = omw_nl_ops,
 	.n_ops = ARRAY_SIZE(omw_nl_ops),
-	/* Strict validation for every command. */
-	.resv_start_op = OMWARE_CMD_REPORT + 1,
+	/* resv_start_op left 0: header and flags are checked for every command. */
 };
 
 int omw_nl_init(void)

@@ -50,6 +50,8 @@
 
 /* Rounds of "pop due, transmit" per timer expiry before re-arming. */
 #define OMW_SEND_ROUNDS		8
+/* Entries popped per round. */
+#define OMW_SEND_BATCH		64
 /* Longest wait between two report delivery attempts, ms. */
 #define OMW_REPORT_BACKOFF_MAX	256
 
@@ -72,7 +74,7 @@ struct omw_entry *omw_entry_alloc(u32 nframes)
 {
 	struct omw_entry *e;
 
-	e = kzalloc(struct_size(e, f, nframes), GFP_KERNEL);
+	e = kvzalloc(struct_size(e, f, nframes), GFP_KERNEL);
 	if (!e)
 		return NULL;
 	e->nframes = nframes;
@@ -87,7 +89,7 @@ void omw_entry_free(struct omw_entry *e)
 
 	for (i = 0; i < e->nframes; i++)
 		kfree_skb(e->f[i].skb);
-	kfree(e);
+	kvfree(e);
 }
 
 static void omw_uncharge_locked(struct omw_session *s, u32 pkts, u64 bytes)
@@ -122,6 +124,11 @@ static void omw_arm_locked(struct omw_session *s)
 		return;
 	if (s->cfg.mode == OMWARE_MODE_HYBRID)
 		at -= min_t(u64, at, tw_guard_ns(&s->guard));
+	/*
+	 * A time already past would make the wake-up look late by however
+	 * long ago it was, and feed that to the guard: arm for now instead.
+	 */
+	at = max(at, omw_now(s));
 	/* An earlier expiry only costs a spurious wake-up: keep it. */
 	if (hrtimer_is_queued(&s->timer) && s->armed_ns <= at)
 		return;
@@ -135,8 +142,11 @@ static void omw_pop_due_locked(struct omw_session *s, u64 now,
 {
 	struct tw_timeq_node *n;
 	struct omw_entry *e;
+	unsigned int taken = 0;
 
-	while ((n = tw_timeq_peek(&s->q)) && n->key <= now) {
+	/* Bounded, so a backlog cannot hold the CPU with BH disabled. */
+	while (taken++ < OMW_SEND_BATCH &&
+	       (n = tw_timeq_peek(&s->q)) && n->key <= now) {
 		tw_timeq_pop(&s->q);
 		e = container_of(n, struct omw_entry, node);
 		list_move_tail(&e->list, due);
@@ -224,7 +234,8 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 	while (!kthread_should_stop()) {
 		target = READ_ONCE(s->head_ns);
 		if (target <= now) {
-			omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+			if (now > start)
+				omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
 			local_bh_disable();
 			omw_send_due(s, now);
 			local_bh_enable();
@@ -245,7 +256,9 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 			cpu_relax();
 		now = omw_now(s);
 	}
-	omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+	/* REALTIME and TAI may be set back while spinning. */
+	if (now > start)
+		omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
 
 	spin_lock_bh(&s->lock);
 	omw_arm_locked(s);
@@ -328,8 +341,9 @@ static void omw_report_workfn(struct work_struct *work)
 		spin_lock_bh(&s->lock);
 		list_splice(&list, &s->done);	/* keep the order */
 		spin_unlock_bh(&s->lock);
-		queue_delayed_work(system_unbound_wq, &s->report_work,
-				   msecs_to_jiffies(ms));
+		/* Override a kick queued meanwhile: the backoff holds. */
+		mod_delayed_work(system_unbound_wq, &s->report_work,
+				 msecs_to_jiffies(ms));
 		return;
 	}
 
