@@ -320,6 +320,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 		}
 		e = omw_entry_alloc(1);
 		if (!e) {
+			NL_SET_ERR_MSG_MOD(extack, "out of memory for the packets");
 			err = -ENOMEM;
 			goto out_free;
 		}
@@ -396,6 +397,7 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 
 	e = omw_entry_alloc(n);
 	if (!e) {
+		NL_SET_ERR_MSG_MOD(extack, "out of memory for the train");
 		err = -ENOMEM;
 		goto out;
 	}
@@ -555,8 +557,10 @@ static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	msg = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(extack, "out of memory for the reply");
 		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
 				OMWARE_CMD_SESSION_NEW);
 	if (!hdr) {
@@ -588,6 +592,8 @@ static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 
 err_msg:
+	if (err == -EMSGSIZE)
+		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 	nlmsg_free(msg);
 	return err;
 }
@@ -651,8 +657,10 @@ static int omw_nl_get(struct sk_buff *skb, struct genl_info *info)
 	int err;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
 		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
 				OMWARE_CMD_SESSION_GET);
 	if (!hdr) {
@@ -671,6 +679,8 @@ static int omw_nl_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 
 err_msg:
+	if (err == -EMSGSIZE)
+		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 	nlmsg_free(msg);
 	return err;
 }
@@ -707,8 +717,10 @@ static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
 		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
 				OMWARE_CMD_STATS_GET);
 	if (!hdr ||
@@ -719,6 +731,7 @@ static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 			      atomic64_read(&omw_pend_bytes), OMWARE_A_PAD) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, READ_ONCE(omw_max_pkts)) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, READ_ONCE(omw_max_bytes))) {
+		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -378,8 +378,10 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
+	if (!s) {
+		NL_SET_ERR_MSG_MOD(extack, "out of memory for the session");
 		return ERR_PTR(-ENOMEM);
+	}
 
 	dev = netdev_get_by_index(net, ifindex, &s->dev_tracker, GFP_KERNEL);
 	if (!dev) {
@@ -412,6 +414,7 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 	/* Reserve the id; the session becomes visible at idr_replace(). */
 	id = idr_alloc_cyclic(&omw_ids, NULL, 1, INT_MAX, GFP_KERNEL);
 	if (id < 0) {
+		NL_SET_ERR_MSG_MOD(extack, "no session id left");
 		err = id;
 		goto err_dev;
 	}
@@ -572,6 +575,7 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 
 	spin_lock_bh(&s->lock);
 	if (s->dead) {
+		NL_SET_ERR_MSG_MOD(extack, "session is closing: its device went away");
 		err = -ENODEV;
 		goto out;
 	}
