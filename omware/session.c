@@ -196,9 +196,10 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 	u64 now;
 
 	if (s->cfg.mode == OMWARE_MODE_HYBRID) {
-		WRITE_ONCE(s->kick_ns, exp);
-		/* Order kick_ns before the flag the kthread tests. */
-		smp_mb__before_atomic();
+		/* Under the lock: a u64 store may tear on 32-bit. */
+		spin_lock(&s->lock);
+		s->kick_ns = exp;
+		spin_unlock(&s->lock);
 		set_bit(OMW_FLAG_KICK, &s->flags);
 		wake_up_process(s->task);
 		return HRTIMER_NORESTART;
@@ -223,7 +224,9 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 	s64 late;
 
 	if (slept) {
-		late = (s64)(now - READ_ONCE(s->kick_ns));
+		spin_lock_bh(&s->lock);
+		late = (s64)(now - s->kick_ns);
+		spin_unlock_bh(&s->lock);
 		if (late > 0)
 			omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
 		/* Only this thread observes, so no lock is needed. */

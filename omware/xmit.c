@@ -74,9 +74,17 @@ static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e)
 		return;
 
 	rcu_read_lock();
-	/* The whole train uses one queue, chosen as the stack would. */
-	qi = netdev_pick_tx(dev, skb, NULL);
-	txq = netdev_get_tx_queue(dev, qi);
+	/*
+	 * The whole train uses one queue, chosen as the stack would:
+	 * netdev_core_pick_tx() is not exported, so ask the driver first.
+	 */
+	if (dev->real_num_tx_queues == 1)
+		qi = 0;
+	else if (dev->netdev_ops->ndo_select_queue)
+		qi = dev->netdev_ops->ndo_select_queue(dev, skb, NULL);
+	else
+		qi = netdev_pick_tx(dev, skb, NULL);
+	txq = netdev_get_tx_queue(dev, netdev_cap_txqueue(dev, qi));
 
 	HARD_TX_LOCK(dev, txq, smp_processor_id());
 	for (i = 0; i <= last; i++) {
