@@ -242,6 +242,8 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 			local_bh_disable();
 			omw_send_due(s, now);
 			local_bh_enable();
+			/* A long backlog must not keep this CPU from others. */
+			cond_resched();
 			now = omw_now(s);
 			start = now;
 			continue;
