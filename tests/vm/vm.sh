@@ -61,14 +61,27 @@ fi
 ntests=$(echo "$TESTS" | wc -w)
 limit=$((ntests * TIMEOUT + 180))
 echo "vm: suite $name on $kver (${accel[*]:-kvm}), limit ${limit}s"
-start=$(date +%s)
-TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
-	--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
-	--append "modprobe.blacklist=$blacklist" \
-	--exec "TW_ROOT=$top TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
-	</dev/null 2>&1 | cat > "$out/console.log"
-vm_rc=${PIPESTATUS[0]}
-echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
+boot() {
+	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
+		--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
+		--append "modprobe.blacklist=$blacklist" \
+		--exec "TW_ROOT=$top TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
+		</dev/null 2>&1 | cat > "$out/console.log"
+	vm_rc=${PIPESTATUS[0]}
+}
+
+# A guest that dies before our script starts (QEMU failing to start, the
+# emulator faulting during boot) has run no test: say so, show why, and boot
+# once more.  A guest that reached guest.sh is never booted again.
+for attempt in 1 2; do
+	start=$(date +%s)
+	boot
+	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
+	grep -q 'timewire-guest: kernel' "$out/console.log" && break
+	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"
+	tail -n 15 "$out/console.log" | sed 's/^/vm:   /'
+	cp "$out/console.log" "$out/console-attempt$attempt.log"
+done
 
 passed=0 failed=0 skipped=0
 report() {	# report STATUS TEXT
