@@ -326,7 +326,7 @@ static const struct tw_arg session_head_args[] = {
 static const struct tw_arg size_args[] = {
 	{ .name = "size", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, size), .meta = "BYTES",
-	  .help = "IPv4 packet size (default 64, at least 48)",
+	  .help = "IPv4 packet size (default 64, at least 40)",
 	  .min = TW_IP_MIN_LEN, .max = TW_IP_MAX_LEN },
 	{ .name = NULL },
 };

@@ -753,7 +753,7 @@ static int probe_offset(const uint8_t *f, size_t len, uint16_t *sport)
 	if (len < off + 28 || (f[off] >> 4) != 4)
 		return -1;
 	ihl = (f[off] & 0xf) * 4;
-	if (f[off + 9] != IPPROTO_UDP || len < off + ihl + 8 + TW_PROBE_LEN)
+	if (f[off + 9] != IPPROTO_UDP || len < off + ihl + 8 + TW_PROBE_COMPACT_LEN)
 		return -1;
 	*sport = f[off + ihl] << 8 | f[off + ihl + 1];
 	return off + ihl + 8;
@@ -1308,7 +1308,7 @@ const struct tw_arg omware_bench_args[] = {
 	  .meta = "US", .help = "spacing of packets or pairs (default 1000)",
 	  .max = 10000000 },
 	{ .name = "size", .type = TW_ARG_U32, .off = OPT(size),
-	  .meta = "BYTES", .help = "IPv4 packet size (default 48, the smallest)",
+	  .meta = "BYTES", .help = "IPv4 packet size (default 40, the smallest)",
 	  .min = TW_IP_MIN_LEN, .max = 9000 },
 	{ .name = "phi", .type = TW_ARG_U32, .off = OPT(phi_us), .meta = "US",
 	  .help = "OFR pre-dispatch period (default 500)", .max = 10000000 },

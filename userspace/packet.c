@@ -75,7 +75,7 @@ void tw_pkt_build(const struct tw_pkt_spec *s, const struct tw_probe *p,
 	put16(udp, s->sport);
 	put16(udp + 2, s->dport);
 	put16(udp + 4, udp_len);
-	tw_probe_put(udp + 8, p);
+	tw_probe_put(udp + 8, udp_len - 8, p);
 
 	/* Pseudo header: addresses, protocol, UDP length. */
 	sum = csum_add(0, ip + 12, 8);

@@ -13,7 +13,7 @@
 #include "probe.h"
 
 #define TW_ETH_HLEN		14
-#define TW_IP_MIN_LEN		(20 + 8 + TW_PROBE_LEN)
+#define TW_IP_MIN_LEN		(20 + 8 + TW_PROBE_COMPACT_LEN)
 #define TW_IP_MAX_LEN		65535
 
 struct tw_pkt_spec {

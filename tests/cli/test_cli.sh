@@ -162,8 +162,8 @@ for v in 0 -1 1x 0x 10000001 ' 5' ''; do
 	refused 1 'invalid count' omware send dev lo count "$v" schedule periodic 1 || ok=1
 done
 tap_ok "bad counts refused (0, -1, 1x, 0x, too big, blank, empty)" test $ok -eq 0
-tap_ok "size below the probe's 48 bytes refused" \
-	refused 1 'invalid size "47"' omware send dev lo size 47 schedule periodic 1
+tap_ok "size below the compact probe's 40 bytes refused" \
+	refused 1 'invalid size "39"' omware send dev lo size 39 schedule periodic 1
 tap_ok "bad MAC refused" \
 	refused 1 'invalid dst-mac' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
 tap_ok "missing value at the end refused" \

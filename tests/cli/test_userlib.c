@@ -282,6 +282,45 @@ static void test_packet(void)
 	       "packet: frame carries MACs and EtherType IPv4");
 }
 
+/* The compact probe of the smallest packets, and restoring its time. */
+static void test_compact_probe(void)
+{
+	struct tw_pkt_spec spec = {
+		.sport = 1234,
+		.dport = TW_PROBE_PORT,
+		.ip_len = TW_IP_MIN_LEN,
+	};
+	struct tw_probe in = {
+		.seq = 0x0a0b0c0d,
+		.sched_ns = 0x1122334455667788ULL,
+		.flags = tw_probe_train_flags(5),
+	}, out;
+	uint8_t buf[64] = { 0 }, *udp = buf + 20;
+	uint64_t t = in.sched_ns;
+
+	tw_pkt_build(&spec, &in, buf);
+	tap_ok(TW_IP_MIN_LEN == 40 && get16(buf + 2) == 40 &&
+	       get16(udp + 4) == 20 && sum16(0, buf, 20) == 0xffff &&
+	       !memcmp(udp + 8, "tw", 2) && udp[11] == 0x17 &&
+	       udp[15] == 0x0d && udp[16] == 0x55 && udp[19] == 0x88,
+	       "compact probe: 40-byte packet, fields big endian at their offsets");
+	tap_ok(!tw_probe_parse(udp + 8, 12, &out) && out.compact &&
+	       out.seq == in.seq && out.sched_ns == 0x55667788 &&
+	       out.flags == in.flags && tw_probe_index(&out) == 5 &&
+	       tw_probe_parse(udp + 8, 11, &out) < 0,
+	       "compact probe: reads back with the low 32 bits of its time");
+	tap_ok(tw_probe_unwrap(out.sched_ns, t + 1500000000) == t &&
+	       tw_probe_unwrap(out.sched_ns, t - 2000000000) == t &&
+	       tw_probe_unwrap(0xfffffff0u, 0x200000010ULL) == 0x1fffffff0ULL &&
+	       tw_probe_unwrap(0x10, 0x1fffffff0ULL) == 0x200000010ULL,
+	       "compact probe: time restored from a reference on both sides of a wrap");
+	spec.ip_len = 47;
+	tw_pkt_build(&spec, &in, buf);
+	tap_ok(!memcmp(udp + 8, "tw", 2) && tw_probe_len(19) == 12 &&
+	       tw_probe_len(20) == 20 && tw_probe_len(11) == 0,
+	       "compact probe: used up to 47 bytes, the full one from 48");
+}
+
 static void test_stats(void)
 {
 	int64_t v[100];
@@ -399,13 +438,14 @@ static void test_parsers(void)
 
 int main(void)
 {
-	tap_plan(33);
+	tap_plan(37);
 	test_rng();
 	test_distributions();
 	test_schedule_parse();
 	test_schedule_build();
 	test_schedule_file();
 	test_packet();
+	test_compact_probe();
 	test_stats();
 	test_json_print();
 	test_parsers();

@@ -9,7 +9,7 @@
 # OUTDIR defaults to $TW_OUT (set by the guest harness).  --short (default)
 # is the demo: a few seconds of actual sending (a few minutes of setup under
 # emulation).  --full is the whole grid:
-# alpha 1000/100/10 us, IP size 48/1500, idle and loaded, three rounds.
+# alpha 1000/100/10 us, IP size 40/1500, idle and loaded, three rounds.
 # Runs as root inside the guest (or any machine where it may create network
 # namespaces); prints TAP.  It reports timings, it does not assert them.
 #
@@ -50,7 +50,7 @@ fi
 
 if [ "$mode" = full ]; then
 	alphas=${TW_BENCH_ALPHAS:-"1000 100 10"}
-	sizes=${TW_BENCH_SIZES:-"48 1500"}
+	sizes=${TW_BENCH_SIZES:-"40 1500"}
 	loads=${TW_BENCH_LOADS:-"idle load"}
 	rounds=${TW_BENCH_ROUNDS:-3}
 	count=${TW_BENCH_COUNT:-1000}
@@ -58,7 +58,7 @@ if [ "$mode" = full ]; then
 	deltas=${TW_BENCH_ETF_DELTAS:-50,100,200,500,1000,2000,5000,10000}
 else
 	alphas=${TW_BENCH_ALPHAS:-"1000 100"}
-	sizes=${TW_BENCH_SIZES:-"48"}
+	sizes=${TW_BENCH_SIZES:-"40"}
 	loads=${TW_BENCH_LOADS:-"idle load"}
 	rounds=${TW_BENCH_ROUNDS:-1}
 	count=${TW_BENCH_COUNT:-100}

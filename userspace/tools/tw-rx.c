@@ -12,6 +12,8 @@
  * own), rx_ns the arrival time converted to CLOCK_MONOTONIC (the clock the
  * probes are scheduled in), kern_ns / udp_ns / user_ns the raw
  * CLOCK_REALTIME readings it was chosen from, and rx_src says which one.
+ * The compact probe of a packet under 48 bytes carries only the low 32 bits
+ * of its scheduled time; tw-rx restores the rest from rx_ns.
  *
  * The veth delivery-time pitfall: since Linux 5.18 a packet sent with
  * SO_TXTIME keeps its delivery time (a CLOCK_TAI or CLOCK_MONOTONIC value)
@@ -76,6 +78,7 @@ struct row {
 	int64_t user_rt;	/* clock read after the AF_PACKET recvmsg() */
 	uint16_t size;		/* IPv4 total length */
 	uint8_t have;
+	bool compact;		/* sched_ns holds only the low 32 bits */
 };
 
 struct table {
@@ -347,6 +350,7 @@ static void drain_packet(int fd, struct table *t, uint16_t port,
 		c->pkt_probes++;
 		r->have |= HAVE_PKT;
 		r->sched_ns = p.sched_ns;
+		r->compact = p.compact;
 		r->kern_rt = cmsg_stamp(&msg);
 		r->user_rt = user;
 		r->size = ip_len;
@@ -389,6 +393,7 @@ static void drain_udp(int fd, struct table *t, struct counters *c)
 		r->udp_rt = cmsg_stamp(&msg);
 		if (!(r->have & HAVE_PKT)) {
 			r->sched_ns = p.sched_ns;
+			r->compact = p.compact;
 			r->size = n + 28;
 		}
 	}
@@ -428,6 +433,7 @@ static int write_csv(const char *path, const struct table *t,
 	fprintf(f, "tag,seq,sched_ns,rx_ns,rx_src,kern_ns,udp_ns,user_ns,size\n");
 	for (i = 0; i < t->n; i++) {
 		const struct row *r = &t->rows[i];
+		uint64_t sched = r->sched_ns;
 		const char *src;
 		int64_t rx;
 
@@ -451,9 +457,13 @@ static int write_csv(const char *path, const struct table *t,
 			src = "sw";
 			v->sw++;
 		}
+		rx = to_mono(rx, a, b);
+		/* A compact probe's time is restored from its arrival. */
+		if (r->compact)
+			sched = tw_probe_unwrap(sched, rx);
 		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
-			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, r->sched_ns,
-			to_mono(rx, a, b), src, r->kern_rt, r->udp_rt,
+			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, sched,
+			rx, src, r->kern_rt, r->udp_rt,
 			r->user_rt ? to_mono(r->user_rt, a, b) : 0, r->size);
 	}
 	if (f != stdout && fclose(f)) {

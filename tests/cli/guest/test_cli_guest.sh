@@ -58,10 +58,13 @@ while time.time() < end and len(seqs) < want:
     except socket.timeout:
         continue
     ip = f[14:]
-    if len(ip) < 48 or ip[9] != 17:
+    if len(ip) < 40 or ip[9] != 17:
         continue
-    magic, seq, sched, flags = struct.unpack(">IIQI", ip[28:48])
-    if magic != 0x54574952:
+    if ip[28:32] == b"TWIR" and len(ip) >= 48:
+        seq = struct.unpack(">I", ip[32:36])[0]
+    elif ip[28:30] == b"tw":
+        seq = struct.unpack(">I", ip[32:36])[0]
+    else:
         bad += 1
         continue
     seqs.add(seq)
@@ -76,7 +79,7 @@ ip link add twa type veth peer name twb || {
 ip link set twa up
 ip link set twb up
 
-tap_plan 20
+tap_plan 22
 
 
 show status
@@ -110,6 +113,17 @@ tap_ok "train: 20 sent, 15 gaps" js 'd["sent"]==20 and d["gap_ns"]["count"]==15 
 tap_ok "train csv: one sched time per train" awk -F, 'NR > 1 { tr = int(($1) / 4); if (tr in s && s[tr] != $2) bad++; s[tr] = $2 } END { exit !!bad }' $t/t.csv
 show -j omware pair dev twa pairs 10 gap 1000
 tap_ok "pair: 20 sent, 10 gaps" js 'd["sent"]==20 and d["gap_ns"]["count"]==10'
+
+# The smallest packets carry the compact probe; tw-rx restores their
+# 64-bit scheduled times from the arrival times.
+rm -f $t/ready
+"$root/userspace/tools/tw-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
+rxp=$!
+while [ ! -e $t/ready ]; do sleep 0.1; done
+show omware send dev twa count 30 size 40 schedule periodic 2000 report-file $t/r40.csv
+wait $rxp
+tap_ok "send size 40: 30 sent, tw-rx saw 30 probes of 40 bytes" eval 'test $rc -eq 0 && awk -F, "NR > 1 && \$9 == 40 { n++ } END { exit n != 30 }" $t/rx40.csv'
+tap_ok "compact probe: receiver's sched_ns equal the reports'" eval 'test "$(tail -n +2 $t/r40.csv | cut -d, -f1,2 | sort)" = "$(tail -n +2 $t/rx40.csv | cut -d, -f2,3 | sort)"'
 
 show omware send dev twa count 3 size 3000 schedule periodic 10
 tap_ok "oversize packet: kernel refuses, exit 1, Error: line" eval 'test $rc -eq 1 && grep -q "^Error: .*OMWARE_PKT_A_PAYLOAD" $t/e'
