@@ -28,16 +28,16 @@ class Run:
         self.tag = 30000
 
     def add(self, grid, method, offsets_ns, kind="train", dropped=(),
-            err="", cpu=1000000, rnd=1, delta=0):
+            err="", cpu=1000000, rnd=1, delta=0, mode="-", spin=0):
         """offsets_ns[i]: actual - scheduled of packet i, None = lost."""
         tag = self.tag
         self.tag += 1
         n = len(offsets_ns)
         count = n // 2 if kind == "pair" else n
         self.methods.append(dict(zip(METHODS_HEAD, [
-            tag, grid, rnd, method, kind, count, ALPHA, 48, 0, delta, "-",
+            tag, grid, rnd, method, kind, count, ALPHA, 48, 0, delta, mode,
             "-", "-", T0, cpu, cpu, 1, n, n - len(dropped), len(dropped),
-            0, 0, err])))
+            0, spin, err])))
         for i, off in enumerate(offsets_ns):
             sched = T0 + (i // 2 if kind == "pair" else i) * ALPHA
             if i in dropped:
@@ -84,7 +84,8 @@ def build(d):
     # OIR: IDT errors of 2*2 us, two 2 ms stalls; RSM: 20 ms stalls.  The
     # hybrid run left in one late burst: its p99 (alpha) would beat OIR's.
     r.add(g, "OIR", jitter(200, 2000, 2000000, 100))
-    r.add(g, "OIR-hybrid", [50000000 + i * -ALPHA for i in range(200)])
+    r.add(g, "OIR-hybrid", [50000000 + i * -ALPHA for i in range(200)],
+          mode="hybrid", spin=150 * ALPHA)
     r.add(g, "RSM", jitter(200, 10000, 20000000, 50), cpu=4000000)
     # etf: 100 us drops one packet, 500 us none, 1000 us none.
     r.add(g, "ETF-100", jitter(200, 1000), dropped={7}, delta=100000)
@@ -150,6 +151,10 @@ def main():
         check("CPU ratio against RSM", abs(
             oir.get("cpu_vs_ref", 0) - 0.25) < 1e-9 and
             rsm.get("cpu_vs_ref") == 1.0)
+        hyb = rows.get(("a1000-s48-idle", "OIR-hybrid"), {})
+        check("hybrid spin: 150 of 200 spacings; none for other modes",
+              abs(hyb.get("spin_frac", 0) - 0.75) < 1e-9 and
+              oir.get("spin_frac", 1) is None)
         check("table written", os.path.exists(os.path.join(d, "table.txt")))
 
     print("TAP version 13")

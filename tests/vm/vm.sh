@@ -39,6 +39,7 @@ TESTS=""
 TIMEOUT=300
 MEMORY=1G
 TCG_THREAD=multi
+APPEND=""	# extra kernel command line
 # shellcheck source=/dev/null
 . "$suite/settings"
 # A developer may run a subset: TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE
@@ -64,7 +65,7 @@ echo "vm: suite $name on $kver (${accel[*]:-kvm}), limit ${limit}s"
 boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
 		--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
-		--append "modprobe.blacklist=$blacklist" \
+		--append "modprobe.blacklist=$blacklist $APPEND" \
 		--exec "TW_ROOT=$top TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
