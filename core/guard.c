@@ -4,16 +4,18 @@
  *
  * The estimate q moves up by UP steps when a sample exceeds it and down by
  * one step otherwise.  It settles where exceedances are 1 in (UP + 1), i.e.
- * about the 99th percentile for UP = 99.  The step is a fraction of the mean
- * distance between samples and q, so it scales with the spread of the
- * lateness: fine when the timer is steady, fast when q is far off.
+ * about the 99.9th percentile for UP = 999: a wake-up later than the guard
+ * spoils two inter-departure times, so a p99 guard would leave the p99 of
+ * those to the timer's tail.  The step is a fraction of the mean distance
+ * between samples and q, so it scales with the spread of the lateness:
+ * fine when the timer is steady, fast when q is far off.
  */
 #include "guard.h"
 
 #define TW_GUARD_SHIFT		8	/* fixed point: 1/256 ns */
-#define TW_GUARD_UP		99	/* up/down step ratio: p99 */
+#define TW_GUARD_UP		999	/* up/down step ratio: p99.9 */
 #define TW_GUARD_DEV_SHIFT	4	/* dev averages ~16 samples */
-#define TW_GUARD_STEP_SHIFT	7	/* step = dev / 128 */
+#define TW_GUARD_STEP_SHIFT	10	/* step = dev / 1024 */
 #define TW_GUARD_MARGIN_NS	500U	/* fixed slack above the estimate */
 #define TW_GUARD_LATE_CAP_NS	1000000000LL	/* clip absurd samples to 1 s */
 
@@ -61,6 +63,8 @@ void tw_guard_observe(struct tw_guard *g, s64 wake_late_ns)
 		g->misses++;
 		g->quant = max(g->quant, x);
 	}
+	/* Beyond the cap the guard cannot follow: do not wait to decay. */
+	g->quant = min(g->quant, (u64)g->max_ns << TW_GUARD_SHIFT);
 	g->samples++;
 	WRITE_ONCE(g->guard_ns, tw_guard_from(g));
 }

@@ -5,7 +5,7 @@
  * A hybrid sender arms a timer for (target - guard), then spins until the
  * target.  The guard must cover the timer's wake-up lateness, or the packet
  * leaves late; any excess is CPU burnt spinning.  tw_guard tracks a high
- * quantile (about p99) of the observed lateness and keeps the guard just
+ * quantile (about p99.9) of the observed lateness and keeps the guard just
  * above it, within [min_ns, max_ns].  A wake-up later than the guard itself
  * (a miss) raises the guard at once; it then comes back down slowly.
  *
