@@ -52,6 +52,8 @@
 #define OMW_SEND_ROUNDS		8
 /* Entries popped per round. */
 #define OMW_SEND_BATCH		64
+/* A gap between two clock reads of a spin longer than this is a stall. */
+#define OMW_SPIN_STALL_NS	20000
 /* Longest wait between two report delivery attempts, ms. */
 #define OMW_REPORT_BACKOFF_MAX	256
 
@@ -220,7 +222,7 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 static void omw_hybrid_run(struct omw_session *s, bool slept)
 {
 	u64 now = omw_now(s);
-	u64 start, target;
+	u64 start, target, prev;
 	s64 late;
 
 	if (slept) {
@@ -255,11 +257,19 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		 */
 		if (target == U64_MAX || target - now > tw_guard_ns(&s->guard))
 			break;
-		if (need_resched())
+		if (need_resched()) {
 			cond_resched();
-		else
-			cpu_relax();
+			now = omw_now(s);
+			continue;
+		}
+		cpu_relax();
+		prev = now;
 		now = omw_now(s);
+		/* Time lost without yielding: nothing a guard could cover. */
+		if (now > prev && now - prev > OMW_SPIN_STALL_NS) {
+			omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
+			omw_stat_max(s, OMW_STAT_SPIN_STALL_MAX_NS, now - prev);
+		}
 	}
 	/* REALTIME and TAI may be set back while spinning. */
 	if (now > start)

@@ -76,6 +76,8 @@ static const char *const stats_names[OMWARE_STATS_A_MAX + 1] = {
 	[OMWARE_STATS_A_REPORTS_LOST] = "OMWARE_STATS_A_REPORTS_LOST",
 	[OMWARE_STATS_A_SPIN_NS] = "OMWARE_STATS_A_SPIN_NS",
 	[OMWARE_STATS_A_WAKE_LATE_MAX_NS] = "OMWARE_STATS_A_WAKE_LATE_MAX_NS",
+	[OMWARE_STATS_A_SPIN_STALLS] = "OMWARE_STATS_A_SPIN_STALLS",
+	[OMWARE_STATS_A_SPIN_STALL_MAX_NS] = "OMWARE_STATS_A_SPIN_STALL_MAX_NS",
 };
 
 static const char *const attr_names[OMWARE_A_MAX + 1] = {
@@ -162,6 +164,8 @@ static struct nla_policy stats_policy[OMWARE_STATS_A_MAX + 1] = {
 	[OMWARE_STATS_A_REPORTS_LOST]	= { .type = NLA_U64 },
 	[OMWARE_STATS_A_SPIN_NS]	= { .type = NLA_U64 },
 	[OMWARE_STATS_A_WAKE_LATE_MAX_NS] = { .type = NLA_U64 },
+	[OMWARE_STATS_A_SPIN_STALLS]	= { .type = NLA_U64 },
+	[OMWARE_STATS_A_SPIN_STALL_MAX_NS] = { .type = NLA_U64 },
 };
 
 /* Output keys of the statistics counters. */
@@ -175,6 +179,8 @@ static const char *const stats_keys[OMWARE_STATS_A_MAX + 1] = {
 	[OMWARE_STATS_A_REPORTS_LOST]	= "reports_lost",
 	[OMWARE_STATS_A_SPIN_NS]	= "spin_ns",
 	[OMWARE_STATS_A_WAKE_LATE_MAX_NS] = "wake_late_max_ns",
+	[OMWARE_STATS_A_SPIN_STALLS]	= "spin_stalls",
+	[OMWARE_STATS_A_SPIN_STALL_MAX_NS] = "spin_stall_max_ns",
 };
 
 static const struct tw_keyword clock_words[] = {

@@ -148,6 +148,8 @@ struct bm_trial {
 	uint64_t cpu_busy_ns;
 	uint64_t wall_ns;
 	uint64_t spin_ns;
+	uint64_t spin_stalls;
+	uint64_t spin_stall_max_ns;
 	size_t submitted;
 	size_t got;		/* reports or timestamps */
 	size_t sent, dropped, early, missing;
@@ -515,31 +517,6 @@ static int session_id_cb(struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-static int spin_cb(struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[OMWARE_A_MAX + 1];
-	struct nlattr *st[OMWARE_STATS_A_MAX + 1];
-
-	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
-	    !tb[OMWARE_A_STATS] ||
-	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS], NULL) ||
-	    !st[OMWARE_STATS_A_SPIN_NS])
-		return 0;
-	*(uint64_t *)arg = nla_get_u64(st[OMWARE_STATS_A_SPIN_NS]);
-	return 0;
-}
-
-/* Module-wide nanoseconds spent spinning in hybrid mode. */
-static uint64_t spin_total(struct bench *b)
-{
-	struct nl_msg *msg = tw_nl_new(&b->nl, OMWARE_CMD_STATS_GET, 0, 0);
-	uint64_t v = 0;
-
-	if (msg)
-		tw_nl_request(&b->nl, msg, spin_cb, &v);
-	return v;
-}
-
 static struct nl_msg *session_msg(struct bench *b, uint8_t cmd, size_t size)
 {
 	struct nl_msg *msg = tw_nl_new(&b->nl, cmd, 0, size);
@@ -549,6 +526,35 @@ static struct nl_msg *session_msg(struct bench *b, uint8_t cmd, size_t size)
 		msg = NULL;
 	}
 	return msg;
+}
+
+static int spin_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[OMWARE_A_MAX + 1];
+	struct nlattr *st[OMWARE_STATS_A_MAX + 1];
+	struct bm_trial *t = arg;
+
+	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
+	    !tb[OMWARE_A_STATS] ||
+	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS], NULL))
+		return 0;
+	if (st[OMWARE_STATS_A_SPIN_NS])
+		t->spin_ns = nla_get_u64(st[OMWARE_STATS_A_SPIN_NS]);
+	if (st[OMWARE_STATS_A_SPIN_STALLS])
+		t->spin_stalls = nla_get_u64(st[OMWARE_STATS_A_SPIN_STALLS]);
+	if (st[OMWARE_STATS_A_SPIN_STALL_MAX_NS])
+		t->spin_stall_max_ns =
+			nla_get_u64(st[OMWARE_STATS_A_SPIN_STALL_MAX_NS]);
+	return 0;
+}
+
+/* The session's spinning and stalls in hybrid mode, before it goes. */
+static void session_spin(struct bench *b, struct bm_trial *t)
+{
+	struct nl_msg *msg = session_msg(b, OMWARE_CMD_SESSION_GET, 0);
+
+	if (msg)
+		tw_nl_request(&b->nl, msg, spin_cb, t);
 }
 
 static int session_new(struct bench *b, struct bm_trial *t)
@@ -674,7 +680,7 @@ static void om_collect(struct bench *b, struct bm_trial *t, uint64_t until)
 
 static void om_trial(struct bench *b, struct bm_trial *t)
 {
-	uint64_t spin0, last;
+	uint64_t last;
 	uint64_t phi = (uint64_t)b->o->phi_us * NSEC_PER_USEC;
 	size_t per_msg, i, end;
 	int ret;
@@ -688,7 +694,6 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 	}
 	if (session_new(b, t))
 		return;
-	spin0 = spin_total(b);
 	b->cur = t;
 	trial_schedule(b, t);
 	last = t->s[t->n - 1].sched_ns;
@@ -728,7 +733,7 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 	if (mono_ns() > last)
 		last = mono_ns();
 	om_collect(b, t, last + (uint64_t)b->o->grace_ms * 1000000);
-	t->spin_ns = spin_total(b) - spin0;
+	session_spin(b, t);
 	session_del(b);
 	/* Reports of cancelled packets may trail the ack: take them. */
 	om_collect(b, t, mono_ns() + 100000000);
@@ -1115,8 +1120,11 @@ static void trial_print(struct bm_trial *t)
 	print_s64("idt_error_p50_ns", st.p50);
 	print_s64("idt_error_p99_ns", st.p99);
 	print_u64("cpu_ns_per_pkt", t->n ? t->cpu_proc_ns / t->n : 0);
-	if (t->spin_ns)
+	if (t->spin_ns) {
 		print_u64("spin_ns", t->spin_ns);
+		print_u64("spin_stalls", t->spin_stalls);
+		print_u64("spin_stall_max_ns", t->spin_stall_max_ns);
+	}
 	if (t->err[0])
 		print_string("error", t->err);
 	print_nl();
@@ -1139,7 +1147,7 @@ static void trial_write(struct bench *b, struct bm_trial *t)
 			if (err[i] == ',' || err[i] == '\n')
 				err[i] = ';';
 		fprintf(b->methods_csv,
-			"%u,%s,%u,%s,%s,%zu,%llu,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%zu,%zu,%zu,%zu,%llu,%s\n",
+			"%u,%s,%u,%s,%s,%zu,%llu,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%zu,%zu,%zu,%zu,%llu,%llu,%llu,%s\n",
 			t->tag, o->grid, o->round, t->name,
 			t->m->pair ? "pair" : "train",
 			t->m->pair ? t->n / 2 : t->n,
@@ -1157,7 +1165,8 @@ static void trial_write(struct bench *b, struct bm_trial *t)
 			(unsigned long long)t->cpu_busy_ns,
 			(unsigned long long)t->wall_ns, t->submitted, t->sent,
 			t->dropped, t->early, (unsigned long long)t->spin_ns,
-			err);
+			(unsigned long long)t->spin_stalls,
+			(unsigned long long)t->spin_stall_max_ns, err);
 		fflush(b->methods_csv);
 	}
 	if (!b->send_csv)
@@ -1437,7 +1446,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 			return TW_EXIT_SYS;
 		}
 		b->methods_csv = open_csv(o->out, "methods.csv",
-			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,err");
+			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err");
 		b->send_csv = open_csv(o->out, "send.csv",
 			"tag,seq,sched_ns,sent_ns,sent_src,user_ns,status");
 		if (!b->methods_csv || !b->send_csv)

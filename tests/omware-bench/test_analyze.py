@@ -17,7 +17,8 @@ ANALYZE = os.path.join(HERE, "..", "..", "userspace", "tools", "tw-analyze")
 
 METHODS_HEAD = ("tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,"
                 "delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,"
-                "wall_ns,submitted,sent,dropped,early,spin_ns,err").split(",")
+                "wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,"
+                "spin_stall_max_ns,err").split(",")
 ALPHA = 1000000
 T0 = 10 ** 12
 
@@ -28,7 +29,8 @@ class Run:
         self.tag = 30000
 
     def add(self, grid, method, offsets_ns, kind="train", dropped=(),
-            err="", cpu=1000000, rnd=1, delta=0, mode="-", spin=0):
+            err="", cpu=1000000, rnd=1, delta=0, mode="-", spin=0,
+            stalls=(0, 0)):
         """offsets_ns[i]: actual - scheduled of packet i, None = lost."""
         tag = self.tag
         self.tag += 1
@@ -37,7 +39,7 @@ class Run:
         self.methods.append(dict(zip(METHODS_HEAD, [
             tag, grid, rnd, method, kind, count, ALPHA, 48, 0, delta, mode,
             "-", "-", T0, cpu, cpu, 1, n, n - len(dropped), len(dropped),
-            0, spin, err])))
+            0, spin, stalls[0], stalls[1], err])))
         for i, off in enumerate(offsets_ns):
             sched = T0 + (i // 2 if kind == "pair" else i) * ALPHA
             if i in dropped:
@@ -85,7 +87,7 @@ def build(d):
     # hybrid run left in one late burst: its p99 (alpha) would beat OIR's.
     r.add(g, "OIR", jitter(200, 2000, 2000000, 100))
     r.add(g, "OIR-hybrid", [50000000 + i * -ALPHA for i in range(200)],
-          mode="hybrid", spin=150 * ALPHA)
+          mode="hybrid", spin=150 * ALPHA, stalls=(7, 900000))
     r.add(g, "RSM", jitter(200, 10000, 20000000, 50), cpu=4000000)
     # etf: 100 us drops one packet, 500 us none, 1000 us none.
     r.add(g, "ETF-100", jitter(200, 1000), dropped={7}, delta=100000)
@@ -152,9 +154,13 @@ def main():
             oir.get("cpu_vs_ref", 0) - 0.25) < 1e-9 and
             rsm.get("cpu_vs_ref") == 1.0)
         hyb = rows.get(("a1000-s48-idle", "OIR-hybrid"), {})
-        check("hybrid spin: 150 of 200 spacings; none for other modes",
+        check("hybrid spin: 150 of 200 spacings, 7 stalls up to 900 us;"
+              " none for other modes",
               abs(hyb.get("spin_frac", 0) - 0.75) < 1e-9 and
-              oir.get("spin_frac", 1) is None)
+              hyb.get("spin_stalls") == 7 and
+              hyb.get("spin_stall_max_ns") == 900000 and
+              oir.get("spin_frac", 1) is None and
+              oir.get("spin_stalls", 1) is None)
         check("table written", os.path.exists(os.path.join(d, "table.txt")))
 
     print("TAP version 13")

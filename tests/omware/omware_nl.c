@@ -1892,6 +1892,19 @@ static int t_hybrid_mode(struct env *e)
 		       g0.st[OMWARE_STATS_A_SPIN_NS],
 		       "module SPIN_NS did not grow in hybrid mode");
 	}
+	/* Stalls are the host's doing: only their consistency is certain. */
+	EXPECT(g1.st_has[OMWARE_STATS_A_SPIN_STALLS] &&
+	       g1.st_has[OMWARE_STATS_A_SPIN_STALL_MAX_NS],
+	       "module stats lack SPIN_STALLS / SPIN_STALL_MAX_NS");
+	EXPECT(g1.st[OMWARE_STATS_A_SPIN_STALLS] >=
+	       g0.st[OMWARE_STATS_A_SPIN_STALLS] &&
+	       (g1.st[OMWARE_STATS_A_SPIN_STALLS] == 0) ==
+	       (g1.st[OMWARE_STATS_A_SPIN_STALL_MAX_NS] == 0) &&
+	       (!g1.st[OMWARE_STATS_A_SPIN_STALLS] ||
+		g1.st[OMWARE_STATS_A_SPIN_STALL_MAX_NS] > 20000),
+	       "SPIN_STALLS %llu and SPIN_STALL_MAX_NS %llu disagree",
+	       (unsigned long long)g1.st[OMWARE_STATS_A_SPIN_STALLS],
+	       (unsigned long long)g1.st[OMWARE_STATS_A_SPIN_STALL_MAX_NS]);
 	return fail;
 }
 

@@ -146,7 +146,9 @@
  * DROPPED_XMIT (driver or qdisc refused it), DROPPED_DOWN (device down or
  * gone), CANCELLED, REPORTS_LOST (report could not be delivered to the
  * owner), SPIN_NS (CPU time spent spinning in hybrid mode), WAKE_LATE_MAX_NS
- * (largest timer lateness seen).
+ * (largest timer lateness seen), SPIN_STALLS (times a spinning hybrid thread
+ * lost its CPU for more than 20 us without giving it up: interrupts, SMIs,
+ * a hypervisor; no guard can cover those), SPIN_STALL_MAX_NS (the longest).
  */
 #ifndef _UAPI_LINUX_OMWARE_H
 #define _UAPI_LINUX_OMWARE_H
@@ -270,6 +272,8 @@ enum omware_stats_attr {
 	OMWARE_STATS_A_REPORTS_LOST,
 	OMWARE_STATS_A_SPIN_NS,
 	OMWARE_STATS_A_WAKE_LATE_MAX_NS,
+	OMWARE_STATS_A_SPIN_STALLS,
+	OMWARE_STATS_A_SPIN_STALL_MAX_NS,
 	__OMWARE_STATS_A_MAX,
 };
 
