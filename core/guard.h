@@ -7,7 +7,8 @@
  * leaves late; any excess is CPU burnt spinning.  tw_guard tracks a high
  * quantile (about p99.9) of the observed lateness and keeps the guard just
  * above it, within [min_ns, max_ns].  A wake-up later than the guard itself
- * (a miss) raises the guard at once; it then comes back down slowly.
+ * (a miss) raises the guard at once; unless the lateness stays that high,
+ * that cover fades within a few tens of samples.
  *
  * Integer arithmetic only, no division, no locking: the caller serialises
  * tw_guard_observe(); tw_guard_ns() may be read from anywhere.
@@ -26,6 +27,7 @@ struct tw_guard {
 	/* private estimator state, fixed point (ns << TW_GUARD_SHIFT) */
 	u64 quant;		/* running estimate of the lateness quantile */
 	u64 dev;		/* mean distance of samples from quant */
+	u64 hold;		/* cover after a miss, fading */
 	u64 samples;		/* observations so far */
 	u64 misses;		/* observations later than the guard in force */
 };

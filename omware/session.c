@@ -43,6 +43,7 @@
 #include <linux/if_arp.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <net/sock.h>
 
@@ -222,7 +223,8 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 static void omw_hybrid_run(struct omw_session *s, bool slept)
 {
 	u64 now = omw_now(s);
-	u64 start, target, prev;
+	u64 start, target, tick, prev_tick;
+	unsigned long nivcsw;
 	s64 late;
 
 	if (slept) {
@@ -233,9 +235,13 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 			omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
 		/* Only this thread observes, so no lock is needed. */
 		tw_guard_observe(&s->guard, late);
+		now = omw_now(s);
 	}
 
 	start = now;
+	/* Stalls are timed on the CPU's clock, which no one can step. */
+	tick = local_clock();
+	nivcsw = current->nivcsw;
 	while (!kthread_should_stop()) {
 		target = READ_ONCE(s->head_ns);
 		if (target <= now) {
@@ -248,6 +254,7 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 			cond_resched();
 			now = omw_now(s);
 			start = now;
+			tick = local_clock();
 			continue;
 		}
 		/*
@@ -260,16 +267,24 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		if (need_resched()) {
 			cond_resched();
 			now = omw_now(s);
+			tick = local_clock();
 			continue;
 		}
 		cpu_relax();
-		prev = now;
 		now = omw_now(s);
-		/* Time lost without yielding: nothing a guard could cover. */
-		if (now > prev && now - prev > OMW_SPIN_STALL_NS) {
+		prev_tick = tick;
+		tick = local_clock();
+		/*
+		 * Time lost without yielding or being preempted (interrupts,
+		 * SMIs, a hypervisor): nothing a guard could cover.
+		 */
+		if ((s64)(tick - prev_tick) > OMW_SPIN_STALL_NS &&
+		    current->nivcsw == nivcsw) {
 			omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
-			omw_stat_max(s, OMW_STAT_SPIN_STALL_MAX_NS, now - prev);
+			omw_stat_max(s, OMW_STAT_SPIN_STALL_MAX_NS,
+				     tick - prev_tick);
 		}
+		nivcsw = current->nivcsw;
 	}
 	/* REALTIME and TAI may be set back while spinning. */
 	if (now > start)

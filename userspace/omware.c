@@ -1197,6 +1197,13 @@ static int train_common(struct train_opts *o, const struct tw_arg *args,
 		tw_err("at most %d packets per run", MAX_COUNT);
 		return TW_EXIT_FAIL;
 	}
+	/* The compact probe numbers a train's packets in 14 bits. */
+	if (o->s.size < 28 + TW_PROBE_LEN &&
+	    o->count > TW_PROBE_COMPACT_INDEX_MAX + 1) {
+		tw_err("a train of packets under %d bytes has at most %u packets",
+		       28 + TW_PROBE_LEN, TW_PROBE_COMPACT_INDEX_MAX + 1);
+		return TW_EXIT_FAIL;
+	}
 	if (o->gap_us && o->repeat - 1 > MAX_SPAN_US / o->gap_us) {
 		tw_err("the trains would span more than a day");
 		return TW_EXIT_FAIL;

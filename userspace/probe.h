@@ -136,9 +136,10 @@ static inline uint32_t tw_probe_get32(const uint8_t *b)
 }
 
 /*
- * Write the probe at buf, which has room bytes (at least
- * TW_PROBE_COMPACT_LEN): the full layout if it fits, else the compact
- * one, which keeps the flags' bits 0-1 and the index's low 14 bits.
+ * Write the probe at buf, which has room bytes: the full layout if it
+ * fits, else the compact one, which keeps the flags' bits 0-1 and the
+ * index's low 14 bits (callers keep trains within TW_PROBE_COMPACT_INDEX_MAX
+ * + 1 packets); nothing if not even that fits.
  */
 static inline void tw_probe_put(void *buf, size_t room,
 				const struct tw_probe *p)
@@ -147,6 +148,8 @@ static inline void tw_probe_put(void *buf, size_t room,
 	uint64_t v64;
 	uint16_t v16;
 
+	if (!tw_probe_len(room))
+		return;
 	if (tw_probe_len(room) == TW_PROBE_COMPACT_LEN) {
 		v16 = htobe16(TW_PROBE_MAGIC16);
 		memcpy(b, &v16, 2);

@@ -84,7 +84,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 48
+tap_plan 49
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -164,6 +164,8 @@ done
 tap_ok "bad counts refused (0, -1, 1x, 0x, too big, blank, empty)" test $ok -eq 0
 tap_ok "size below the compact probe's 40 bytes refused" \
 	refused 1 'invalid size "39"' omware send dev lo size 39 schedule periodic 1
+tap_ok "a 40-byte train longer than the compact probe's index refused" \
+	refused 1 'at most 16384 packets' omware train dev lo count 16385 size 40
 tap_ok "bad MAC refused" \
 	refused 1 'invalid dst-mac' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
 tap_ok "missing value at the end refused" \

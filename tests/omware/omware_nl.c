@@ -1896,6 +1896,9 @@ static int t_hybrid_mode(struct env *e)
 	EXPECT(g1.st_has[OMWARE_STATS_A_SPIN_STALLS] &&
 	       g1.st_has[OMWARE_STATS_A_SPIN_STALL_MAX_NS],
 	       "module stats lack SPIN_STALLS / SPIN_STALL_MAX_NS");
+	EXPECT(in.st_has[OMWARE_STATS_A_SPIN_STALLS] &&
+	       in.st_has[OMWARE_STATS_A_SPIN_STALL_MAX_NS],
+	       "session stats lack SPIN_STALLS / SPIN_STALL_MAX_NS");
 	EXPECT(g1.st[OMWARE_STATS_A_SPIN_STALLS] >=
 	       g0.st[OMWARE_STATS_A_SPIN_STALLS] &&
 	       (g1.st[OMWARE_STATS_A_SPIN_STALLS] == 0) ==

@@ -7,6 +7,9 @@ suite=$1
 export TW_OUT=$2
 export TW_ROOT=${TW_ROOT:?}
 export PATH="$TW_ROOT/userspace:$TW_ROOT/userspace/tools:$PATH"
+# First of all: tells the host this boot reached the tests (it never
+# boots again once this exists).
+: > "$TW_OUT/started"
 cd "$suite" || exit 1
 
 MODULES=""

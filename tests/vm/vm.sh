@@ -78,7 +78,7 @@ for attempt in 1 2; do
 	start=$(date +%s)
 	boot
 	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
-	grep -q 'timewire-guest: kernel' "$out/console.log" && break
+	[ -e "$out/started" ] && break
 	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"
 	tail -n 15 "$out/console.log" | sed 's/^/vm:   /'
 	cp "$out/console.log" "$out/console-attempt$attempt.log"
@@ -104,8 +104,16 @@ if [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
 fi
 # The console sees what dmesg.txt would miss if the guest died.
 bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|kernel BUG|UBSAN:|KASAN:|unreferenced object'
-if grep -Eh "$bad" "$out/console.log" "$out/dmesg.txt" 2>/dev/null | head -n 5 > "$out/kernel-problems.txt" &&
-   [ -s "$out/kernel-problems.txt" ]; then
+# An attempt that died before the tests counts too: a boot oops is a failure.
+logs=()
+for f in "$out"/console-attempt*.log "$out/console.log" "$out/dmesg.txt"; do
+	[ -f "$f" ] && logs+=("$f")
+done
+# Not a pipeline: under pipefail, head closing early would hide the match.
+: > "$out/kernel-problems.txt"
+[ ${#logs[@]} -gt 0 ] && grep -Eh "$bad" "${logs[@]}" > "$out/kernel-problems.all"
+[ -f "$out/kernel-problems.all" ] && head -n 5 "$out/kernel-problems.all" > "$out/kernel-problems.txt"
+if [ -s "$out/kernel-problems.txt" ]; then
 	failed=$((failed + 1))
 	report FAIL "kernel log: $(head -n 1 "$out/kernel-problems.txt")"
 	sed 's/^/    /' "$out/kernel-problems.txt"

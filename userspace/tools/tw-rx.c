@@ -458,8 +458,11 @@ static int write_csv(const char *path, const struct table *t,
 			v->sw++;
 		}
 		rx = to_mono(rx, a, b);
-		/* A compact probe's time is restored from its arrival. */
-		if (r->compact)
+		/*
+		 * A compact probe's time is restored from its arrival, which
+		 * assumes the probes were scheduled on CLOCK_MONOTONIC.
+		 */
+		if (r->compact && rx > 0)
 			sched = tw_probe_unwrap(sched, rx);
 		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
 			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, sched,

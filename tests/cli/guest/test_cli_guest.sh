@@ -119,10 +119,11 @@ tap_ok "pair: 20 sent, 10 gaps" js 'd["sent"]==20 and d["gap_ns"]["count"]==10'
 rm -f $t/ready
 "$root/userspace/tools/tw-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
 rxp=$!
-while [ ! -e $t/ready ]; do sleep 0.1; done
+for _ in $(seq 100); do [ -e $t/ready ] && break; sleep 0.1; done
 show omware send dev twa count 30 size 40 schedule periodic 2000 report-file $t/r40.csv
 wait $rxp
-tap_ok "send size 40: 30 sent, tw-rx saw 30 probes of 40 bytes" eval 'test $rc -eq 0 && awk -F, "NR > 1 && \$9 == 40 { n++ } END { exit n != 30 }" $t/rx40.csv'
+rxrc=$?
+tap_ok "send size 40: 30 sent, tw-rx saw 30 probes of 40 bytes" eval 'test $rc -eq 0 && test $rxrc -eq 0 && awk -F, "NR > 1 && \$9 == 40 { n++ } END { exit n != 30 }" $t/rx40.csv'
 tap_ok "compact probe: receiver's sched_ns equal the reports'" eval 'test "$(tail -n +2 $t/r40.csv | cut -d, -f1,2 | sort)" = "$(tail -n +2 $t/rx40.csv | cut -d, -f2,3 | sort)"'
 
 show omware send dev twa count 3 size 3000 schedule periodic 10
