@@ -33,7 +33,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include <pthread.h>
+#ifndef TW_HOST_NO_URCU	/* cross builds of the RCU-free parts */
 #include <urcu.h>
+#endif
 #include <linux/types.h>
 
 /* From the uapi types, so that u64 is unsigned long long as in the kernel. */

@@ -229,6 +229,17 @@ static void test_miss(void)
 	       "after the miss it comes back down (%u)", tw_guard_ns(&g));
 	tw_guard_observe(&g, 10000000);
 	tap_ok(tw_guard_ns(&g) == 200000, "a miss beyond max pins at max");
+
+	/* 30 ms << 8 needs more than 32 bits: the fixed point must be u64. */
+	tw_guard_init(&g, 1000, 100000000);
+	feed(&g, 1000, draw_light);
+	tw_guard_observe(&g, 30000000);
+	tap_ok(tw_guard_ns(&g) >= 30000000 && tw_guard_ns(&g) < 31000000,
+	       "a 30 ms miss under a 100 ms cap raises the guard to 30 ms (%u)",
+	       tw_guard_ns(&g));
+	tw_guard_init(&g, 1000, 200000);
+	feed(&g, 20000, draw_light);
+	tw_guard_observe(&g, 10000000);
 	tap_ok(tw_guard_quantile_ns(&g) <= 200000,
 	       "the quantile estimate stays within the cap (%u)",
 	       tw_guard_quantile_ns(&g));
@@ -241,7 +252,7 @@ int main(void)
 {
 	unsigned long expected_warns = 1;	/* from the min > max case */
 
-	tap_plan(21);
+	tap_plan(22);
 	test_init();
 	test_adapt();
 	test_outliers();
