@@ -27,6 +27,7 @@ HOST_TESTS=(
 	tests/core/test_compat
 	userspace/test_userlib
 	tests/cross/test_cross.sh
+	tests/cross/test_kmod_cross.sh
 	tests/cli/test_cli.sh
 	tests/ynl/test_spec.sh
 	tests/omware-bench/test_analyze.py
