@@ -50,10 +50,17 @@ check-host: .deps-ok
 	@$(MAKE) --no-print-directory userspace
 	@tests/run.sh --host-only
 
+# The guest measures; the host, where plotting is quick, summarises and draws.
 demo: .deps-ok
 	@$(MAKE) --no-print-directory all
 	@TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
-	 cat .build/demo/table.txt 2>/dev/null || echo "demo: no result table (see .build/demo/console.log)"; \
+	 if [ -s .build/demo/raw/methods.csv ]; then \
+		echo; userspace/tools/tw-analyze --summary --plots cdf \
+			-o .build/demo .build/demo/raw || rc=1; \
+		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
+	 else \
+		echo "demo: no results (see .build/demo/console.log)"; \
+	 fi; \
 	 exit $$rc
 
 bench-omware: .deps-ok
