@@ -30,6 +30,7 @@ HOST_TESTS=(
 	tests/cross/test_kmod_cross.sh
 	tests/cli/test_cli.sh
 	tests/ynl/test_spec.sh
+	tests/ynl/test_nlgen.sh
 	tests/omware-bench/test_analyze.py
 )
 # Guest suites, one boot each (the omware boot also runs the CLI and ynl
