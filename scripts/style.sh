@@ -20,7 +20,7 @@ fi
 
 if command -v sparse >/dev/null 2>&1; then
 	echo "style: sparse (C=2)"
-	log=$(make -s modules C=2 CF="-D__CHECK_ENDIAN__" 2>&1)
+	log=$(make -s modules-test C=2 CF="-D__CHECK_ENDIAN__" 2>&1)
 	# Kbuild prints sparse findings as warnings/errors on our sources.
 	if echo "$log" | grep -E "^$top/.*: (warning|error):"; then
 		rc=1

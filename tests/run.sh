@@ -92,6 +92,11 @@ if want host; then
 fi
 
 if [ "$host_only" -eq 0 ]; then
+	# The guests load the modules built for the test kernel (.build/kmod/).
+	if ! make -s modules-test > "$results/kmod-build.log" 2>&1; then
+		tail -n 20 "$results/kmod-build.log"
+		tally "make modules-test" 0 1 0 "FAIL building the modules for the test kernel"
+	fi
 	for s in "${GUEST_SUITES[@]}"; do
 		want "$s" || continue
 		echo "### guest suite: $s"
