@@ -5,13 +5,17 @@
 # name, policy type, key and nested set and every enum entry's word
 # (tests/ynl/nlgen_check.py writes the checking program).  Then the checks
 # are shown able to fail: a table changed by hand, and a spec naming an
-# attribute the header lacks.
+# attribute the header lacks.  Last, the module registry: each module has its
+# Kbuild and its spec, and the CLI's modules.h (scripts/modules-gen.sh)
+# lists exactly the registry.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=scripts/modules.sh
+. "$top/scripts/modules.sh"
 
 py=${YNL_PYTHON:-/usr/bin/python3}
 cc=${CC:-cc}
@@ -52,7 +56,8 @@ link() {	# link DIR FAMILY: DIR/check from check.c and FAMILY.c
 # run DIR: the checks pass.
 run() { "$1/check" > "$log" 2>&1; }
 
-tap_plan $((2 * ${#specs[@]} + 2))
+mapfile -t modules < <(tw_modules_table)
+tap_plan $((2 * ${#specs[@]} + 3 + ${#modules[@]}))
 
 for spec in "${specs[@]}"; do
 	name=$(basename "$spec" .yaml)
@@ -102,4 +107,23 @@ else
 	tap_skip "a generated policy type edited by hand is reported" "no omware spec"
 	tap_skip "a spec attribute missing from the UAPI header fails the build" "no omware spec"
 fi
+
+for m in "${modules[@]}"; do
+	read -r name dir family _ <<< "$m"
+	tap_ok "registry: $name has $dir/Kbuild and the spec of family $family" \
+		test -f "$top/$dir/Kbuild" -a -f "$top/Documentation/netlink/specs/$family.yaml"
+done
+
+# The TW_MODULE() lines, printed back, must give every module of the
+# registry: name, family, object file and summary.
+registry_header() {
+	"$top/scripts/modules-gen.sh" "$work/modules.h" &&
+	printf '%s\n' '#include <stdio.h>' 'int main(void)' '{' \
+		'#define TW_MODULE(n, f, ko, s) printf("%s %s %s %s\n", #n, f, ko, s);' \
+		'#include "modules.h"' '	return 0;' '}' > "$work/modules.c" &&
+	"$cc" -Wall -Werror -I"$work" -o "$work/modules" "$work/modules.c" &&
+	diff <(tw_modules_table | awk '{ $2 = $3; $3 = $1 ".ko"; print }') \
+		<("$work/modules")
+}
+tap_ok "registry: modules.h holds one TW_MODULE line per module" registry_header
 tap_done
