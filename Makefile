@@ -41,7 +41,7 @@ modules: ## the modules of modules.list for KDIR, objects next to the sources
 modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>/<name>.ko
 	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
 	@$(TOPDIR)/scripts/kmod-tree.sh $(TEST_KO_DIR)
-	$(MAKE) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) modules
+	$(MAKE) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
 
 userspace: ## the timewire CLI and the experiment tools
 	$(MAKE) -C userspace
