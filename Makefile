@@ -12,6 +12,15 @@
 TOPDIR	:= $(CURDIR)
 PREFIX	?= /usr/local
 
+# The test kernel: the one KVER names, else the newest installed 6.12 (make
+# deps); vm.sh boots the same.  Found only when a target needs it.
+ifneq ($(filter command line environment,$(origin KVER)),)
+TEST_KVER := $(KVER)
+else
+TEST_KVER = $(shell . $(TOPDIR)/scripts/kernel-version.sh && tw_kernel_installed)
+endif
+TEST_KO_DIR = $(TOPDIR)/.build/kmod/$(TEST_KVER)
+
 # The running kernel, or the one KVER names.
 KVER	?= $(shell uname -r)
 ifeq ($(origin KDIR),undefined)
@@ -21,10 +30,6 @@ KDIR_MISSING := no kernel build tree for $(KVER) at $(KDIR): install the headers
 else
 KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kernel build tree
 endif
-
-# The test kernel, found only when a target needs it.
-TEST_KVER = $(shell . $(TOPDIR)/scripts/kernel-version.sh && tw_kernel_installed)
-TEST_KO_DIR = $(TOPDIR)/.build/kmod/$(TEST_KVER)
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
 	check-host demo style bench-core bench-omware modules_install install help
