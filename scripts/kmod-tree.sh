@@ -20,7 +20,7 @@ dirs=(core include tests/harness/twwarn)
 mapfile -t -O ${#dirs[@]} dirs < <(tw_module_dirs)
 cd "$top"
 # Sources only: what Kbuild produces in a tree is left behind.
-find Kbuild modules.list "${dirs[@]}" -type f \
+find Kbuild modules.list scripts/modules.sh "${dirs[@]}" -type f \
 	! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
 	! -name '.*.cmd' ! -name '*.a' ! -name 'modules.order' \
 	! -name 'Module.symvers' ! -name '*.symvers' -print |
