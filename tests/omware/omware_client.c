@@ -37,17 +37,9 @@ const char *errname(int err)
 	return buf;
 }
 
-static uint32_t tag_counter;
+/* ------------------------------------------------------------------ */
+/* netlink                                                             */
 
-static uint32_t new_tag(void)
-{
-	return ((uint32_t)getpid() << 12) ^ ++tag_counter;
-}
-
-static uint64_t cookie_of(uint32_t tag, uint32_t idx)
-{
-	return (uint64_t)tag << 32 | idx;
-}
 static int ow_resolve(struct nl_sock *sk)
 {
 	int id = genl_ctrl_resolve(sk, OMWARE_FAMILY_NAME);
@@ -291,7 +283,7 @@ static int ow_read(struct ow *o, uint32_t seq, struct ack *a, reply_cb cb,
 
 /* Send @m (consumed) and wait for its answer; returns the errno (<= 0). */
 int ow_xfer(struct ow *o, struct nl_msg *m, struct ack *a,
-		   reply_cb cb, void *arg)
+	    reply_cb cb, void *arg)
 {
 	struct ack local;
 	uint64_t deadline;
@@ -353,7 +345,7 @@ static size_t count_reports(struct ow *o, uint32_t sid)
  * listening @settle_ms more so that a duplicate would be seen too.
  */
 size_t wait_reports(struct ow *o, uint32_t sid, size_t n,
-			   int timeout_ms, int settle_ms)
+		    int timeout_ms, int settle_ms)
 {
 	uint64_t deadline = mono() + timeout_ms * NSEC_PER_MSEC;
 
@@ -487,7 +479,7 @@ static int dump_cb(struct nlmsghdr *nlh, void *arg)
 }
 
 int session_new(struct ow *o, const struct sopts *so, uint32_t *sid,
-		       struct ack *a)
+		struct ack *a)
 {
 	struct nl_msg *m = ow_msg(OMWARE_CMD_SESSION_NEW, 0);
 	struct info in;
@@ -523,7 +515,7 @@ int session_new(struct ow *o, const struct sopts *so, uint32_t *sid,
 }
 
 int simple_cmd(struct ow *o, uint8_t cmd, uint32_t sid,
-		      struct ack *a)
+	       struct ack *a)
 {
 	struct nl_msg *m = ow_msg(cmd, 0);
 
@@ -537,7 +529,7 @@ int session_del(struct ow *o, uint32_t sid)
 }
 
 int session_get(struct ow *o, uint32_t sid, struct info *in,
-		       struct ack *a)
+		struct ack *a)
 {
 	struct nl_msg *m = ow_msg(OMWARE_CMD_SESSION_GET, 0);
 
@@ -571,6 +563,21 @@ int stats_get(struct ow *o, struct info *in)
 	memset(in, 0, sizeof(*in));
 	return ow_xfer(o, m, NULL, info_cb, in);
 }
+/* ------------------------------------------------------------------ */
+/* packet batches: every packet carries its batch's tag and index      */
+
+static uint32_t tag_counter;
+
+static uint32_t new_tag(void)
+{
+	return ((uint32_t)getpid() << 12) ^ ++tag_counter;
+}
+
+static uint64_t cookie_of(uint32_t tag, uint32_t idx)
+{
+	return (uint64_t)tag << 32 | idx;
+}
+
 void batch_init(struct batch *b, int n)
 {
 	b->p = xcalloc(n ? n : 1, sizeof(*b->p));
@@ -586,7 +593,7 @@ void batch_free(struct batch *b)
 }
 
 struct pkt *add_frame(struct batch *b, int len, const uint8_t *dst,
-			     const uint8_t *src, uint64_t time)
+		      const uint8_t *src, uint64_t time)
 {
 	struct pkt *p = &b->p[b->n];
 
@@ -603,7 +610,7 @@ struct pkt *add_frame(struct batch *b, int len, const uint8_t *dst,
 }
 
 struct pkt *add_payload(struct batch *b, int len, const uint8_t *dst,
-			       const uint8_t *src, int proto, uint64_t time)
+			const uint8_t *src, int proto, uint64_t time)
 {
 	struct pkt *p = &b->p[b->n];
 
@@ -643,7 +650,7 @@ static void put_pkt(struct nl_msg *m, const struct pkt *p, bool with_time)
 
 /* Submit packets @from..@to-1 of @b in the order given by @perm (or not). */
 int submit_range(struct ow *o, uint32_t sid, const struct batch *b,
-			int from, int to, const int *perm, struct ack *a)
+		 int from, int to, const int *perm, struct ack *a)
 {
 	struct nl_msg *m = ow_msg(OMWARE_CMD_SUBMIT, 0);
 	int i;
@@ -656,7 +663,7 @@ int submit_range(struct ow *o, uint32_t sid, const struct batch *b,
 
 /* Submit all of @b in chunks small enough for one netlink message. */
 int submit_all(struct ow *o, uint32_t sid, const struct batch *b,
-		      const int *perm)
+	       const int *perm)
 {
 	int i, j, err, bytes;
 
@@ -672,7 +679,7 @@ int submit_all(struct ow *o, uint32_t sid, const struct batch *b,
 }
 
 int train_send(struct ow *o, uint32_t sid, uint64_t time,
-		      const struct batch *b, int from, int to, struct ack *a)
+	       const struct batch *b, int from, int to, struct ack *a)
 {
 	struct nl_msg *m = ow_msg(OMWARE_CMD_TRAIN, 0);
 	int i;
@@ -685,7 +692,7 @@ int train_send(struct ow *o, uint32_t sid, uint64_t time,
 }
 
 int cancel_cookie(struct ow *o, uint32_t sid, uint64_t cookie,
-			 struct ack *a)
+		  struct ack *a)
 {
 	struct nl_msg *m = ow_msg(OMWARE_CMD_CANCEL, 0);
 
@@ -693,8 +700,16 @@ int cancel_cookie(struct ow *o, uint32_t sid, uint64_t cookie,
 	nla_put_u64(m, OMWARE_A_COOKIE, cookie);
 	return ow_xfer(o, m, a, NULL, NULL);
 }
+
+/* ------------------------------------------------------------------ */
+/* checks shared by tests                                              */
+
+/*
+ * Every packet of @b has exactly one report in @r, with its cookie, the
+ * expected status and consistent times.
+ */
 int check_reports(const struct batch *b, const struct report *r,
-			 size_t nr, uint8_t status, bool never_early)
+		  size_t nr, uint8_t status, bool never_early)
 {
 	int *seen = xcalloc(b->n ? b->n : 1, sizeof(int));
 	int bad = 0;
@@ -775,7 +790,7 @@ int check_reports(const struct batch *b, const struct report *r,
  * Ties in sched are allowed any order, so they are skipped.
  */
 int check_sent_order(const struct batch *b, const struct report *r,
-			    size_t nr)
+		     size_t nr)
 {
 	uint64_t *sent = xcalloc(b->n ? b->n : 1, sizeof(uint64_t));
 	int *ord = xcalloc(b->n ? b->n : 1, sizeof(int));
@@ -816,7 +831,7 @@ int check_sent_order(const struct batch *b, const struct report *r,
  * sched-time order (ties: any order, checked by the caller if needed).
  */
 int check_delivery(const struct batch *b, const struct rxframe *f,
-			  int got)
+		   int got)
 {
 	int i, bad = 0;
 	uint64_t last = 0;
@@ -929,6 +944,8 @@ void omw_setup(int argc, char **argv)
 	if (omw_family() <= 0)
 		ksft_exit_skip("generic netlink family '%s' not registered (module not loaded)\n",
 			       OMWARE_FAMILY_NAME);
+	if (run("ip -V >/dev/null 2>&1"))
+		ksft_exit_skip("needs ip(8) from iproute2\n");
 	env_owner = getpid();
 	atexit(env_cleanup);
 	signal(SIGTERM, on_signal);
