@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json_print.h"
+#include "print.h"
 
 #define MAX_DEPTH	16
 
@@ -36,7 +36,7 @@ static void push(bool array, int line, int child)
 {
 	if (pr.depth == MAX_DEPTH - 1) {
 		/* Only reachable by a coding error; do not corrupt output. */
-		fprintf(stderr, "json_print: nesting too deep\n");
+		fprintf(stderr, "print: nesting too deep\n");
 		abort();
 	}
 	pr.depth++;
@@ -301,6 +301,17 @@ void print_double(const char *key, double val)
 	} else {
 		text_word();
 		printf("%s %.9g", key, val);
+	}
+}
+
+void print_null(const char *key, const char *text)
+{
+	if (pr.json) {
+		json_key(key);
+		fputs("null", stdout);
+	} else {
+		text_word();
+		printf("%s %s", key, text);
 	}
 }
 
