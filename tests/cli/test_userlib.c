@@ -525,12 +525,12 @@ TEST(stop_on_signals)
 {
 	/* SIGINT and SIGTERM set the flag instead of ending the program. */
 	tw_stop_on_signals();
-	ASSERT_EQ(0, tw_stop);
+	ASSERT_FALSE(tw_stop);
 	ASSERT_EQ(0, raise(SIGINT));
-	ASSERT_EQ(1, tw_stop);
-	tw_stop = 0;
+	ASSERT_TRUE(tw_stop);
+	tw_stop = false;
 	ASSERT_EQ(0, raise(SIGTERM));
-	ASSERT_EQ(1, tw_stop);
+	ASSERT_TRUE(tw_stop);
 }
 
 TEST_HARNESS_MAIN

@@ -541,14 +541,8 @@ void tw_nl_strerror(struct tw_nl *nl, int err, const char *what, char *buf,
 
 void tw_nl_perror(struct tw_nl *nl, int err, const char *what)
 {
-	char msg[640];
+	char msg[TW_NL_ERRLEN];
 
 	tw_nl_strerror(nl, err, what, msg, sizeof(msg));
 	tw_err("%s", msg);
-}
-
-int tw_nl_failed(struct tw_nl *nl, int err, const char *what)
-{
-	tw_nl_perror(nl, err, what);
-	return nl->kernel_err ? TW_EXIT_FAIL : TW_EXIT_SYS;
 }

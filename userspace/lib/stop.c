@@ -2,16 +2,17 @@
 /*
  * The one stop flag of the timewire programs.
  */
+#include <signal.h>
 #include <string.h>
 
 #include "stop.h"
 
-volatile sig_atomic_t tw_stop;
+atomic_bool tw_stop;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	tw_stop = 1;
+	tw_stop = true;
 }
 
 void tw_stop_on_signals(void)

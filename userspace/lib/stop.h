@@ -6,10 +6,11 @@
 #ifndef TW_STOP_H
 #define TW_STOP_H
 
-#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
-/* Set once SIGINT or SIGTERM arrived. */
-extern volatile sig_atomic_t tw_stop;
+/* Set once SIGINT or SIGTERM arrived; lock-free, so a handler may set it. */
+extern atomic_bool tw_stop;
 
 /*
  * Install the handler.  Without SA_RESTART, so a blocking poll() or sleep

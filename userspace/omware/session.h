@@ -64,7 +64,7 @@ struct om_session {
 	struct tw_nl nl;
 	/* Keep error messages in err instead of printing them. */
 	bool quiet;
-	char err[640];
+	char err[TW_NL_ERRLEN];
 
 	clockid_t clock;
 	uint32_t id;
