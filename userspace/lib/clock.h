@@ -35,7 +35,7 @@ struct tw_clock_pair tw_clock_pair(clockid_t id);
 /* Clock id minus CLOCK_MONOTONIC, from tw_clock_pair(). */
 int64_t tw_clock_offset(clockid_t id);
 
-/* Sleep until t on clock id; a signal ends the sleep only once tw_stop is set. */
+/* Sleep until t on clock id; a signal ends it early only with tw_stop set. */
 void tw_sleep_until(clockid_t id, uint64_t t);
 
 #endif /* TW_CLOCK_H */

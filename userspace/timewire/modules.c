@@ -16,7 +16,8 @@ const struct tw_module tw_modules[] = {
 	},
 };
 
-_Static_assert(ARRAY_SIZE(tw_modules) <= TW_MAX_MODULES, "raise TW_MAX_MODULES");
+_Static_assert(ARRAY_SIZE(tw_modules) <= TW_MAX_MODULES,
+	       "raise TW_MAX_MODULES");
 
 const size_t tw_modules_count = ARRAY_SIZE(tw_modules);
 

@@ -366,7 +366,8 @@ struct verdicts {
 };
 
 /* Realtime to monotonic, interpolating the offset over the run. */
-static int64_t to_mono(int64_t rt, struct tw_clock_pair a, struct tw_clock_pair b)
+static int64_t to_mono(int64_t rt, struct tw_clock_pair a,
+		       struct tw_clock_pair b)
 {
 	int64_t oa = a.clock - a.mono, ob = b.clock - b.mono;
 	double f;
