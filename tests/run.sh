@@ -25,7 +25,8 @@ HOST_TESTS=(
 	tests/core/test_timeq
 	tests/core/test_guard
 	tests/core/test_compat
-	userspace/test_userlib
+	tests/cli/test_userlib
+	tests/cli/test_family
 	tests/cross/test_cross.sh
 	tests/cross/test_kmod_cross.sh
 	tests/cli/test_cli.sh
@@ -81,7 +82,8 @@ start=$(date +%s)
 if want host; then
 	echo "### host tests"
 	if make -s -C tests/core > "$results/host-build.log" 2>&1 &&
-	   make -s -C userspace timewire test_userlib >> "$results/host-build.log" 2>&1; then
+	   make -s -C userspace >> "$results/host-build.log" 2>&1 &&
+	   make -s -C tests/cli >> "$results/host-build.log" 2>&1; then
 		for t in "${HOST_TESTS[@]}"; do
 			run_program "$t" "$t"
 		done

@@ -3,7 +3,8 @@
 #
 # The timewire command line on the host, no module needed: help at every
 # level, exact keyword matching, errors and exit codes, JSON output, the
-# version, status, the man pages and the bash completion.
+# version, status, the man pages and the bash completion; the benchmark
+# tool's argument errors and its check of the module.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
 #
@@ -15,7 +16,8 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
 
-TW=${TW_CLI:-$root/userspace/timewire}
+TW=${TW_CLI:-$root/userspace/timewire/timewire}
+BENCH=${TW_BENCH_TOOL:-$root/userspace/tools/tw-omware-bench}
 [ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
 
@@ -30,6 +32,12 @@ rc=0
 run() {
 	"$TW" "$@" >"$out" 2>"$err"
 	rc=$?
+}
+
+# run_bench ARGS...: the same for the benchmark tool.
+run_bench() {
+	local TW=$BENCH
+	run "$@"
 }
 
 # expect RC PATTERN ARGS...: exit status RC and PATTERN (ERE) in stdout.
@@ -84,7 +92,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 49
+tap_plan 56
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -180,6 +188,8 @@ tap_ok "schedule file: a bad line is named" \
 tap_ok "schedule file: a missing file is named" \
 	refused 1 "cannot open $tmp/nonexistent" omware send dev lo schedule file "$tmp/nonexistent"
 tap_ok "-j: errors leave stdout empty" refused 1 'unknown object' -j stat
+tap_ok "the benchmark is its own tool: omware bench refused" \
+	refused 1 'unknown command "bench"' omware bench
 
 # --- version ------------------------------------------------------------------
 uapi=$(awk '/define OMWARE_FAMILY_VERSION/ { print $3 }' \
@@ -188,6 +198,8 @@ tap_ok "version prints the tool's version" \
 	expect 0 '^timewire version [0-9]+\.[0-9]+' version
 tap_ok "version prints the omware UAPI version" \
 	grep -qx "uapi omware $uapi" "$out"
+tap_ok "version prints the loaded omware version, or none" \
+	grep -Eqx "loaded omware ([0-9]+|none)" "$out"
 cp "$out" "$tmp/version"
 run -V
 tap_ok "-V prints the same as version" cmp -s "$out" "$tmp/version"
@@ -195,15 +207,16 @@ run -j version
 tap_ok "version -j is JSON with version and uapi.omware" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert d["program"] == "timewire" and d["version"];
-assert d["uapi"]["omware"] == int(sys.argv[2])' "$out" "$uapi"
+assert d["uapi"]["omware"] == int(sys.argv[2])
+assert d["loaded"]["omware"] is None or d["loaded"]["omware"] > 0' "$out" "$uapi"
 
 # --- status ---------------------------------------------------------------------
 run status
 tap_ok "status exits 0 with or without modules" test "$rc" -eq 0
 ok=0
-for m in omware qaware tfib; do
-	grep -Eq "^$m (loaded|not loaded)" "$out" || ok=1
-done
+grep -Eq "^omware (loaded|not loaded)" "$out" || ok=1
+# Only the modules this build knows, once each.
+[ "$(grep -Ec '^[a-z_]+ (loaded|not loaded)( |$)' "$out")" -eq 1 ] || ok=1
 if grep -q '^[a-z]* loaded' "$out"; then
 	grep -q 'no timewire module is loaded' "$out" && ok=1
 else
@@ -220,7 +233,7 @@ tap_ok "status -j agrees with the text output" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().splitlines()
 mods = d["modules"]
-assert [m["module"] for m in mods] == ["omware", "qaware", "tfib"]
+assert [m["module"] for m in mods] == ["omware"]
 for m in mods:
     assert isinstance(m["loaded"], bool)
     assert (m["module"] + " loaded" in " ".join(text)) == m["loaded"]
@@ -238,6 +251,45 @@ if grep -q '^omware not loaded' "$tmp/status"; then
 		refused 2 'omware module is not loaded' omware show
 else
 	tap_skip "omware show without the module: exit 2" "omware is loaded"
+fi
+
+# --- the benchmark tool ------------------------------------------------------------
+bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
+if [ -x "$BENCH" ]; then
+	run_bench help
+	tap_ok "tw-omware-bench help" \
+		eval 'test $rc -eq 0 && grep -q "^Usage: tw-omware-bench dev IFNAME" "$out"'
+	tap_ok "tw-omware-bench: missing dev, exit 1" \
+		eval 'run_bench; test $rc -eq 1 && grep -q "missing \"dev IFNAME\"" "$err"'
+	tap_ok "tw-omware-bench: unknown method, exit 1" \
+		eval 'run_bench $bench_args methods bogus; test $rc -eq 1 &&
+		      grep -q "unknown method \"bogus\"" "$err"'
+	# A tc that leaves a trace: the module is checked before any qdisc.
+	mkdir -p "$tmp/bin"
+	printf '#!/bin/sh\necho "$*" >> %s/tc.log\n' "$tmp" > "$tmp/bin/tc"
+	chmod +x "$tmp/bin/tc"
+	if [ -d /sys/module/omware ]; then
+		tap_skip "tw-omware-bench without the module: exit 2, tc untouched" \
+			"omware is loaded"
+	else
+		tap_ok "tw-omware-bench without the module: exit 2, tc untouched" \
+			eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,oir;
+			      test $rc -eq 2 && [ ! -e "$tmp/tc.log" ] &&
+			      grep -q "^Error: the omware module is not loaded.*modprobe omware" "$err" &&
+			      [ "$(wc -l < "$err")" -eq 1 ]'
+	fi
+	# tc's complaint is reported with what was done, not passed through.
+	printf '#!/bin/sh\necho "Error: Specified qdisc kind is unknown." >&2\nexit 2\n' \
+		> "$tmp/bin/tc"
+	tap_ok "tw-omware-bench: a failing tc is reported with its command" \
+		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf etf-delta 100 count 2 grace 10;
+		      test $rc -eq 5 && [ ! -s "$err" ] &&
+		      grep -q "error tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.$" "$out"'
+else
+	for t in help "missing dev" "unknown method" "without the module" \
+		"a failing tc"; do
+		tap_skip "tw-omware-bench: $t" "$BENCH not built"
+	done
 fi
 
 # --- man pages and completion ------------------------------------------------
@@ -286,14 +338,17 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		make -s -C "$root/userspace" install DESTDIR="$inst" \
 			PREFIX=/usr/local >/dev/null &&
 		[ -x "$inst/usr/local/bin/timewire" ] &&
+		[ -x "$inst/usr/local/bin/tw-rx" ] &&
+		[ -x "$inst/usr/local/bin/tw-analyze" ] &&
+		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null
 	}
-	tap_ok "make install DESTDIR=... PREFIX=/usr/local" installed
+	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion" installed
 else
-	tap_skip "make install DESTDIR=... PREFIX=/usr/local" "TW_CLI given"
+	tap_skip "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion" "TW_CLI given"
 fi
 
 tap_done

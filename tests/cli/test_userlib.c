@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the pieces of the timewire tool that need no kernel module:
- * the random generators and schedules, the probe packets, the statistics,
- * the output writer and the value parsers.
+ * Host tests of the library pieces that need no kernel module and no
+ * netlink: the random generators and schedules, the probe packets, the
+ * statistics, the print path, the clock helpers, the stop flag and the
+ * value parsers.  Also built for 32-bit big-endian by tests/cross.
  *
  * Random draws use fixed seeds, so the statistical bounds below are
  * deterministic: they were chosen several standard errors wide and either
@@ -10,21 +11,24 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/tap.h"
+#include "kselftest_harness.h"
 
-#include "json_print.h"
-#include "packet.h"
-#include "probe.h"
-#include "schedule.h"
-#include "stats.h"
-#include "util.h"
+#include "capture.h"
+#include "lib/clock.h"
+#include "lib/print.h"
+#include "lib/stats.h"
+#include "lib/stop.h"
+#include "lib/util.h"
+#include "omware/packet.h"
+#include "omware/probe.h"
+#include "omware/schedule.h"
 
 #define N_DRAWS		200000
 
@@ -33,10 +37,9 @@ static bool near(double got, double want, double rel)
 	return fabs(got - want) <= rel * fabs(want);
 }
 
-static void test_rng(void)
+TEST(rng_seeded)
 {
 	struct tw_rng a, b, c;
-	double u, min = 1, max = 0, sum = 0;
 	bool same = true, differ = false;
 	int i;
 
@@ -49,17 +52,27 @@ static void test_rng(void)
 		same &= x == tw_rng_next(&b);
 		differ |= x != tw_rng_next(&c);
 	}
-	tap_ok(same, "rng: a seed gives the same sequence");
-	tap_ok(differ, "rng: another seed gives another sequence");
+	/* A seed gives the same sequence, another seed another one. */
+	ASSERT_TRUE(same);
+	ASSERT_TRUE(differ);
+}
 
+TEST(rng_uniform)
+{
+	double u, min = 1, max = 0, sum = 0;
+	struct tw_rng a;
+	int i;
+
+	tw_rng_seed(&a, 42);
 	for (i = 0; i < N_DRAWS; i++) {
 		u = tw_rng_uniform(&a);
 		min = u < min ? u : min;
 		max = u > max ? u : max;
 		sum += u;
 	}
-	tap_ok(min > 0 && max < 1 && near(sum / N_DRAWS, 0.5, 0.005),
-	       "rng: uniform in (0, 1), mean %.4f", sum / N_DRAWS);
+	ASSERT_TRUE(min > 0 && max < 1);
+	ASSERT_TRUE(near(sum / N_DRAWS, 0.5, 0.005))
+		TH_LOG("mean %.4f", sum / N_DRAWS);
 }
 
 static void moments(double *v, int n, double *mean, double *var)
@@ -75,7 +88,24 @@ static void moments(double *v, int n, double *mean, double *var)
 	*var = s2 / (n - 1);
 }
 
-static void test_distributions(void)
+TEST(exponential_draws)
+{
+	double *v = malloc(N_DRAWS * sizeof(*v));
+	double mean, var;
+	struct tw_rng r;
+	int i;
+
+	ASSERT_NE(NULL, v);
+	tw_rng_seed(&r, 7);
+	for (i = 0; i < N_DRAWS; i++)
+		v[i] = tw_rng_exp(&r, 100.0);
+	moments(v, N_DRAWS, &mean, &var);
+	free(v);
+	ASSERT_TRUE(near(mean, 100, 0.015) && near(var, 10000, 0.05))
+		TH_LOG("mean %.2f, variance %.0f", mean, var);
+}
+
+TEST(gamma_draws)
 {
 	static const double shapes[] = { 0.3, 1.0, 2.5, 9.0 };
 	double *v = malloc(N_DRAWS * sizeof(*v));
@@ -85,13 +115,8 @@ static void test_distributions(void)
 	unsigned int k;
 	int i;
 
+	ASSERT_NE(NULL, v);
 	tw_rng_seed(&r, 7);
-	for (i = 0; i < N_DRAWS; i++)
-		v[i] = tw_rng_exp(&r, 100.0);
-	moments(v, N_DRAWS, &mean, &var);
-	tap_ok(near(mean, 100, 0.015) && near(var, 10000, 0.05),
-	       "exponential(100): mean %.2f, variance %.0f", mean, var);
-
 	for (k = 0; k < ARRAY_SIZE(shapes); k++) {
 		theta = 50.0 / shapes[k];
 		for (i = 0; i < N_DRAWS; i++) {
@@ -99,10 +124,10 @@ static void test_distributions(void)
 			neg |= v[i] < 0;
 		}
 		moments(v, N_DRAWS, &mean, &var);
-		tap_ok(!neg && near(mean, 50, 0.02) &&
-		       near(var, shapes[k] * theta * theta, 0.06),
-		       "gamma(k=%.1f, mean 50): mean %.2f, variance %.1f (want %.1f)",
-		       shapes[k], mean, var, shapes[k] * theta * theta);
+		EXPECT_TRUE(!neg && near(mean, 50, 0.02) &&
+			    near(var, shapes[k] * theta * theta, 0.06))
+			TH_LOG("k=%.1f, mean 50: mean %.2f, variance %.1f (want %.1f)",
+			       shapes[k], mean, var, shapes[k] * theta * theta);
 	}
 	free(v);
 }
@@ -121,55 +146,63 @@ static int sched_parse(struct tw_sched_spec *s, const char *line)
 	return tw_sched_parse(s, argc, argv, err, sizeof(err));
 }
 
-static void test_schedule_parse(void)
+TEST(schedule_parse)
 {
 	struct tw_sched_spec s;
 
-	tap_ok(sched_parse(&s, "periodic 12.5") == 2 &&
-	       s.kind == TW_SCHED_PERIODIC && s.gap_ns == 12500,
-	       "schedule: periodic 12.5 is 12500 ns");
-	tap_ok(sched_parse(&s, "gamma 2.5 100") == 3 &&
-	       s.kind == TW_SCHED_GAMMA && s.shape == 2.5 &&
-	       s.gap_ns == 100000, "schedule: gamma 2.5 100");
-	tap_ok(sched_parse(&s, "periodic 1.2345") < 0 &&
-	       sched_parse(&s, "gamma 0 10") < 0 &&
-	       sched_parse(&s, "poisson 0") < 0 &&
-	       sched_parse(&s, "file") < 0 &&
-	       sched_parse(&s, "per 1") < 0,
-	       "schedule: sub-ns, zero shape, zero mean, no path, prefix refused");
+	ASSERT_EQ(2, sched_parse(&s, "periodic 12.5"));
+	ASSERT_EQ(TW_SCHED_PERIODIC, s.kind);
+	ASSERT_EQ(12500, s.gap_ns);
+	ASSERT_EQ(3, sched_parse(&s, "gamma 2.5 100"));
+	ASSERT_EQ(TW_SCHED_GAMMA, s.kind);
+	ASSERT_TRUE(s.shape == 2.5);
+	ASSERT_EQ(100000, s.gap_ns);
+	/* Sub-ns, zero shape, zero mean, no path, a prefix: refused. */
+	ASSERT_GT(0, sched_parse(&s, "periodic 1.2345"));
+	ASSERT_GT(0, sched_parse(&s, "gamma 0 10"));
+	ASSERT_GT(0, sched_parse(&s, "poisson 0"));
+	ASSERT_GT(0, sched_parse(&s, "file"));
+	ASSERT_GT(0, sched_parse(&s, "per 1"));
 }
 
-static void test_schedule_build(void)
+TEST(schedule_periodic)
 {
 	struct tw_sched_spec s = { .kind = TW_SCHED_PERIODIC, .gap_ns = 1000 };
-	uint64_t *a = NULL, *b = NULL;
-	bool ok = true;
+	uint64_t *a = NULL;
 	char err[160];
 	long n, i;
 
 	n = tw_sched_build(&s, 100, 1, &a, err, sizeof(err));
+	ASSERT_EQ(100, n);
 	for (i = 0; i < n; i++)
-		ok &= a[i] == (uint64_t)i * 1000;
-	tap_ok(n == 100 && ok, "schedule: periodic offsets are i * gap");
+		ASSERT_EQ((uint64_t)i * 1000, a[i]);
 	free(a);
+}
 
-	s.kind = TW_SCHED_POISSON;
-	s.gap_ns = 20000;
+TEST(schedule_poisson)
+{
+	struct tw_sched_spec s = { .kind = TW_SCHED_POISSON, .gap_ns = 20000 };
+	uint64_t *a = NULL, *b = NULL;
+	char err[160];
+	long n, i;
+
 	n = tw_sched_build(&s, N_DRAWS, 99, &a, err, sizeof(err));
-	tw_sched_build(&s, N_DRAWS, 99, &b, err, sizeof(err));
-	ok = a[0] == 0;
+	ASSERT_EQ(N_DRAWS, n);
+	ASSERT_EQ(N_DRAWS, tw_sched_build(&s, N_DRAWS, 99, &b, err,
+					  sizeof(err)));
+	/* Starts at 0 and never goes back. */
+	ASSERT_EQ(0, a[0]);
 	for (i = 1; i < n; i++)
-		ok &= a[i] >= a[i - 1];
-	tap_ok(n == N_DRAWS && ok && near((double)a[n - 1] / (n - 1), 20000, 0.01),
-	       "schedule: poisson starts at 0, never goes back, mean gap %.0f",
-	       (double)a[n - 1] / (n - 1));
-	tap_ok(!memcmp(a, b, n * sizeof(*a)),
-	       "schedule: the same seed gives the same schedule");
+		ASSERT_LE(a[i - 1], a[i]);
+	ASSERT_TRUE(near((double)a[n - 1] / (n - 1), 20000, 0.01))
+		TH_LOG("mean gap %.0f", (double)a[n - 1] / (n - 1));
+	/* The same seed gives the same schedule. */
+	ASSERT_EQ(0, memcmp(a, b, n * sizeof(*a)));
 	free(a);
 	free(b);
 }
 
-static void test_schedule_file(void)
+TEST(schedule_file)
 {
 	struct tw_sched_spec s = { .kind = TW_SCHED_FILE };
 	char path[] = "/tmp/tw-sched-XXXXXX";
@@ -177,36 +210,36 @@ static void test_schedule_file(void)
 	char err[256];
 	FILE *f;
 	long n;
-	int fd;
 
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
-	fputs("# offsets\n0\n\n", f);
-	fputs("  1500 ", f);	/* blanks around a value are fine */
-	fputs("\n3000\n", f);
+	f = fdopen(mkstemp(path), "w");
+	ASSERT_NE(NULL, f);
+	/* Comments, empty lines and blanks around a value are fine. */
+	fputs("# offsets\n0\n\n  1500 \n3000\n", f);
 	fclose(f);
 	s.path = path;
 
 	n = tw_sched_build(&s, 0, 0, &v, err, sizeof(err));
-	tap_ok(n == 3 && v[0] == 0 && v[1] == 1500 && v[2] == 3000,
-	       "schedule file: comments and blanks skipped, every line read");
+	EXPECT_EQ(3, n);
+	if (n == 3)
+		EXPECT_TRUE(v[0] == 0 && v[1] == 1500 && v[2] == 3000);
 	free(v);
 	v = NULL;
-	n = tw_sched_build(&s, 2, 0, &v, err, sizeof(err));
-	tap_ok(n == 2, "schedule file: count takes the first lines");
+	/* count takes the first lines. */
+	EXPECT_EQ(2, tw_sched_build(&s, 2, 0, &v, err, sizeof(err)));
 	free(v);
 	v = NULL;
-	n = tw_sched_build(&s, 4, 0, &v, err, sizeof(err));
-	tap_ok(n < 0 && strstr(err, "3 offsets, 4 needed"),
-	       "schedule file: too short for count is an error (%s)", err);
+	/* Too short for count: an error. */
+	EXPECT_GT(0, tw_sched_build(&s, 4, 0, &v, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "3 offsets, 4 needed"))
+		TH_LOG("%s", err);
 
+	/* A negative offset is refused with its line. */
 	f = fopen(path, "a");
 	fputs("-5\n", f);
 	fclose(f);
-	n = tw_sched_build(&s, 0, 0, &v, err, sizeof(err));
-	tap_ok(n < 0 && strstr(err, ":6: expected an offset"),
-	       "schedule file: a negative offset is refused with its line (%s)",
-	       err);
+	EXPECT_GT(0, tw_sched_build(&s, 0, 0, &v, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, ":6: expected an offset"))
+		TH_LOG("%s", err);
 	unlink(path);
 }
 
@@ -230,7 +263,7 @@ static uint16_t sum16(uint32_t sum, const uint8_t *p, size_t len)
 	return sum;
 }
 
-static void test_packet(void)
+TEST(packet)
 {
 	struct tw_pkt_spec spec = {
 		.sport = 1234,
@@ -244,7 +277,7 @@ static void test_packet(void)
 		.sched_ns = 0x1122334455667788ULL,
 		.flags = tw_probe_train_flags(3),
 	}, out;
-	uint8_t buf[200], *ip, *udp;
+	uint8_t buf[200], bad[TW_PROBE_LEN] = "TWIX", *ip, *udp;
 	uint32_t pseudo;
 
 	inet_pton(AF_INET, "198.18.0.1", &spec.src);
@@ -253,37 +286,40 @@ static void test_packet(void)
 	tw_pkt_build(&spec, &in, buf);
 	ip = buf;
 	udp = ip + 20;
-	tap_ok(ip[0] == 0x45 && get16(ip + 2) == 101 && ip[9] == 17 &&
-	       get16(ip + 4) == 0x0304 && sum16(0, ip, 20) == 0xffff,
-	       "packet: IPv4 header with a valid checksum");
+	/* IPv4 header with a valid checksum. */
+	ASSERT_TRUE(ip[0] == 0x45 && get16(ip + 2) == 101 && ip[9] == 17 &&
+		    get16(ip + 4) == 0x0304);
+	ASSERT_EQ(0xffff, sum16(0, ip, 20));
+	/* UDP header with a valid checksum. */
 	pseudo = get16(ip + 12) + get16(ip + 14) + get16(ip + 16) +
 		 get16(ip + 18) + 17 + (101 - 20);
-	tap_ok(get16(udp) == 1234 && get16(udp + 2) == TW_PROBE_PORT &&
-	       get16(udp + 4) == 81 && sum16(pseudo, udp, 81) == 0xffff,
-	       "packet: UDP header with a valid checksum");
-	tap_ok(!tw_probe_parse(udp + 8, 81 - 8, &out) &&
-	       out.seq == in.seq && out.sched_ns == in.sched_ns &&
-	       out.flags == in.flags && tw_probe_index(&out) == 3 &&
-	       (out.flags & TW_PROBE_F_FOLLOWER) &&
-	       (out.flags & TW_PROBE_F_TRAIN),
-	       "packet: the probe reads back, train index 3");
-	tap_ok(!memcmp(udp + 8, "TWIR", 4) && udp[12] == 1 && udp[15] == 4 &&
-	       udp[16] == 0x11 && udp[23] == 0x88,
-	       "packet: probe fields are big endian at their offsets");
-	tap_ok(tw_probe_train_flags(0) == TW_PROBE_F_TRAIN &&
-	       tw_probe_parse("TWIX", 20, &out) < 0 &&
-	       tw_probe_parse(udp + 8, TW_PROBE_LEN - 1, &out) < 0,
-	       "probe: first of a train; bad magic and short buffers refused");
+	ASSERT_TRUE(get16(udp) == 1234 && get16(udp + 2) == TW_PROBE_PORT &&
+		    get16(udp + 4) == 81);
+	ASSERT_EQ(0xffff, sum16(pseudo, udp, 81));
+	/* The probe reads back, train index 3. */
+	ASSERT_EQ(0, tw_probe_parse(udp + 8, 81 - 8, &out));
+	ASSERT_TRUE(out.seq == in.seq && out.sched_ns == in.sched_ns &&
+		    out.flags == in.flags && tw_probe_index(&out) == 3 &&
+		    (out.flags & TW_PROBE_F_FOLLOWER) &&
+		    (out.flags & TW_PROBE_F_TRAIN));
+	/* Probe fields are big endian at their offsets. */
+	ASSERT_TRUE(!memcmp(udp + 8, "TWIR", 4) && udp[12] == 1 &&
+		    udp[15] == 4 && udp[16] == 0x11 && udp[23] == 0x88);
+	/* First of a train; bad magic and short buffers refused. */
+	ASSERT_EQ(TW_PROBE_F_TRAIN, tw_probe_train_flags(0));
+	ASSERT_GT(0, tw_probe_parse(bad, sizeof(bad), &out));
+	ASSERT_GT(0, tw_probe_parse(udp + 8, TW_PROBE_LEN - 1, &out));
 
+	/* A frame carries the MACs and EtherType IPv4. */
 	spec.frame = true;
 	tw_pkt_build(&spec, &in, buf);
-	tap_ok(tw_pkt_len(&spec) == 115 && buf[5] == 2 && buf[11] == 1 &&
-	       get16(buf + 12) == 0x0800 && buf[14] == 0x45,
-	       "packet: frame carries MACs and EtherType IPv4");
+	ASSERT_EQ(115, tw_pkt_len(&spec));
+	ASSERT_TRUE(buf[5] == 2 && buf[11] == 1 && get16(buf + 12) == 0x0800 &&
+		    buf[14] == 0x45);
 }
 
 /* The compact probe of the smallest packets, and restoring its time. */
-static void test_compact_probe(void)
+TEST(compact_probe)
 {
 	struct tw_pkt_spec spec = {
 		.sport = 1234,
@@ -298,30 +334,34 @@ static void test_compact_probe(void)
 	uint8_t buf[64] = { 0 }, *udp = buf + 20;
 	uint64_t t = in.sched_ns;
 
+	/* A 40-byte packet, fields big endian at their offsets. */
 	tw_pkt_build(&spec, &in, buf);
-	tap_ok(TW_IP_MIN_LEN == 40 && get16(buf + 2) == 40 &&
-	       get16(udp + 4) == 20 && sum16(0, buf, 20) == 0xffff &&
-	       !memcmp(udp + 8, "tw", 2) && udp[11] == 0x17 &&
-	       udp[15] == 0x0d && udp[16] == 0x55 && udp[19] == 0x88,
-	       "compact probe: 40-byte packet, fields big endian at their offsets");
-	tap_ok(!tw_probe_parse(udp + 8, 12, &out) && out.compact &&
-	       out.seq == in.seq && out.sched_ns == 0x55667788 &&
-	       out.flags == in.flags && tw_probe_index(&out) == 5 &&
-	       tw_probe_parse(udp + 8, 11, &out) < 0,
-	       "compact probe: reads back with the low 32 bits of its time");
-	tap_ok(tw_probe_unwrap(out.sched_ns, t + 1500000000) == t &&
-	       tw_probe_unwrap(out.sched_ns, t - 2000000000) == t &&
-	       tw_probe_unwrap(0xfffffff0u, 0x200000010ULL) == 0x1fffffff0ULL &&
-	       tw_probe_unwrap(0x10, 0x1fffffff0ULL) == 0x200000010ULL,
-	       "compact probe: time restored from a reference on both sides of a wrap");
+	ASSERT_EQ(40, TW_IP_MIN_LEN);
+	ASSERT_TRUE(get16(buf + 2) == 40 && get16(udp + 4) == 20 &&
+		    sum16(0, buf, 20) == 0xffff);
+	ASSERT_TRUE(!memcmp(udp + 8, "tw", 2) && udp[11] == 0x17 &&
+		    udp[15] == 0x0d && udp[16] == 0x55 && udp[19] == 0x88);
+	/* It reads back with the low 32 bits of its time. */
+	ASSERT_EQ(0, tw_probe_parse(udp + 8, 12, &out));
+	ASSERT_TRUE(out.compact && out.seq == in.seq &&
+		    out.sched_ns == 0x55667788 && out.flags == in.flags &&
+		    tw_probe_index(&out) == 5);
+	ASSERT_GT(0, tw_probe_parse(udp + 8, 11, &out));
+	/* The time is restored from a reference on both sides of a wrap. */
+	ASSERT_EQ(t, tw_probe_unwrap(out.sched_ns, t + 1500000000));
+	ASSERT_EQ(t, tw_probe_unwrap(out.sched_ns, t - 2000000000));
+	ASSERT_EQ(0x1fffffff0ULL, tw_probe_unwrap(0xfffffff0u, 0x200000010ULL));
+	ASSERT_EQ(0x200000010ULL, tw_probe_unwrap(0x10, 0x1fffffff0ULL));
+	/* Used up to 47 bytes, the full probe from 48. */
 	spec.ip_len = 47;
 	tw_pkt_build(&spec, &in, buf);
-	tap_ok(!memcmp(udp + 8, "tw", 2) && tw_probe_len(19) == 12 &&
-	       tw_probe_len(20) == 20 && tw_probe_len(11) == 0,
-	       "compact probe: used up to 47 bytes, the full one from 48");
+	ASSERT_EQ(0, memcmp(udp + 8, "tw", 2));
+	ASSERT_EQ(12, tw_probe_len(19));
+	ASSERT_EQ(20, tw_probe_len(20));
+	ASSERT_EQ(0, tw_probe_len(11));
 }
 
-static void test_stats(void)
+TEST(stats)
 {
 	int64_t v[100];
 	struct tw_stats st;
@@ -330,35 +370,17 @@ static void test_stats(void)
 	for (i = 0; i < 100; i++)
 		v[i] = 100 - i;		/* unsorted on purpose */
 	tw_stats_compute(v, 100, &st);
-	tap_ok(st.n == 100 && st.min == 1 && st.max == 100 &&
-	       st.p50 == 50 && st.p99 == 99 && st.mean == 51,
-	       "stats: 1..100 gives min 1 p50 50 p99 99 max 100 mean 51");
+	ASSERT_EQ(100, st.n);
+	ASSERT_TRUE(st.min == 1 && st.max == 100 && st.p50 == 50 &&
+		    st.p99 == 99 && st.mean == 51);
+	/* A single negative value. */
 	v[0] = -7;
 	tw_stats_compute(v, 1, &st);
-	tap_ok(st.min == -7 && st.p50 == -7 && st.p99 == -7 && st.mean == -7,
-	       "stats: a single negative value");
+	ASSERT_TRUE(st.min == -7 && st.p50 == -7 && st.p99 == -7 &&
+		    st.mean == -7);
+	/* Empty. */
 	tw_stats_compute(v, 0, &st);
-	tap_ok(st.n == 0 && st.mean == 0 && st.max == 0, "stats: empty");
-}
-
-/* Run fn with stdout captured into buf. */
-static void capture(void (*fn)(void), char *buf, size_t len)
-{
-	char path[] = "/tmp/tw-out-XXXXXX";
-	int fd = mkstemp(path), saved = dup(1);
-	ssize_t n;
-
-	fflush(stdout);
-	dup2(fd, 1);
-	fn();
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	lseek(fd, 0, SEEK_SET);
-	n = read(fd, buf, len - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
+	ASSERT_TRUE(st.n == 0 && st.mean == 0 && st.max == 0);
 }
 
 static void emit(void)
@@ -366,6 +388,7 @@ static void emit(void)
 	print_name("module", "omware");
 	print_bool("loaded", true, "loaded", "not loaded");
 	print_s64("late", -3);
+	print_null("kernel", "none");
 	open_array("sessions");
 	open_object(NULL);
 	print_u64("session", 1);
@@ -379,75 +402,135 @@ static void emit(void)
 	close_object();
 }
 
-static void emit_json(void)
+/* arg: the mode, "json", "text" or "nothing". */
+static int print_in(void *arg)
 {
-	print_init(true, false);
-	emit();
+	const char *mode = arg;
+
+	print_init(strcmp(mode, "text"), !strcmp(mode, "nothing"));
+	if (strcmp(mode, "nothing"))
+		emit();
 	print_finish();
+	return 0;
 }
 
-static void emit_text(void)
-{
-	print_init(false, false);
-	emit();
-	print_finish();
-}
-
-static void emit_nothing(void)
-{
-	print_init(true, true);
-	print_finish();
-}
-
-static void test_json_print(void)
+TEST(print_path_json)
 {
 	char buf[1024];
 
-	capture(emit_json, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "{\"module\":\"omware\",\"loaded\":true,\"late\":-3,\"sessions\":[{\"session\":1,\"dev\":\"a\\\"b\\\\c\\n\",\"stats\":{\"sent\":18446744073709551615}}],\"empty\":{}}\n"),
-	       "json_print: JSON with escapes, nesting and limits");
-	if (tap_failed)
-		tap_diag("got: %s", buf);
-	capture(emit_text, buf, sizeof(buf));
-	tap_ok(!strcmp(buf, "omware loaded late -3\nsession 1 dev a\"b\\c\n\n  stats sent 18446744073709551615\nempty\n"),
-	       "json_print: the same calls as key value text");
-	capture(emit_nothing, buf, sizeof(buf));
-	tap_ok(!buf[0], "json_print: no output, no stray braces");
+	capture(1, print_in, "json", buf, sizeof(buf));
+	/* Escapes, nesting, limits, null. */
+	ASSERT_STREQ("{\"module\":\"omware\",\"loaded\":true,\"late\":-3,\"kernel\":null,\"sessions\":[{\"session\":1,\"dev\":\"a\\\"b\\\\c\\n\",\"stats\":{\"sent\":18446744073709551615}}],\"empty\":{}}\n",
+		     buf);
 }
 
-static void test_parsers(void)
+TEST(print_path_text)
 {
-	uint8_t mac[6];
+	char buf[1024];
+
+	/* The same calls as key value text. */
+	capture(1, print_in, "text", buf, sizeof(buf));
+	ASSERT_STREQ("omware loaded late -3 kernel none\nsession 1 dev a\"b\\c\n\n  stats sent 18446744073709551615\nempty\n",
+		     buf);
+}
+
+TEST(print_path_nothing)
+{
+	char buf[64];
+
+	/* No output, no stray braces. */
+	capture(1, print_in, "nothing", buf, sizeof(buf));
+	ASSERT_STREQ("", buf);
+}
+
+TEST(parser_u64)
+{
 	uint64_t v;
 
-	tap_ok(!tw_parse_u64("0", &v) && v == 0 &&
-	       !tw_parse_u64("18446744073709551615", &v) && v == UINT64_MAX &&
-	       !tw_parse_u64("0x1F", &v) && v == 31,
-	       "parse_u64: 0, the maximum, hexadecimal");
-	tap_ok(tw_parse_u64("18446744073709551616", &v) == -ERANGE &&
-	       tw_parse_u64("-1", &v) && tw_parse_u64("+1", &v) &&
-	       tw_parse_u64(" 1", &v) && tw_parse_u64("1 ", &v) &&
-	       tw_parse_u64("", &v) && tw_parse_u64("0x", &v),
-	       "parse_u64: overflow, signs, blanks, empty refused");
-	tap_ok(!tw_parse_mac("02:aB:00:ff:10:9c", mac) && mac[1] == 0xab &&
-	       mac[5] == 0x9c && tw_parse_mac("02:ab:00:ff:10", mac) &&
-	       tw_parse_mac("02:ab:00:ff:10:9c:00", mac) &&
-	       tw_parse_mac("2:ab:00:ff:10:9c", mac),
-	       "parse_mac: six hex pairs and nothing else");
+	ASSERT_EQ(0, tw_parse_u64("0", &v));
+	ASSERT_EQ(0, v);
+	ASSERT_EQ(0, tw_parse_u64("18446744073709551615", &v));
+	ASSERT_EQ(UINT64_MAX, v);
+	ASSERT_EQ(0, tw_parse_u64("0x1F", &v));
+	ASSERT_EQ(31, v);
+	/* Overflow, signs, blanks, empty refused. */
+	ASSERT_EQ(-ERANGE, tw_parse_u64("18446744073709551616", &v));
+	ASSERT_NE(0, tw_parse_u64("-1", &v));
+	ASSERT_NE(0, tw_parse_u64("+1", &v));
+	ASSERT_NE(0, tw_parse_u64(" 1", &v));
+	ASSERT_NE(0, tw_parse_u64("1 ", &v));
+	ASSERT_NE(0, tw_parse_u64("", &v));
+	ASSERT_NE(0, tw_parse_u64("0x", &v));
 }
 
-int main(void)
+TEST(parser_mac)
 {
-	tap_plan(37);
-	test_rng();
-	test_distributions();
-	test_schedule_parse();
-	test_schedule_build();
-	test_schedule_file();
-	test_packet();
-	test_compact_probe();
-	test_stats();
-	test_json_print();
-	test_parsers();
-	return tap_done();
+	uint8_t mac[6];
+
+	/* Six hex pairs and nothing else. */
+	ASSERT_EQ(0, tw_parse_mac("02:aB:00:ff:10:9c", mac));
+	ASSERT_TRUE(mac[1] == 0xab && mac[5] == 0x9c);
+	ASSERT_NE(0, tw_parse_mac("02:ab:00:ff:10", mac));
+	ASSERT_NE(0, tw_parse_mac("02:ab:00:ff:10:9c:00", mac));
+	ASSERT_NE(0, tw_parse_mac("2:ab:00:ff:10:9c", mac));
 }
+
+TEST(clock_now)
+{
+	uint64_t a = tw_now_ns(CLOCK_MONOTONIC);
+	uint64_t b = tw_now_ns(CLOCK_MONOTONIC);
+	struct timespec ts;
+
+	ASSERT_LE(a, b);
+	/* The same clock as clock_gettime(), in nanoseconds. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ASSERT_LE(b, (uint64_t)ts.tv_sec * TW_NSEC_PER_SEC + ts.tv_nsec);
+}
+
+TEST(clock_pair)
+{
+	int64_t before, after;
+	struct tw_clock_pair p;
+
+	/* Both reads of one instant lie inside the call. */
+	before = tw_now_ns(CLOCK_MONOTONIC);
+	p = tw_clock_pair(CLOCK_MONOTONIC);
+	after = tw_now_ns(CLOCK_MONOTONIC);
+	ASSERT_LE(before, p.mono);
+	ASSERT_LE(p.mono, after);
+	ASSERT_LE(before, p.clock);
+	ASSERT_LE(p.clock, after);
+}
+
+TEST(clock_words)
+{
+	ASSERT_STREQ("mono", tw_keyword_name(tw_clock_words, CLOCK_MONOTONIC));
+	ASSERT_STREQ("tai", tw_keyword_name(tw_clock_words, CLOCK_TAI));
+	ASSERT_STREQ("realtime",
+		     tw_keyword_name(tw_clock_words, CLOCK_REALTIME));
+	ASSERT_EQ(NULL, tw_keyword_name(tw_clock_words, -1));
+}
+
+TEST(clock_sleep_until)
+{
+	uint64_t t = tw_now_ns(CLOCK_MONOTONIC) + 2 * TW_NSEC_PER_MSEC;
+
+	/* Never returns early; a time in the past returns at once. */
+	tw_sleep_until(CLOCK_MONOTONIC, t);
+	ASSERT_LE(t, tw_now_ns(CLOCK_MONOTONIC));
+	tw_sleep_until(CLOCK_MONOTONIC, 0);
+}
+
+TEST(stop_on_signals)
+{
+	/* SIGINT and SIGTERM set the flag instead of ending the program. */
+	tw_stop_on_signals();
+	ASSERT_FALSE(tw_stop);
+	ASSERT_EQ(0, raise(SIGINT));
+	ASSERT_TRUE(tw_stop);
+	tw_stop = false;
+	ASSERT_EQ(0, raise(SIGTERM));
+	ASSERT_TRUE(tw_stop);
+}
+
+TEST_HARNESS_MAIN

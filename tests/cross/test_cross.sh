@@ -67,10 +67,13 @@ check test_timeq "schedule queue (core/timeq.c)" \
 check test_guard "adaptive guard (core/guard.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_guard.c" "$core/guard.c" \
 	-lpthread -latomic
-check test_userlib "probe, packet, schedule, statistics, JSON (userspace/)" \
-	-D_GNU_SOURCE -I"$root/include/uapi" -I"$us" \
-	"$root/tests/cli/test_userlib.c" "$us/json_print.c" "$us/packet.c" \
-	"$us/schedule.c" "$us/stats.c" "$us/util.c" -lm
+ksft=$root/.build/linux-src/tools/testing/selftests
+[ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
+check test_userlib "probe, packet, schedule, statistics, print, clock (userspace/)" \
+	-D_GNU_SOURCE -isystem "$ksft" -I"$root/include/uapi" -I"$us" \
+	"$root/tests/cli/test_userlib.c" "$us/lib/args.c" "$us/lib/clock.c" \
+	"$us/lib/print.c" "$us/lib/stats.c" "$us/lib/stop.c" "$us/lib/util.c" \
+	"$us/omware/packet.c" "$us/omware/schedule.c" -lm
 
 # The target really is 32-bit big-endian, or the above proves little.
 cat > "$out/probe.c" <<'EOF'

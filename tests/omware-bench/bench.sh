@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# OMware send-time benchmark: every method of "timewire omware bench" on one
+# OMware send-time benchmark: every method of tw-omware-bench on one
 # veth, observed by tw-rx in the peer namespace, analysed by tw-analyze.
 #
 #   tests/omware-bench/bench.sh [--short|--full] [OUTDIR]
@@ -15,7 +15,7 @@
 #
 #   ns twb-s (sender)                          ns twb-r (receiver)
 #   +-------------------------+               +--------------------------+
-#   | timewire omware bench   |               | tw-rx: AF_PACKET + UDP   |
+#   | tw-omware-bench         |               | tw-rx: AF_PACKET + UDP   |
 #   |  tws0 10.77.0.1/24  ----+---- veth -----+-- twr0 10.77.0.2/24      |
 #   | iperf3 -c (load only)   |               | iperf3 -s (load only)    |
 #   |  twxs 10.78.0.1/24  ----+---- veth -----+-- twxr 10.78.0.2/24      |
@@ -25,7 +25,7 @@
 # Environment overrides (space separated lists): TW_BENCH_ALPHAS,
 # TW_BENCH_SIZES, TW_BENCH_LOADS (idle load), TW_BENCH_ROUNDS,
 # TW_BENCH_COUNT, TW_BENCH_PAIRS, TW_BENCH_METHODS (trains list, see
-# "timewire omware bench help"), TW_BENCH_PAIR_METHODS, TW_BENCH_ETF_DELTAS
+# "tw-omware-bench help"), TW_BENCH_PAIR_METHODS, TW_BENCH_ETF_DELTAS
 # (comma separated, us); TW_BENCH_PLOTS=1 draws the plots in the guest too.
 set -u
 
@@ -68,16 +68,7 @@ fi
 train_methods=${TW_BENCH_METHODS:-trains}
 pair_methods=${TW_BENCH_PAIR_METHODS:-pairs}
 
-TW=${TW_CLI:-$TW_ROOT/userspace/timewire}
-# The benchmark: tw-omware-bench where built, else the same benchmark
-# behind the CLI ("timewire omware bench", same arguments).
-if [ -x "$TW_ROOT/userspace/tools/tw-omware-bench" ]; then
-	BENCH=("$TW_ROOT/userspace/tools/tw-omware-bench")
-elif command -v tw-omware-bench >/dev/null; then
-	BENCH=(tw-omware-bench)
-else
-	BENCH=("$TW" omware bench)
-fi
+BENCH=${TW_BENCH_TOOL:-$TW_ROOT/userspace/tools/tw-omware-bench}
 RX=$TW_ROOT/userspace/tools/tw-rx
 AN=$TW_ROOT/userspace/tools/tw-analyze
 NS_S=twb-s
@@ -160,7 +151,7 @@ start_load() {
 bench() {
 	local grid=$1 round=$2 tag=$3 rot=$4 rc
 	shift 4
-	ip netns exec "$NS_S" "${BENCH[@]}" dev tws0 \
+	ip netns exec "$NS_S" "$BENCH" dev tws0 \
 		dst-mac 02:74:77:00:00:02 dst 10.77.0.2 \
 		grid "$grid" round "$round" tag "$tag" rotate "$rot" \
 		out "$raw" "$@" >> "$raw/bench.log" 2>&1
@@ -192,12 +183,10 @@ EOF
 for c in ip tc iperf3 python3; do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
-if [ ! -x "$RX" ]; then
+if [ ! -x "$RX" ] || [ ! -x "$BENCH" ]; then
 	make -s -C "$TW_ROOT/userspace/tools" >/dev/null 2>&1 ||
-		tap_skip_all "tw-rx not built (make -C userspace/tools)"
+		tap_skip_all "tw-rx and tw-omware-bench not built (make -C userspace/tools)"
 fi
-"${BENCH[@]}" help >/dev/null 2>&1 ||
-	tap_skip_all "no benchmark tool: neither tw-omware-bench nor \"timewire omware bench\" (make -C userspace)"
 
 nalpha=$(echo "$alphas" | wc -w)
 nsize=$(echo "$sizes" | wc -w)

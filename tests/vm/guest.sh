@@ -6,7 +6,7 @@ set -u
 suite=$1
 export TW_OUT=$2
 export TW_ROOT=${TW_ROOT:?}
-export PATH="$TW_ROOT/userspace:$TW_ROOT/userspace/tools:$PATH"
+export PATH="$TW_ROOT/userspace/timewire:$TW_ROOT/userspace/tools:$PATH"
 # First of all: tells the host this boot reached the tests (it never
 # boots again once this exists).
 : > "$TW_OUT/started"

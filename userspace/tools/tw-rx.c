@@ -48,7 +48,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,9 +59,11 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
-#include "../probe.h"
+#include "lib/clock.h"
+#include "lib/stop.h"
+#include "omware/probe.h"
 
-#define NSEC_PER_SEC	1000000000LL
+#define NSEC_PER_SEC	TW_NSEC_PER_SEC
 #define STALE_NS	(10 * NSEC_PER_SEC)
 #define RCVBUF_BYTES	(32 << 20)
 #define FRAME_MAX	2048
@@ -88,49 +89,10 @@ struct table {
 	size_t nslot;
 };
 
-struct clock_pair {
-	int64_t real;
-	int64_t mono;
-};
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
+/* Monotonic nanoseconds, signed for differences. */
+static int64_t mono_now(void)
 {
-	(void)sig;
-	stop = 1;
-}
-
-static int64_t now_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-/*
- * CLOCK_REALTIME - CLOCK_MONOTONIC at one instant: the realtime read is
- * bracketed by two monotonic reads and the narrowest of a few tries kept.
- */
-static struct clock_pair clock_offset(void)
-{
-	struct clock_pair best = { 0, 0 };
-	int64_t width = INT64_MAX;
-	int i;
-
-	for (i = 0; i < 7; i++) {
-		int64_t m1 = now_ns(CLOCK_MONOTONIC);
-		int64_t r = now_ns(CLOCK_REALTIME);
-		int64_t m2 = now_ns(CLOCK_MONOTONIC);
-
-		if (m2 - m1 < width) {
-			width = m2 - m1;
-			best.real = r;
-			best.mono = m1 + (m2 - m1) / 2;
-		}
-	}
-	return best;
+	return tw_now_ns(CLOCK_MONOTONIC);
 }
 
 static uint64_t key_hash(uint32_t tag, uint32_t seq)
@@ -328,7 +290,7 @@ static void drain_packet(int fd, struct table *t, uint16_t port,
 		int off;
 
 		n = recvmsg(fd, &msg, MSG_TRUNC);
-		user = now_ns(CLOCK_REALTIME);
+		user = tw_now_ns(CLOCK_REALTIME);
 		if (n < 0)
 			return;
 		if (sll.sll_pkttype == PACKET_OUTGOING)
@@ -404,14 +366,15 @@ struct verdicts {
 };
 
 /* Realtime to monotonic, interpolating the offset over the run. */
-static int64_t to_mono(int64_t rt, struct clock_pair a, struct clock_pair b)
+static int64_t to_mono(int64_t rt, struct tw_clock_pair a,
+		       struct tw_clock_pair b)
 {
-	int64_t oa = a.real - a.mono, ob = b.real - b.mono;
+	int64_t oa = a.clock - a.mono, ob = b.clock - b.mono;
 	double f;
 
-	if (b.real == a.real)
+	if (b.clock == a.clock)
 		return rt - oa;
-	f = (double)(rt - a.real) / (double)(b.real - a.real);
+	f = (double)(rt - a.clock) / (double)(b.clock - a.clock);
 	if (f < 0)
 		f = 0;
 	if (f > 1)
@@ -420,7 +383,7 @@ static int64_t to_mono(int64_t rt, struct clock_pair a, struct clock_pair b)
 }
 
 static int write_csv(const char *path, const struct table *t,
-		     struct clock_pair a, struct clock_pair b,
+		     struct tw_clock_pair a, struct tw_clock_pair b,
 		     struct verdicts *v)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
@@ -501,13 +464,12 @@ int main(int argc, char **argv)
 	struct verdicts v = { 0 };
 	struct tpacket_stats pst = { 0 };
 	socklen_t pstlen = sizeof(pst);
-	struct clock_pair a, b;
+	struct tw_clock_pair a, b;
 	struct table t = { 0 };
 	bool use_udp = true, quiet = false;
 	const char *why = "timeout";
 	int64_t deadline;
 	struct pollfd pfd[2];
-	struct sigaction sa;
 	int opt, nfd;
 
 	while ((opt = getopt(argc, argv, "i:o:p:n:t:s:r:Uqh")) != -1) {
@@ -552,10 +514,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	tw_stop_on_signals();
 
 	pfd[0].fd = open_packet(ifname);
 	pfd[0].events = POLLIN;
@@ -565,7 +524,7 @@ int main(int argc, char **argv)
 		pfd[1].events = POLLIN;
 		nfd = 2;
 	}
-	a = clock_offset();
+	a = tw_clock_pair(CLOCK_REALTIME);
 	if (ready) {
 		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
@@ -580,9 +539,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tw-rx: listening on %s port %lu\n", ifname,
 			port);
 
-	deadline = now_ns(CLOCK_MONOTONIC) + (int64_t)timeout * NSEC_PER_SEC;
-	while (!stop) {
-		int64_t left = deadline - now_ns(CLOCK_MONOTONIC);
+	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
+	while (!tw_stop) {
+		int64_t left = deadline - mono_now();
 		int ms;
 
 		if (left <= 0)
@@ -602,14 +561,14 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (stop)
+	if (tw_stop)
 		why = "signal";
 	/* Collect the UDP copies of the last tap packets. */
 	if (use_udp) {
 		usleep(100000);
 		drain_udp(pfd[1].fd, &t, &c);
 	}
-	b = clock_offset();
+	b = tw_clock_pair(CLOCK_REALTIME);
 	getsockopt(pfd[0].fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
 	if (write_csv(out, &t, a, b, &v))
@@ -632,7 +591,7 @@ int main(int argc, char **argv)
 			", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
 			ifname, port, why, t.n, c.pkt_probes, c.udp_probes,
 			c.dup, c.nomem, v.sw, v.udp_fix, v.user_fix, v.udp_only,
-			pst.tp_drops, a.real - a.mono, b.real - b.mono,
+			pst.tp_drops, a.clock - a.mono, b.clock - b.mono,
 			use_udp ? "true" : "false");
 		fclose(f);
 	}

@@ -15,7 +15,7 @@ root=${TW_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
 
-TW=$root/userspace/timewire
+TW=$root/userspace/timewire/timewire
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 [ -x "$TW" ] || tap_skip_all "$TW not built"
 grep -q '^omware ' /proc/modules || tap_skip_all "omware module not loaded"

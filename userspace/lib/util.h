@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Error messages and value parsers.
+ * Exit codes, error messages and value parsers of every timewire program.
  */
 #ifndef TW_UTIL_H
 #define TW_UTIL_H
@@ -11,7 +11,21 @@
 #define __printf(a, b)	__attribute__((__format__(__printf__, a, b)))
 #endif
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/*
+ * Exit codes, documented in timewire(8).  4 is left out on purpose: test
+ * suites of the kselftest kind read it as "skipped".
+ */
+enum tw_exit {
+	TW_EXIT_OK	= 0,	/* success */
+	TW_EXIT_FAIL	= 1,	/* usage error, or the kernel refused */
+	TW_EXIT_NOMOD	= 2,	/* the module's netlink family is absent */
+	TW_EXIT_SYS	= 3,	/* local failure: socket, memory, file */
+	TW_EXIT_PARTIAL	= 5,	/* some packets not sent or not reported */
+};
 
 /* One line on stderr starting with "Error: " or "Warning: ". */
 void tw_err(const char *fmt, ...) __printf(1, 2);

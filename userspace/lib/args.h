@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command framework of the timewire tool.
+ * Command framework of the timewire programs.
  *
- * The command line is "timewire [OPTIONS] OBJECT [COMMAND] [ARGS]".  Every
+ * A command line is "PROGRAM [OPTIONS] [OBJECT [COMMAND]] [ARGS]".  Every
  * object declares a table of commands; every command declares a table of
  * keyword arguments.  The parser, the usage text and the "help" output are
  * all generated from these tables, so they cannot disagree.
  */
-#ifndef TIMEWIRE_H
-#define TIMEWIRE_H
+#ifndef TW_ARGS_H
+#define TW_ARGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,22 +16,7 @@
 
 #include "util.h"
 
-#ifndef VERSION
-#define VERSION "unknown"
-#endif
-
-/*
- * Exit codes, documented in timewire(8).  4 is left out on purpose: test
- * suites of the kselftest kind read it as "skipped".
- */
-enum tw_exit {
-	TW_EXIT_OK	= 0,	/* success */
-	TW_EXIT_FAIL	= 1,	/* usage error, or the kernel refused */
-	TW_EXIT_NOMOD	= 2,	/* the module's netlink family is absent */
-	TW_EXIT_SYS	= 3,	/* local failure: socket, memory, file */
-	TW_EXIT_PARTIAL	= 5,	/* some packets not sent or not reported */
-};
-
+/* Global options: -j, -p. */
 struct tw_globals {
 	bool json;
 	bool pretty;
@@ -94,18 +79,21 @@ struct tw_cmd {
 struct tw_object {
 	const char *name;
 	const char *help;
-	/* Either a table of commands, ending with a NULL name ... */
-	const struct tw_cmd *cmds;
+	/* Either a table of commands, ending with NULL ... */
+	const struct tw_cmd *const *cmds;
 	const char *dflt;		/* command run when none is given */
 	/* ... or the object is itself a command. */
 	const struct tw_cmd *self;
 };
 
-extern const struct tw_object version_object;
-extern const struct tw_object status_object;
-extern const struct tw_object omware_object;
+/* The word of a keyword table standing for value, or NULL. */
+const char *tw_keyword_name(const struct tw_keyword *kw, int value);
 
-/* args.c */
+/*
+ * Parse argv against cmd's table and run it; prefix is what the user typed
+ * up to the arguments ("timewire omware send"), for help and hints.
+ * Returns the exit code.
+ */
 int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 	       int argc, char **argv);
 void tw_cmd_help(const char *prefix, const struct tw_cmd *cmd);
@@ -116,4 +104,4 @@ bool tw_arg_given(const struct tw_arg *args, uint64_t seen, const char *name);
  */
 int tw_option_word(const char *word);
 
-#endif /* TIMEWIRE_H */
+#endif /* TW_ARGS_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * omware_bench.c - "timewire omware bench": send the same workload with
+ * tw-omware-bench: send the same workload with
  * every method of the OMware paper's test suite and with today's kernel
  * peers, one method after the other on one interface, and record for each
  * packet when it was scheduled and when it actually left.
@@ -32,7 +32,6 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -51,17 +50,15 @@
 #include <linux/if_packet.h>
 #include <linux/net_tstamp.h>
 #include <linux/omware.h>
-#include <netlink/attr.h>
-#include <netlink/genl/genl.h>
 
-#include "omware_attrs.h"
-#include "json_print.h"
-#include "nl.h"
-#include "omware_bench.h"
-#include "packet.h"
-#include "probe.h"
-#include "stats.h"
-#include "timewire.h"
+#include "lib/args.h"
+#include "lib/clock.h"
+#include "lib/print.h"
+#include "lib/stats.h"
+#include "lib/stop.h"
+#include "omware/packet.h"
+#include "omware/probe.h"
+#include "omware/session.h"
 
 #ifndef SO_TXTIME
 #define SO_TXTIME		61
@@ -71,9 +68,9 @@
 #define SO_EE_ORIGIN_TXTIME	6
 #endif
 
-#define NSEC_PER_SEC		1000000000LL
-#define NSEC_PER_USEC		1000LL
-#define BATCH_BYTES		60000
+#define PROG			"tw-omware-bench"
+#define NSEC_PER_SEC		TW_NSEC_PER_SEC
+#define NSEC_PER_USEC		TW_NSEC_PER_USEC
 #define ERRQ_RCVBUF		(64 << 20)
 #define DEFAULT_DELTAS		"50,100,200,500,1000,2000,5000,10000"
 #define MAX_DELTAS		16
@@ -82,6 +79,35 @@
 #define LEAD_BASE_NS		50000000ULL
 /* Hand-over cost per packet assumed before one was measured (emulated). */
 #define HANDOVER_GUESS_NS	300000ULL
+/* Reports of cancelled packets may trail the session's deletion. */
+#define TRAIL_MS		100
+/* What tc says when it fails, kept for the error message. */
+#define TC_ERR_BYTES		512
+
+struct bench_opts {
+	const char *dev;
+	uint8_t dst_mac[6];
+	struct in_addr dst;
+	struct in_addr src;
+	uint32_t dport;
+	uint32_t count;		/* packets of a train method, pairs of a pair one */
+	uint32_t alpha_us;	/* spacing of packets, or of pairs */
+	uint32_t size;		/* IPv4 total length */
+	uint32_t phi_us;	/* OFR pre-dispatch period */
+	uint32_t guard_max_us;	/* hybrid sessions' guard cap, 0 = module's */
+	uint32_t lead_us;	/* first send time from now; 0: automatic */
+	uint32_t grace_ms;	/* wait for reports after the last send time */
+	const char *methods;	/* comma separated; see bench_notes */
+	const char *deltas;	/* etf deltas in microseconds, comma separated */
+	int sweep;		/* etf: stop at the first delta without drops */
+	uint32_t fq_flow_limit;
+	uint32_t rotate;	/* start the method list at this index */
+	uint32_t slack_ns;	/* timer slack of this process */
+	const char *out;	/* directory for methods.csv and send.csv */
+	const char *grid;	/* label of the workload, for the analysis */
+	uint32_t round;
+	uint32_t tag;		/* UDP source port of the first method */
+};
 
 enum bm_base { BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW };
 
@@ -154,22 +180,18 @@ struct bm_trial {
 	size_t got;		/* reports or timestamps */
 	size_t sent, dropped, early, missing;
 	char qdisc[64];
-	char err[200];
+	char err[TC_ERR_BYTES];
 };
 
 struct bench {
-	struct omware_bench_opts *o;
+	struct bench_opts *o;
 	unsigned int ifindex;
 	struct tw_pkt_spec spec;
 	size_t len;		/* frame bytes */
 	uint8_t *buf;
 	uint8_t *buf2;
 
-	struct tw_nl nl;
-	bool nl_open;
-	int nl_status;		/* exit code of the connection attempt */
-	uint32_t session;
-	struct bm_trial *cur;
+	struct om_session om;	/* connected when an omware method runs */
 
 	uint16_t next_tag;
 	int64_t tai_off;	/* CLOCK_TAI - CLOCK_MONOTONIC */
@@ -181,58 +203,9 @@ struct bench {
 	FILE *send_csv;
 };
 
-static volatile sig_atomic_t bm_stop;
-
-static void bm_on_signal(int sig)
-{
-	(void)sig;
-	bm_stop = 1;
-}
-
-static uint64_t now_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 static uint64_t mono_ns(void)
 {
-	return now_ns(CLOCK_MONOTONIC);
-}
-
-/* Offset of clock id from CLOCK_MONOTONIC, from the tightest of a few
- * bracketing reads.
- */
-static int64_t clock_offset(clockid_t id)
-{
-	int64_t best = 0, width = INT64_MAX;
-	int i;
-
-	for (i = 0; i < 7; i++) {
-		uint64_t m1 = mono_ns();
-		uint64_t c = now_ns(id);
-		uint64_t m2 = mono_ns();
-
-		if ((int64_t)(m2 - m1) < width) {
-			width = m2 - m1;
-			best = (int64_t)(c - (m1 + (m2 - m1) / 2));
-		}
-	}
-	return best;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = {
-		.tv_sec = t / NSEC_PER_SEC,
-		.tv_nsec = t % NSEC_PER_SEC,
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR && !bm_stop)
-		;
+	return tw_now_ns(CLOCK_MONOTONIC);
 }
 
 static uint64_t rusage_ns(void)
@@ -277,17 +250,6 @@ static void trial_fail(struct bm_trial *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->err, sizeof(t->err), fmt, ap);
 	va_end(ap);
-}
-
-/* The kernel's explanation of a refused request, or the errno. */
-static void trial_nlfail(struct bench *b, struct bm_trial *t, int err,
-			 const char *what)
-{
-	if (b->nl.ext_msg[0])
-		trial_fail(t, "%s: %s%s%s", what, b->nl.ext_msg,
-			   b->nl.ext_attr[0] ? " " : "", b->nl.ext_attr);
-	else
-		trial_fail(t, "%s: %s", what, strerror(-err));
 }
 
 /* Build the probe of sample i of trial t into buf. */
@@ -344,40 +306,96 @@ static void trial_handed_over(struct bench *b, struct bm_trial *t)
 /* ---------------------------------------------------------------------- */
 /* qdisc switching with tc(8) */
 
+/* What a child writes to fd until it closes it; the start is kept. */
+static void read_all(int fd, char *buf, size_t len)
+{
+	char sink[256];
+	size_t used = 0;
+	ssize_t n;
+
+	for (;;) {
+		if (used + 1 < len)
+			n = read(fd, buf + used, len - 1 - used);
+		else
+			n = read(fd, sink, sizeof(sink));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (used + 1 < len)
+			used += n;
+	}
+	buf[used] = '\0';
+}
+
+/* "tc ARGS failed: <what tc said>", its lines joined, into err. */
+static void tc_failed(char *const argv[], char *msg, int status, char *err,
+		      size_t errlen)
+{
+	size_t used = 0, end = strlen(msg);
+	char *p;
+	int i;
+
+	while (end && (msg[end - 1] == '\n' || msg[end - 1] == ' '))
+		msg[--end] = '\0';
+	for (p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	for (i = 0; argv[i] && used < errlen; i++)
+		used += snprintf(err + used, errlen - used, "%s%s",
+				 i ? " " : "", argv[i]);
+	if (used >= errlen)
+		return;
+	if (msg[0])
+		snprintf(err + used, errlen - used, " failed: %s", msg);
+	else if (WIFEXITED(status))
+		snprintf(err + used, errlen - used, " failed (exit %d)",
+			 WEXITSTATUS(status));
+	else
+		snprintf(err + used, errlen - used, " failed");
+}
+
+/*
+ * Run tc; its error output is taken, not passed through, so that it is
+ * reported with what was being done instead of passing as our own.
+ */
 static int run_tc(char *const argv[], char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
-	int status, ret;
+	char msg[TC_ERR_BYTES];
+	int pipefd[2], status = -1, ret;
 	pid_t pid;
 
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		snprintf(err, errlen, "cannot run tc: %s", strerror(errno));
+		return -1;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
 					 O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
 	ret = posix_spawnp(&pid, "tc", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
 	if (ret) {
+		close(pipefd[0]);
 		snprintf(err, errlen, "cannot run tc: %s", strerror(ret));
 		return -1;
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		size_t used = 0;
-		int i;
-
-		for (i = 0; argv[i] && used < errlen; i++)
-			used += snprintf(err + used, errlen - used, "%s ",
-					 argv[i]);
-		if (used < errlen)
-			snprintf(err + used, errlen - used, "failed");
-		return -1;
-	}
-	return 0;
+	read_all(pipefd[0], msg, sizeof(msg));
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	tc_failed(argv, msg, status, err, errlen);
+	return -1;
 }
 
 /* Back to the device's default root qdisc (noqueue on veth). */
 static void restore_qdisc(struct bench *b)
 {
-	char err[128];
+	char err[TC_ERR_BYTES];
 	char *argv[] = { "tc", "qdisc", "del", "dev", (char *)b->o->dev,
 			 "root", NULL };
 
@@ -428,321 +446,118 @@ static int set_fq(struct bench *b, struct bm_trial *t)
 }
 
 /* ---------------------------------------------------------------------- */
-/* omware methods */
+/* omware methods, through the omware client's session engine */
 
-static int bm_report_cb(struct nlmsghdr *nlh, void *arg)
+/* Hand the packets over the way the method does; false after an error. */
+static bool om_hand_over(struct bench *b, struct bm_trial *t)
 {
-	struct genlmsghdr *g = nlmsg_data(nlh);
-	struct nlattr *rtb[OMWARE_REPORT_A_MAX + 1];
-	struct nlattr *tb[OMWARE_A_MAX + 1];
-	struct bench *b = arg;
-	struct bm_trial *t = b->cur;
-	struct nlattr *a;
-	int rem;
-
-	if (!t || genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
-	    !tb[OMWARE_A_SESSION_ID] ||
-	    nla_get_u32(tb[OMWARE_A_SESSION_ID]) != b->session)
-		return 0;
-	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
-			  rem) {
-		struct bm_sample *s;
-		uint64_t cookie;
-
-		if (nla_type(a) != OMWARE_A_REPORT ||
-		    nla_parse_nested(rtb, OMWARE_REPORT_A_MAX, a,
-				     omware_report_policy) ||
-		    !rtb[OMWARE_REPORT_A_COOKIE] ||
-		    !rtb[OMWARE_REPORT_A_STATUS])
-			continue;
-		cookie = nla_get_u64(rtb[OMWARE_REPORT_A_COOKIE]);
-		if (cookie >= t->n || t->s[cookie].status != ST_MISSING)
-			continue;
-		s = &t->s[cookie];
-		t->got++;
-		switch (nla_get_u8(rtb[OMWARE_REPORT_A_STATUS])) {
-		case OMWARE_STATUS_SENT:
-			s->status = ST_SENT;
-			break;
-		case OMWARE_STATUS_DROPPED:
-			s->status = ST_DROPPED;
-			break;
-		default:
-			s->status = ST_CANCELLED;
-		}
-		if (rtb[OMWARE_REPORT_A_SENT_NS] && s->status == ST_SENT) {
-			s->sent_ns = nla_get_u64(rtb[OMWARE_REPORT_A_SENT_NS]);
-			s->src = SRC_OMWARE;
-		}
-	}
-	return 0;
-}
-
-static int bm_connect(struct bench *b)
-{
-	struct tw_family fam;
-	int ret;
-
-	if (b->nl_open || b->nl_status)
-		return b->nl_status;
-	ret = tw_nl_open(&b->nl);
-	if (ret) {
-		b->nl_status = TW_EXIT_SYS;
-		return b->nl_status;
-	}
-	ret = tw_nl_resolve(&b->nl, OMWARE_FAMILY_NAME, &fam);
-	if (ret) {
-		tw_nl_close(&b->nl);
-		b->nl_status = ret == -ENOENT ? TW_EXIT_NOMOD : TW_EXIT_SYS;
-		return b->nl_status;
-	}
-	tw_nl_use(&b->nl, &fam, NULL);
-	tw_nl_set_rcvbuf(&b->nl, 32 << 20);
-	tw_nl_set_sndbuf(&b->nl, 4 << 20);
-	b->nl.notify_cmd = OMWARE_CMD_REPORT;
-	b->nl.notify = bm_report_cb;
-	b->nl.notify_arg = b;
-	b->nl_open = true;
-	return 0;
-}
-
-static int session_id_cb(struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[OMWARE_A_MAX + 1];
-
-	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
-	    !tb[OMWARE_A_SESSION_ID])
-		return -EPROTO;
-	*(uint32_t *)arg = nla_get_u32(tb[OMWARE_A_SESSION_ID]);
-	return 0;
-}
-
-static struct nl_msg *session_msg(struct bench *b, uint8_t cmd, size_t size)
-{
-	struct nl_msg *msg = tw_nl_new(&b->nl, cmd, 0, size);
-
-	if (msg && nla_put_u32(msg, OMWARE_A_SESSION_ID, b->session) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	return msg;
-}
-
-static int spin_cb(struct nlmsghdr *nlh, void *arg)
-{
-	struct nlattr *tb[OMWARE_A_MAX + 1];
-	struct nlattr *st[OMWARE_STATS_A_MAX + 1];
-	struct bm_trial *t = arg;
-
-	if (genlmsg_parse(nlh, 0, tb, OMWARE_A_MAX, NULL) ||
-	    !tb[OMWARE_A_STATS] ||
-	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS], NULL))
-		return 0;
-	if (st[OMWARE_STATS_A_SPIN_NS])
-		t->spin_ns = nla_get_u64(st[OMWARE_STATS_A_SPIN_NS]);
-	if (st[OMWARE_STATS_A_SPIN_STALLS])
-		t->spin_stalls = nla_get_u64(st[OMWARE_STATS_A_SPIN_STALLS]);
-	if (st[OMWARE_STATS_A_SPIN_STALL_MAX_NS])
-		t->spin_stall_max_ns =
-			nla_get_u64(st[OMWARE_STATS_A_SPIN_STALL_MAX_NS]);
-	return 0;
-}
-
-/* The session's spinning and stalls in hybrid mode, before it goes. */
-static void session_spin(struct bench *b, struct bm_trial *t)
-{
-	struct nl_msg *msg = session_msg(b, OMWARE_CMD_SESSION_GET, 0);
-
-	if (msg)
-		tw_nl_request(&b->nl, msg, spin_cb, t);
-}
-
-static int session_new(struct bench *b, struct bm_trial *t)
-{
-	struct nl_msg *msg = tw_nl_new(&b->nl, OMWARE_CMD_SESSION_NEW, 0, 0);
-	int ret;
-
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_u32(msg, OMWARE_A_IFINDEX, b->ifindex) < 0 ||
-	    nla_put_u32(msg, OMWARE_A_CLOCKID, CLOCK_MONOTONIC) < 0 ||
-	    nla_put_u8(msg, OMWARE_A_MODE, t->m->mode) < 0 ||
-	    nla_put_u8(msg, OMWARE_A_XMIT, t->m->xmit) < 0 ||
-	    (t->m->mode == OMWARE_MODE_HYBRID && b->o->guard_max_us &&
-	     nla_put_u32(msg, OMWARE_A_GUARD_MAX_NS,
-			 b->o->guard_max_us * NSEC_PER_USEC) < 0)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	ret = tw_nl_request(&b->nl, msg, session_id_cb, &b->session);
-	if (ret)
-		trial_nlfail(b, t, ret, "cannot create a session");
-	return ret;
-}
-
-static void session_del(struct bench *b)
-{
-	struct nl_msg *msg = session_msg(b, OMWARE_CMD_SESSION_DEL, 0);
-
-	if (msg)
-		tw_nl_request(&b->nl, msg, NULL, NULL);
-}
-
-static int put_pkt(struct bench *b, struct bm_trial *t, struct nl_msg *msg,
-		   size_t i, bool timed)
-{
-	struct nlattr *nest;
-
-	build(b, t, i, b->buf);
-	nest = nla_nest_start(msg, OMWARE_A_PKT);
-	if (!nest || nla_put_u64(msg, OMWARE_PKT_A_COOKIE, i) < 0 ||
-	    (timed && nla_put_u64(msg, OMWARE_PKT_A_TIME,
-				  t->s[i].sched_ns) < 0) ||
-	    nla_put(msg, OMWARE_PKT_A_FRAME, b->len, b->buf) < 0)
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
-static size_t pkt_room(struct bench *b)
-{
-	return nla_total_size(0) + 2 * nla_total_size(8) +
-	       nla_total_size(b->len);
-}
-
-/* Submit packets [first, end) in one message. */
-static int submit(struct bench *b, struct bm_trial *t, size_t first,
-		  size_t end)
-{
-	struct nl_msg *msg;
-	char what[64];
-	size_t i;
-	int ret;
-
-	msg = session_msg(b, OMWARE_CMD_SUBMIT,
-			  256 + (end - first) * pkt_room(b));
-	if (!msg)
-		return -ENOMEM;
-	for (i = first; i < end; i++) {
-		if (put_pkt(b, t, msg, i, true)) {
-			nlmsg_free(msg);
-			return -EMSGSIZE;
-		}
-	}
-	ret = tw_nl_request(&b->nl, msg, NULL, NULL);
-	if (ret) {
-		snprintf(what, sizeof(what), "handing over packet %zu", first);
-		trial_nlfail(b, t, ret, what);
-		return ret;
-	}
-	t->submitted = end;
-	return 0;
-}
-
-static int submit_pair(struct bench *b, struct bm_trial *t, size_t i)
-{
-	struct nl_msg *msg;
-	int ret;
-
-	msg = session_msg(b, OMWARE_CMD_TRAIN, 256 + 2 * pkt_room(b));
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_u64(msg, OMWARE_A_TIME, t->s[i].sched_ns) < 0 ||
-	    put_pkt(b, t, msg, i, false) || put_pkt(b, t, msg, i + 1, false)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	ret = tw_nl_request(&b->nl, msg, NULL, NULL);
-	if (ret) {
-		trial_nlfail(b, t, ret, "train");
-		return ret;
-	}
-	t->submitted = i + 2;
-	return 0;
-}
-
-static void om_collect(struct bench *b, struct bm_trial *t, uint64_t until)
-{
-	while (t->got < t->submitted && !bm_stop) {
-		uint64_t now = mono_ns();
-		int ret;
-
-		if (now >= until)
-			break;
-		ret = tw_nl_wait(&b->nl, (until - now) / 1000000 + 1);
-		if (ret < 0 && ret != -EINTR) {
-			trial_fail(t, "receiving reports: %s", strerror(-ret));
-			/* Keep listening, but do not spin on a broken socket. */
-			usleep(1000);
-		}
-	}
-}
-
-static void om_trial(struct bench *b, struct bm_trial *t)
-{
-	uint64_t last;
+	struct om_session *s = &b->om;
 	uint64_t phi = (uint64_t)b->o->phi_us * NSEC_PER_USEC;
-	size_t per_msg, i, end;
-	int ret;
-
-	ret = bm_connect(b);
-	if (ret) {
-		trial_fail(t, ret == TW_EXIT_NOMOD ?
-			   "omware module not loaded" :
-			   "cannot reach the omware family");
-		return;
-	}
-	if (session_new(b, t))
-		return;
-	b->cur = t;
-	trial_schedule(b, t);
-	last = t->s[t->n - 1].sched_ns;
+	size_t i;
 
 	switch (t->m->base) {
 	case BM_OIR:
-		per_msg = BATCH_BYTES / pkt_room(b);
-		if (!per_msg)
-			per_msg = 1;
-		for (i = 0; i < t->n && !bm_stop; i = end) {
-			end = i + per_msg < t->n ? i + per_msg : t->n;
-			if (submit(b, t, i, end))
-				break;
-		}
+		if (om_submit_all(s, om_batch_default(s)))
+			return false;
 		trial_handed_over(b, t);
 		break;
 	case BM_OFR:
 	case BM_OSM:
 		if (t->m->base == BM_OSM)
 			phi = 0;
-		for (i = 0; i < t->n && !bm_stop; i++) {
-			sleep_until(t->s[i].sched_ns - phi);
-			if (submit(b, t, i, i + 1))
-				break;
+		for (i = 0; i < t->n && !tw_stop; i++) {
+			tw_sleep_until(CLOCK_MONOTONIC, t->s[i].sched_ns - phi);
+			if (om_submit(s, i, i + 1))
+				return false;
 		}
 		break;
 	case BM_TOM:
-		for (i = 0; i + 1 < t->n && !bm_stop; i += 2)
-			if (submit_pair(b, t, i))
-				break;
+		for (i = 0; i + 1 < t->n && !tw_stop; i += 2)
+			if (om_submit_train(s, i, 2, t->s[i].sched_ns))
+				return false;
 		trial_handed_over(b, t);
 		break;
 	default:
 		break;
 	}
+	return true;
+}
+
+/* The reports into the trial's samples. */
+static void om_take_reports(struct bench *b, struct bm_trial *t)
+{
+	const struct om_session *s = &b->om;
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct om_report *r = &s->rep[i];
+		struct bm_sample *smp = &t->s[i];
+
+		if (!r->have)
+			continue;
+		switch (r->status) {
+		case OMWARE_STATUS_SENT:
+			smp->status = ST_SENT;
+			break;
+		case OMWARE_STATUS_DROPPED:
+			smp->status = ST_DROPPED;
+			break;
+		default:
+			smp->status = ST_CANCELLED;
+		}
+		if (smp->status == ST_SENT && r->sent_ns) {
+			smp->sent_ns = r->sent_ns;
+			smp->src = SRC_OMWARE;
+		}
+	}
+	t->submitted = s->submitted;
+	t->got = s->got;
+	t->spin_ns = s->stats[OMWARE_STATS_A_SPIN_NS];
+	t->spin_stalls = s->stats[OMWARE_STATS_A_SPIN_STALLS];
+	t->spin_stall_max_ns = s->stats[OMWARE_STATS_A_SPIN_STALL_MAX_NS];
+}
+
+static void om_trial(struct bench *b, struct bm_trial *t)
+{
+	struct om_session *s = &b->om;
+	struct om_session_cfg cfg = {
+		.ifindex = b->ifindex,
+		.clock = CLOCK_MONOTONIC,
+		.mode = t->m->mode,
+		.xmit = t->m->xmit,
+	};
+	uint64_t last;
+	size_t i;
+
+	if (t->m->mode == OMWARE_MODE_HYBRID && b->o->guard_max_us) {
+		cfg.set |= OM_SET_GUARD_MAX;
+		cfg.guard_max_ns = b->o->guard_max_us * NSEC_PER_USEC;
+	}
+	b->spec.sport = t->tag;
+	if (om_run_init(s, &b->spec, t->n) || om_session_create(s, &cfg)) {
+		trial_fail(t, "%s", s->err);
+		return;
+	}
+	trial_schedule(b, t);
+	for (i = 0; i < t->n; i++)
+		s->rep[i].sched_ns = t->s[i].sched_ns;
+	last = t->s[t->n - 1].sched_ns;
+	if (!om_hand_over(b, t))
+		trial_fail(t, "%s", s->err);
+
 	/* A sender that fell behind hands the last packet over late. */
 	if (mono_ns() > last)
 		last = mono_ns();
-	om_collect(b, t, last + (uint64_t)b->o->grace_ms * 1000000);
-	session_spin(b, t);
-	session_del(b);
-	/* Reports of cancelled packets may trail the ack: take them. */
-	om_collect(b, t, mono_ns() + 100000000);
+	om_collect(s, last + (uint64_t)b->o->grace_ms * 1000000);
+	/* The session's spinning and stalls in hybrid mode, before it goes. */
+	om_session_get(s);
+	om_finish(s, TRAIL_MS);
+	om_take_reports(b, t);
 	if (t->got < t->submitted)
 		trial_fail(t, "%zu reports missing", t->submitted - t->got);
-	b->cur = NULL;
-	if (b->nl.overruns)
+	if (s->nl.overruns)
 		trial_fail(t, "netlink receive buffer overflowed, reports lost");
-	b->nl.overruns = 0;
+	s->nl.overruns = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -940,24 +755,24 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	case BM_ETF:
 	case BM_FQ:
 		/* Everything handed over at once: the qdisc keeps time. */
-		for (i = 0; i < t->n && !bm_stop; i++) {
+		for (i = 0; i < t->n && !tw_stop; i++) {
 			build(b, t, i, b->buf);
 			sock_send(b, t, fd, i, b->buf, off);
 		}
 		trial_handed_over(b, t);
 		break;
 	case BM_RSM:
-		for (i = 0; i < t->n && !bm_stop; i++) {
+		for (i = 0; i < t->n && !tw_stop; i++) {
 			build(b, t, i, b->buf);
-			sleep_until(t->s[i].sched_ns);
+			tw_sleep_until(CLOCK_MONOTONIC, t->s[i].sched_ns);
 			sock_send(b, t, fd, i, b->buf, 0);
 		}
 		break;
 	case BM_TRW:
-		for (i = 0; i + 1 < t->n && !bm_stop; i += 2) {
+		for (i = 0; i + 1 < t->n && !tw_stop; i += 2) {
 			build(b, t, i, b->buf);
 			build(b, t, i + 1, b->buf2);
-			sleep_until(t->s[i].sched_ns);
+			tw_sleep_until(CLOCK_MONOTONIC, t->s[i].sched_ns);
 			sock_send(b, t, fd, i, b->buf, 0);
 			sock_send(b, t, fd, i + 1, b->buf2, 0);
 		}
@@ -970,7 +785,7 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	if (mono_ns() > last)
 		last = mono_ns();
 	until = last + t->delta_ns + (uint64_t)b->o->grace_ms * 1000000;
-	while (t->got < t->submitted && !bm_stop) {
+	while (t->got < t->submitted && !tw_stop) {
 		struct pollfd pfd = { .fd = fd, .events = 0 };
 		uint64_t now = mono_ns();
 
@@ -1002,7 +817,7 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 static struct bm_trial *trial_new(struct bench *b, const struct bm_method *m,
 				  uint64_t delta_ns)
 {
-	struct omware_bench_opts *o = b->o;
+	struct bench_opts *o = b->o;
 	struct bm_trial *t = calloc(1, sizeof(*t));
 
 	if (!t)
@@ -1042,8 +857,8 @@ static void trial_run(struct bench *b, struct bm_trial *t)
 	 */
 	if (t->m->base != BM_ETF && t->m->base != BM_FQ)
 		restore_qdisc(b);
-	b->rt_off = clock_offset(CLOCK_REALTIME);
-	b->tai_off = clock_offset(CLOCK_TAI);
+	b->rt_off = tw_clock_offset(CLOCK_REALTIME);
+	b->tai_off = tw_clock_offset(CLOCK_TAI);
 	cpu0 = rusage_ns();
 	busy0 = busy_ns();
 	wall0 = mono_ns();
@@ -1135,7 +950,7 @@ static void trial_print(struct bm_trial *t)
 
 static void trial_write(struct bench *b, struct bm_trial *t)
 {
-	struct omware_bench_opts *o = b->o;
+	struct bench_opts *o = b->o;
 	size_t i;
 
 	if (b->methods_csv) {
@@ -1253,7 +1068,7 @@ static int pick_methods(const char *list, int *idx)
 				idx[count++] = j;
 		}
 		if (!found) {
-			tw_err("unknown method \"%s\"; see \"timewire omware bench help\"",
+			tw_err("unknown method \"%s\"; see \"" PROG " help\"",
 			       words[i]);
 			return -1;
 		}
@@ -1294,9 +1109,9 @@ static const struct tw_keyword sweep_words[] = {
 	{ NULL, 0 },
 };
 
-#define OPT(f)	offsetof(struct omware_bench_opts, f)
+#define OPT(f)	offsetof(struct bench_opts, f)
 
-const struct tw_arg omware_bench_args[] = {
+static const struct tw_arg bench_args[] = {
 	{ .name = "dev", .type = TW_ARG_STR, .off = OPT(dev),
 	  .meta = "IFNAME", .help = "network device to send on",
 	  .flags = TW_ARG_REQUIRED },
@@ -1361,7 +1176,7 @@ const struct tw_arg omware_bench_args[] = {
 	{ .name = NULL },
 };
 
-const char omware_bench_notes[] =
+static const char bench_notes[] =
 "Methods (comma separated; \"trains\", \"pairs\" and \"all\" name groups):\n"
 "  oir               omware, every packet pre-dispatched up front\n"
 "  oir-hybrid        the same in hybrid mode (timer, then spin)\n"
@@ -1381,9 +1196,9 @@ const char omware_bench_notes[] =
 "etf and fq replace the device's root qdisc for their run and delete it\n"
 "afterwards, which restores the default one.  Needs CAP_NET_ADMIN.\n";
 
-void omware_bench_init(void *opts)
+static void bench_init(void *opts)
 {
-	struct omware_bench_opts *o = opts;
+	struct bench_opts *o = opts;
 
 	o->dport = TW_PROBE_PORT;
 	o->count = 200;
@@ -1407,7 +1222,7 @@ void omware_bench_init(void *opts)
 
 static int bench_setup(struct bench *b, uint64_t seen)
 {
-	struct omware_bench_opts *o = b->o;
+	struct bench_opts *o = b->o;
 	int ret;
 
 	b->ifindex = if_nametoindex(o->dev);
@@ -1421,7 +1236,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 	b->spec.ip_len = o->size;
 	memcpy(b->spec.dst_mac, o->dst_mac, 6);
 	b->spec.src = o->src;
-	if (!tw_arg_given(omware_bench_args, seen, "src") &&
+	if (!tw_arg_given(bench_args, seen, "src") &&
 	    tw_dev_ipv4(o->dev, &b->spec.src)) {
 		tw_err("%s has no IPv4 address: give \"src\"", o->dev);
 		return TW_EXIT_FAIL;
@@ -1459,13 +1274,30 @@ static int bench_setup(struct bench *b, uint64_t seen)
 	return TW_EXIT_OK;
 }
 
-int omware_bench_run(void *opts, uint64_t seen)
+/*
+ * The module first, before any qdisc is touched: without it the run ends
+ * here with the one "not loaded" message and exit code.
+ */
+static int bench_connect(struct bench *b, const int *idx, int n)
 {
-	struct omware_bench_opts *o = opts;
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (bm_methods[idx[k]].omware)
+			break;
+	if (k == n)
+		return TW_EXIT_OK;
+	/* Errors of a method's run go to its row of the results. */
+	b->om.quiet = true;
+	return om_connect(&b->om);
+}
+
+static int bench_run(void *opts, uint64_t seen)
+{
+	struct bench_opts *o = opts;
 	struct bench b = { .o = o };
 	int idx[N_METHODS], n, k, ret, ndelta;
 	uint64_t deltas[MAX_DELTAS];
-	struct sigaction sa;
 	bool partial = false;
 	int trials = 0;
 
@@ -1475,14 +1307,13 @@ int omware_bench_run(void *opts, uint64_t seen)
 	ndelta = parse_deltas(o->deltas, deltas);
 	if (ndelta <= 0)
 		return TW_EXIT_FAIL;
-	ret = bench_setup(&b, seen);
+	ret = bench_connect(&b, idx, n);
+	if (!ret)
+		ret = bench_setup(&b, seen);
 	if (ret)
 		goto out;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bm_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	tw_stop_on_signals();
 
 	print_string("dev", o->dev);
 	print_u64("count", o->count);
@@ -1492,11 +1323,11 @@ int omware_bench_run(void *opts, uint64_t seen)
 	print_u64("round", o->round);
 	print_nl();
 	open_array("methods");
-	for (k = 0; k < n && !bm_stop; k++) {
+	for (k = 0; k < n && !tw_stop; k++) {
 		const struct bm_method *m = &bm_methods[idx[(k + o->rotate) % n]];
 		int d, nd = m->base == BM_ETF ? ndelta : 1;
 
-		for (d = 0; d < nd && !bm_stop; d++) {
+		for (d = 0; d < nd && !tw_stop; d++) {
 			struct bm_trial *t;
 
 			if (++trials > MAX_TRIALS) {
@@ -1526,17 +1357,33 @@ int omware_bench_run(void *opts, uint64_t seen)
 		}
 	}
 	close_array();
-	ret = bm_stop ? TW_EXIT_PARTIAL :
+	ret = tw_stop ? TW_EXIT_PARTIAL :
 	      partial ? TW_EXIT_PARTIAL : TW_EXIT_OK;
 out:
 	restore_qdisc(&b);
-	if (b.nl_open)
-		tw_nl_close(&b.nl);
+	om_close(&b.om);
 	if (b.methods_csv)
 		fclose(b.methods_csv);
 	if (b.send_csv)
 		fclose(b.send_csv);
 	free(b.buf);
 	free(b.buf2);
+	return ret;
+}
+
+static const struct tw_cmd bench_cmd = {
+	.help = "Compare the send-time accuracy of OMware and its peers",
+	.notes = bench_notes,
+	.args = bench_args,
+	.opts_size = sizeof(struct bench_opts),
+	.init = bench_init,
+	.run = bench_run,
+};
+
+int main(int argc, char **argv)
+{
+	int ret = tw_run_cmd(PROG, &bench_cmd, argc - 1, argv + 1);
+
+	print_finish();
 	return ret;
 }

@@ -12,11 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_print.h"
-#include "timewire.h"
+#include "args.h"
+#include "print.h"
 
 #define HELP_COLUMN	34
 #define LINE_WIDTH	79
+
+struct tw_globals tw;
+
+const char *tw_keyword_name(const struct tw_keyword *kw, int value)
+{
+	for (; kw->name; kw++)
+		if (kw->value == value)
+			return kw->name;
+	return NULL;
+}
 
 static void keyword_list(char *buf, size_t len, const struct tw_keyword *kw)
 {

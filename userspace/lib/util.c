@@ -11,28 +11,31 @@
 
 #include "util.h"
 
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	/* Whatever the program printed so far comes first. */
+	fflush(stdout);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void tw_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("Error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void tw_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("Warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("Warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int tw_parse_u64(const char *s, uint64_t *val)

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "json_print.h"
+#include "print.h"
 
 #define MAX_DEPTH	16
 
@@ -36,7 +36,7 @@ static void push(bool array, int line, int child)
 {
 	if (pr.depth == MAX_DEPTH - 1) {
 		/* Only reachable by a coding error; do not corrupt output. */
-		fprintf(stderr, "json_print: nesting too deep\n");
+		fprintf(stderr, "print: nesting too deep\n");
 		abort();
 	}
 	pr.depth++;
@@ -229,25 +229,31 @@ void close_array(void)
 	close_level(']');
 }
 
-void print_u64(const char *key, uint64_t val)
+/*
+ * Start a field: JSON "key": or text "key " (with_key) or nothing.
+ * Returns whether the output is JSON.
+ */
+static bool field(const char *key, bool with_key)
 {
 	if (pr.json) {
 		json_key(key);
-	} else {
-		text_word();
-		printf("%s ", key);
+		return true;
 	}
+	text_word();
+	if (with_key)
+		printf("%s ", key);
+	return false;
+}
+
+void print_u64(const char *key, uint64_t val)
+{
+	field(key, true);
 	printf("%" PRIu64, val);
 }
 
 void print_s64(const char *key, int64_t val)
 {
-	if (pr.json) {
-		json_key(key);
-	} else {
-		text_word();
-		printf("%s ", key);
-	}
+	field(key, true);
 	printf("%" PRId64, val);
 }
 
@@ -258,50 +264,40 @@ void print_uint(const char *key, unsigned int val)
 
 void print_string(const char *key, const char *val)
 {
-	if (pr.json) {
-		json_key(key);
+	if (field(key, true))
 		json_escape(val ? val : "");
-	} else {
-		text_word();
-		printf("%s %s", key, val ? val : "");
-	}
+	else
+		fputs(val ? val : "", stdout);
 }
 
 void print_name(const char *key, const char *val)
 {
-	if (pr.json) {
-		json_key(key);
+	if (field(key, false))
 		json_escape(val ? val : "");
-	} else {
-		text_word();
+	else
 		fputs(val ? val : "", stdout);
-	}
 }
 
 void print_bool(const char *key, bool val, const char *yes, const char *no)
 {
-	if (pr.json) {
-		json_key(key);
+	if (field(key, false))
 		fputs(val ? "true" : "false", stdout);
-	} else {
-		text_word();
+	else
 		fputs(val ? yes : no, stdout);
-	}
 }
 
 void print_double(const char *key, double val)
 {
-	if (pr.json) {
-		json_key(key);
-		/* JSON has no NaN or infinity. */
-		if (isfinite(val))
-			printf("%.9g", val);
-		else
-			fputs("null", stdout);
-	} else {
-		text_word();
-		printf("%s %.9g", key, val);
-	}
+	/* JSON has no NaN or infinity. */
+	if (field(key, true) && !isfinite(val))
+		fputs("null", stdout);
+	else
+		printf("%.9g", val);
+}
+
+void print_null(const char *key, const char *text)
+{
+	fputs(field(key, true) ? "null" : text, stdout);
 }
 
 void print_nl(void)

@@ -8,16 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_print.h"
-#include "timewire.h"
+#include "lib/print.h"
+#include "modules.h"
 
-struct tw_globals tw;
+/* The tool's own objects, then one per module of the registry. */
+static struct tw_object objects[2 + TW_MAX_MODULES];
+static size_t n_objects;
 
-static const struct tw_object *const objects[] = {
-	&version_object,
-	&status_object,
-	&omware_object,
-};
+static void list_objects(void)
+{
+	size_t i;
+
+	objects[n_objects++] = version_object;
+	objects[n_objects++] = status_object;
+	for (i = 0; i < tw_modules_count; i++) {
+		objects[n_objects] = *tw_modules[i].object;
+		objects[n_objects++].help = tw_modules[i].summary;
+	}
+}
 
 static const struct option long_opts[] = {
 	{ "json",	no_argument,	NULL, 'j' },
@@ -37,8 +45,8 @@ static void print_usage(FILE *f)
 		"       timewire help [OBJECT [COMMAND]]\n"
 		"\n"
 		"Objects:\n");
-	for (i = 0; i < ARRAY_SIZE(objects); i++)
-		fprintf(f, "  %-12s%s\n", objects[i]->name, objects[i]->help);
+	for (i = 0; i < n_objects; i++)
+		fprintf(f, "  %-12s%s\n", objects[i].name, objects[i].help);
 	fprintf(f,
 		"  %-12s%s\n"
 		"\n"
@@ -58,7 +66,7 @@ static void print_usage(FILE *f)
 
 static void object_help(const struct tw_object *obj)
 {
-	const struct tw_cmd *c;
+	const struct tw_cmd *const *c;
 	char prefix[64];
 
 	snprintf(prefix, sizeof(prefix), "timewire %s", obj->name);
@@ -73,9 +81,9 @@ static void object_help(const struct tw_object *obj)
 	       "\n%c%s.\n"
 	       "\nCommands:\n", prefix, prefix, prefix,
 	       toupper((unsigned char)obj->help[0]), obj->help + 1);
-	for (c = obj->cmds; c->name; c++)
-		printf("  %-10s%s%s\n", c->name, c->help,
-		       obj->dflt && !strcmp(obj->dflt, c->name) ?
+	for (c = obj->cmds; *c; c++)
+		printf("  %-10s%s%s\n", (*c)->name, (*c)->help,
+		       obj->dflt && !strcmp(obj->dflt, (*c)->name) ?
 		       " (default)" : "");
 	printf("  %-10s%s\n", "help", "print this text");
 }
@@ -102,16 +110,16 @@ static const struct tw_object *find_object(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(objects); i++)
-		if (!strcmp(objects[i]->name, name))
-			return objects[i];
+	for (i = 0; i < n_objects; i++)
+		if (!strcmp(objects[i].name, name))
+			return &objects[i];
 	return NULL;
 }
 
 static int run_object(const struct tw_object *obj, int argc, char **argv)
 {
 	char *dflt_argv[2] = { (char *)obj->dflt, NULL };
-	const struct tw_cmd *c;
+	const struct tw_cmd *const *c;
 	const char *names[32];
 	char prefix[96], help_cmd[128];
 	size_t n = 0;
@@ -137,20 +145,20 @@ static int run_object(const struct tw_object *obj, int argc, char **argv)
 		object_help(obj);
 		return TW_EXIT_OK;
 	}
-	for (c = obj->cmds; c->name; c++) {
-		if (!strcmp(c->name, argv[0]))
+	for (c = obj->cmds; *c; c++) {
+		if (!strcmp((*c)->name, argv[0]))
 			break;
 		if (n < ARRAY_SIZE(names))
-			names[n++] = c->name;
+			names[n++] = (*c)->name;
 	}
-	if (!c->name) {
+	if (!*c) {
 		snprintf(help_cmd, sizeof(help_cmd), "%s help", prefix);
 		refuse_word("command", argv[0], names, n, help_cmd);
 		return TW_EXIT_FAIL;
 	}
 	snprintf(prefix, sizeof(prefix), "timewire %s %s", obj->name,
-		 c->name);
-	return tw_run_cmd(prefix, c, argc - 1, argv + 1);
+		 (*c)->name);
+	return tw_run_cmd(prefix, *c, argc - 1, argv + 1);
 }
 
 /* "timewire help OBJECT [COMMAND]" is "timewire OBJECT [COMMAND] help". */
@@ -184,6 +192,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int c, ret;
 
+	list_objects();
 	/* "+": stop at the object; later options are taken by the parsers. */
 	while ((c = getopt_long(argc, argv, "+jpVh", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -216,16 +225,16 @@ int main(int argc, char **argv)
 		return run_help(argc - 1, argv + 1);
 
 	/* -V ignores the rest, like "timewire version". */
-	obj = &version_object;
+	obj = find_object("version");
 	if (version) {
 		argc = 0;
 	} else {
 		obj = find_object(argv[0]);
 		if (!obj) {
-			for (i = 0; i < ARRAY_SIZE(objects); i++)
-				names[i] = objects[i]->name;
-			refuse_word("object", argv[0], names,
-				    ARRAY_SIZE(objects), "timewire help");
+			for (i = 0; i < n_objects; i++)
+				names[i] = objects[i].name;
+			refuse_word("object", argv[0], names, n_objects,
+				    "timewire help");
 			return TW_EXIT_FAIL;
 		}
 		argc--;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The single output path of timewire.
+ * The single output path of the timewire programs.
  *
  * Every command prints through these calls.  In text mode a field comes out
  * as "key value" on the current line; in JSON mode as "key": value inside
  * the current object.  The whole output of one command is one JSON object.
  */
-#ifndef TW_JSON_PRINT_H
-#define TW_JSON_PRINT_H
+#ifndef TW_PRINT_H
+#define TW_PRINT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,9 +33,11 @@ void print_name(const char *key, const char *val);
 /* Text shows one of two words; JSON a boolean. */
 void print_bool(const char *key, bool val, const char *yes, const char *no);
 void print_double(const char *key, double val);
+/* A value that is absent: JSON null; text shows the key and text. */
+void print_null(const char *key, const char *text);
 
 /* Text only: end the current line / print a line of prose. */
 void print_nl(void);
 void print_text(const char *fmt, ...) __printf(1, 2);
 
-#endif /* TW_JSON_PRINT_H */
+#endif /* TW_PRINT_H */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -22,6 +21,7 @@
 #include <netlink/genl/genl.h>
 #include <netlink/socket.h>
 
+#include "clock.h"
 #include "nl.h"
 #include "util.h"
 
@@ -32,6 +32,11 @@
 #define DEFAULT_MSG_SIZE	16384
 /* A request unanswered for this long means something is badly wrong. */
 #define REQUEST_TIMEOUT_MS	60000
+
+static int64_t now_ms(void)
+{
+	return tw_now_ns(CLOCK_MONOTONIC) / 1000000;
+}
 
 static int nlerr_to_errno(int err)
 {
@@ -377,14 +382,6 @@ struct nl_msg *tw_nl_new(struct tw_nl *nl, uint8_t cmd, int flags,
 	return msg;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int tw_nl_wait(struct tw_nl *nl, int timeout_ms)
 {
 	struct pollfd pfd = {
@@ -525,22 +522,27 @@ void tw_nl_use(struct tw_nl *nl, const struct tw_family *fam,
 	nl->attrs = attrs;
 }
 
+void tw_nl_strerror(struct tw_nl *nl, int err, const char *what, char *buf,
+		    size_t len)
+{
+	if (nl && nl->ext_msg[0] && nl->ext_attr[0])
+		snprintf(buf, len, "%s (%s)", nl->ext_msg, nl->ext_attr);
+	else if (nl && nl->ext_msg[0])
+		snprintf(buf, len, "%s", nl->ext_msg);
+	else if (nl && nl->ext_attr[0])
+		snprintf(buf, len, "%s: %s (%s)", what, strerror(-err),
+			 nl->ext_attr);
+	else if (err == -EPERM)
+		snprintf(buf, len, "%s: %s (CAP_NET_ADMIN is required)", what,
+			 strerror(-err));
+	else
+		snprintf(buf, len, "%s: %s", what, strerror(-err));
+}
+
 void tw_nl_perror(struct tw_nl *nl, int err, const char *what)
 {
-	if (nl && nl->ext_msg[0]) {
-		if (nl->ext_attr[0])
-			tw_err("%s (%s)", nl->ext_msg, nl->ext_attr);
-		else
-			tw_err("%s", nl->ext_msg);
-		return;
-	}
-	if (nl && nl->ext_attr[0]) {
-		tw_err("%s: %s (%s)", what, strerror(-err), nl->ext_attr);
-		return;
-	}
-	if (err == -EPERM)
-		tw_err("%s: %s (CAP_NET_ADMIN is required)", what,
-		       strerror(-err));
-	else
-		tw_err("%s: %s", what, strerror(-err));
+	char msg[TW_NL_ERRLEN];
+
+	tw_nl_strerror(nl, err, what, msg, sizeof(msg));
+	tw_err("%s", msg);
 }

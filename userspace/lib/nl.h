@@ -88,7 +88,16 @@ int tw_nl_request(struct tw_nl *nl, struct nl_msg *msg,
  */
 int tw_nl_wait(struct tw_nl *nl, int timeout_ms);
 
-/* Print "Error: <kernel message> (attribute X)" or "Error: what: errno". */
+/* Room for the explanation of a failed request. */
+#define TW_NL_ERRLEN	640
+
+/*
+ * Explain a failed request: "<kernel message> (attribute X)", or
+ * "what: <errno text>".  nl may be NULL for errors of our own.
+ */
+void tw_nl_strerror(struct tw_nl *nl, int err, const char *what, char *buf,
+		    size_t len);
+/* The same as one "Error: " line on stderr. */
 void tw_nl_perror(struct tw_nl *nl, int err, const char *what);
 
 #endif /* TW_NL_H */

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Clock helpers shared by the tool, the benchmark and the receiver.
+ */
+#include <errno.h>
+
+#include "clock.h"
+#include "stop.h"
+
+#define PAIR_TRIES	7
+
+const struct tw_keyword tw_clock_words[] = {
+	{ "mono", CLOCK_MONOTONIC },
+	{ "tai", CLOCK_TAI },
+	{ "realtime", CLOCK_REALTIME },
+	{ NULL, 0 },
+};
+
+uint64_t tw_now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * TW_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+struct tw_clock_pair tw_clock_pair(clockid_t id)
+{
+	struct tw_clock_pair best = { 0, 0 };
+	int64_t width = INT64_MAX;
+	int i;
+
+	for (i = 0; i < PAIR_TRIES; i++) {
+		int64_t m1 = tw_now_ns(CLOCK_MONOTONIC);
+		int64_t c = tw_now_ns(id);
+		int64_t m2 = tw_now_ns(CLOCK_MONOTONIC);
+
+		if (m2 - m1 < width) {
+			width = m2 - m1;
+			best.clock = c;
+			best.mono = m1 + (m2 - m1) / 2;
+		}
+	}
+	return best;
+}
+
+int64_t tw_clock_offset(clockid_t id)
+{
+	struct tw_clock_pair p = tw_clock_pair(id);
+
+	return p.clock - p.mono;
+}
+
+void tw_sleep_until(clockid_t id, uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = t / TW_NSEC_PER_SEC,
+		.tv_nsec = t % TW_NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(id, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+	       !tw_stop)
+		;
+}
