@@ -8,7 +8,7 @@
 #
 # See Documentation/netlink-conventions.rst, "Single source".
 
-GEN_DIR		:= $(TOPDIR)/userspace/gen
+GEN_DIR		?= $(TOPDIR)/userspace/gen
 GEN_FAMILIES	:= $(shell $(TOPDIR)/scripts/modules.sh families)
 GEN_SRCS	:= $(GEN_FAMILIES:%=$(GEN_DIR)/%.c)
 GEN_HDRS	:= $(GEN_FAMILIES:%=$(GEN_DIR)/%.h) $(GEN_DIR)/modules.h

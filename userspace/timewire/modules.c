@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module registry.  Adding a module to the tool is one entry here
- * (and its object's files): help, status and version follow from it.
+ * The module registry, from modules.list (gen/modules.h): a module named
+ * NAME brings NAME_family (its client library) and NAME_object (its CLI
+ * object); help, status and version follow from the list.
  */
 #include "modules.h"
-#include "omware.h"
-#include "omware/session.h"
+
+#define TW_MODULE(name, family, ko, text)				\
+	extern const struct tw_family_desc name##_family;		\
+	extern const struct tw_object name##_object;
+#include "gen/modules.h"
 
 const struct tw_module tw_modules[] = {
-	{
-		.desc = &omware_family,
-		.kmod = "omware.ko",
-		.summary = "precise packet sending with the omware module",
-		.object = &omware_object,
+#define TW_MODULE(name, family, ko, text)				\
+	{								\
+		.desc = &name##_family,					\
+		.kmod = ko,						\
+		.summary = text,					\
+		.object = &name##_object,				\
 	},
+#include "gen/modules.h"
 };
 
 _Static_assert(ARRAY_SIZE(tw_modules) <= TW_MAX_MODULES,
