@@ -85,7 +85,7 @@ static const struct nla_policy omw_cancel_policy[OMWARE_A_COOKIE + 1] = {
 	[OMWARE_A_COOKIE]	= { .type = NLA_U64 },
 };
 
-/* STATS_GET takes no attributes: every type is rejected. */
+/* STATS_GET and the session dump take no attributes: all are rejected. */
 static const struct nla_policy omw_none_policy[OMWARE_A_MAX + 1];
 
 /* The session named by OMWARE_A_SESSION_ID; @owner: caller must own it. */
@@ -129,7 +129,7 @@ static int omw_nl_check_time(const struct omw_session *s,
 	if (dist <= (u64)horizon_s * NSEC_PER_SEC)
 		return 0;
 	NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
-				"send time %llu ns is more than %u s from now (%llu ns)",
+				"time %llu over %u s from now %llu",
 				t, horizon_s, now);
 	return -ERANGE;
 }
@@ -312,7 +312,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 		/* Stop early rather than build what cannot be queued. */
 		if (pkts >= s->cfg.max_pkts || bytes > s->cfg.max_bytes) {
 			NL_SET_ERR_MSG_ATTR_FMT(extack, nla,
-						"packet %u: message exceeds the session limits (%u packets, %u bytes)",
+						"packet %u: over the caps of %u packets, %u bytes",
 						pkts, s->cfg.max_pkts,
 						s->cfg.max_bytes);
 			err = -ENOBUFS;
@@ -444,7 +444,7 @@ static int omw_nl_cancel(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	cookie = nla_get_u64(info->attrs[OMWARE_A_COOKIE]);
-	if (!omw_session_cancel(s, &cookie)) {
+	if (!omw_session_cancel(s, cookie)) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[OMWARE_A_COOKIE],
 				    "no pending packet carries this cookie");
@@ -465,7 +465,7 @@ static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(s))
 		err = PTR_ERR(s);
 	else
-		omw_session_cancel(s, NULL);
+		omw_session_flush(s);
 	mutex_unlock(&omw_lock);
 	return err;
 }
@@ -598,17 +598,18 @@ err_msg:
 	return err;
 }
 
-static int omw_nl_put_stats(struct sk_buff *msg, struct omw_stats *st)
+static int omw_nl_put_stats(struct sk_buff *msg, const struct omw_stats *st)
 {
+	u64 v[OMW_STAT_NUM];
 	struct nlattr *nest;
 	int i;
 
+	omw_stats_read(st, v);
 	nest = nla_nest_start(msg, OMWARE_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < OMW_STAT_NUM; i++) {
-		if (nla_put_u64_64bit(msg, OMWARE_STATS_A_SUBMITTED + i,
-				      atomic64_read(&st->v[i]),
+		if (nla_put_u64_64bit(msg, OMWARE_STATS_A_SUBMITTED + i, v[i],
 				      OMWARE_STATS_A_PAD)) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
@@ -711,9 +712,16 @@ static int omw_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/*
+ * The caller's namespace only: its sessions' counters and pending totals.
+ * The caps are module-wide settings, readable by anyone.
+ */
 static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 {
+	struct net *net = genl_info_net(info);
 	struct sk_buff *msg;
+	u64 pend_bytes;
+	u32 pend_pkts;
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -721,14 +729,16 @@ static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
 		return -ENOMEM;
 	}
+	mutex_lock(&omw_lock);
+	omw_net_pending(net, &pend_pkts, &pend_bytes);
+	mutex_unlock(&omw_lock);
 	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
 				OMWARE_CMD_STATS_GET);
 	if (!hdr ||
-	    omw_nl_put_stats(msg, &omw_gstats) ||
-	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS,
-			(u32)atomic64_read(&omw_pend_pkts)) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES,
-			      atomic64_read(&omw_pend_bytes), OMWARE_A_PAD) ||
+	    omw_nl_put_stats(msg, &omw_net(net)->stats) ||
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, pend_pkts) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, pend_bytes,
+			      OMWARE_A_PAD) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, READ_ONCE(omw_max_pkts)) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, READ_ONCE(omw_max_bytes))) {
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
@@ -797,10 +807,13 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	void *hdr;
 	int err;
 
-	/* Its port id may already belong to another socket. */
-	if (sock_flag(s->owner, SOCK_DEAD))
-		return -ECONNREFUSED;
 	while (!list_empty(list)) {
+		/*
+		 * Checked for every message: once the owner is closed, its
+		 * port id may belong to another socket.
+		 */
+		if (sock_flag(s->owner, SOCK_DEAD))
+			return -ECONNREFUSED;
 		if (!omw_nl_owner_has_room(s))
 			return -EAGAIN;
 		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -854,62 +867,31 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	return 0;
 }
 
-static const struct genl_ops omw_nl_ops[] = {
-	{
-		.cmd = OMWARE_CMD_SESSION_NEW,
-		.doit = omw_nl_new,
-		.policy = omw_new_policy,
-		.maxattr = ARRAY_SIZE(omw_new_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_SESSION_DEL,
-		.doit = omw_nl_del,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
+#define OMW_DO(_cmd, _fn, _policy, _flags) {				\
+	.cmd = OMWARE_CMD_##_cmd,					\
+	.doit = (_fn),							\
+	.policy = (_policy),						\
+	.maxattr = ARRAY_SIZE(_policy) - 1,				\
+	.flags = GENL_CMD_CAP_DO | (_flags),				\
+}
+
+/* Split ops: a dump takes no attributes, unlike the do of the same command. */
+static const struct genl_split_ops omw_nl_ops[] = {
+	OMW_DO(SESSION_NEW, omw_nl_new, omw_new_policy, GENL_ADMIN_PERM),
+	OMW_DO(SESSION_DEL, omw_nl_del, omw_id_policy, GENL_ADMIN_PERM),
+	OMW_DO(SESSION_GET, omw_nl_get, omw_id_policy, 0),
 	{
 		.cmd = OMWARE_CMD_SESSION_GET,
-		.doit = omw_nl_get,
 		.dumpit = omw_nl_get_dumpit,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-	},
-	{
-		.cmd = OMWARE_CMD_SUBMIT,
-		.doit = omw_nl_submit,
-		.policy = omw_submit_policy,
-		.maxattr = ARRAY_SIZE(omw_submit_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_TRAIN,
-		.doit = omw_nl_train,
-		.policy = omw_train_policy,
-		.maxattr = ARRAY_SIZE(omw_train_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_CANCEL,
-		.doit = omw_nl_cancel,
-		.policy = omw_cancel_policy,
-		.maxattr = ARRAY_SIZE(omw_cancel_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_FLUSH,
-		.doit = omw_nl_flush,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_STATS_GET,
-		.doit = omw_nl_stats,
 		.policy = omw_none_policy,
 		.maxattr = ARRAY_SIZE(omw_none_policy) - 1,
+		.flags = GENL_CMD_CAP_DUMP,
 	},
+	OMW_DO(SUBMIT, omw_nl_submit, omw_submit_policy, GENL_ADMIN_PERM),
+	OMW_DO(TRAIN, omw_nl_train, omw_train_policy, GENL_ADMIN_PERM),
+	OMW_DO(CANCEL, omw_nl_cancel, omw_cancel_policy, GENL_ADMIN_PERM),
+	OMW_DO(FLUSH, omw_nl_flush, omw_id_policy, GENL_ADMIN_PERM),
+	OMW_DO(STATS_GET, omw_nl_stats, omw_none_policy, 0),
 };
 
 static struct genl_family omw_family = {
@@ -919,8 +901,8 @@ static struct genl_family omw_family = {
 	/* omw_lock serialises the handlers; no need for genl_mutex. */
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = omw_nl_ops,
-	.n_ops = ARRAY_SIZE(omw_nl_ops),
+	.split_ops = omw_nl_ops,
+	.n_split_ops = ARRAY_SIZE(omw_nl_ops),
 	/* resv_start_op left 0: header and flags are checked for every command. */
 };
 
