@@ -4,8 +4,8 @@
  *
  * Design
  * ------
- * A session owns one time-ordered queue (tw_timeq, a pairing heap keyed by
- * send time) of entries whose sk_buffs were built at submit time, and one
+ * A session owns one time-ordered queue (tw_timeq: a sorted run plus a
+ * red-black tree, keyed by send time) of entries whose sk_buffs were built at submit time, and one
  * hrtimer armed for the earliest entry.  Everything mutable sits under the
  * session spinlock, always taken with BH disabled since the timer runs in
  * softirq context.  Only one context ever transmits for a session: the timer
