@@ -88,6 +88,10 @@ static int omw_netlink_event(struct notifier_block *nb, unsigned long event,
 {
 	struct netlink_notify *n = ptr;
 
+	/*
+	 * Every generic netlink socket's close comes here and waits for
+	 * omw_lock, which is why no handler holds it for long.
+	 */
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
 	    !n->portid)
 		return NOTIFY_DONE;

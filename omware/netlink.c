@@ -5,6 +5,8 @@
  *
  * Handlers run in parallel as far as genetlink is concerned; they serialise
  * on omw_lock, which also keeps sessions alive while a handler uses them.
+ * SUBMIT and TRAIN hold a session reference instead while they build
+ * packets, so omw_lock is never held for long.
  */
 #include <linux/cpumask.h>
 #include <linux/etherdevice.h>
@@ -114,6 +116,23 @@ static struct omw_session *omw_nl_session(struct sk_buff *skb,
 				    "session belongs to another socket");
 		return ERR_PTR(-EPERM);
 	}
+	return s;
+}
+
+/*
+ * The caller's own session with a reference, for building packets without
+ * omw_lock; release it with omw_session_put().
+ */
+static struct omw_session *omw_nl_session_get(struct sk_buff *skb,
+					      struct genl_info *info)
+{
+	struct omw_session *s;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(skb, info, true);
+	if (!IS_ERR(s))
+		refcount_inc(&s->ref);
+	mutex_unlock(&omw_lock);
 	return s;
 }
 
@@ -298,12 +317,9 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 	u32 pkts = 0;
 	int rem, err;
 
-	mutex_lock(&omw_lock);
-	s = omw_nl_session(skb, info, true);
-	if (IS_ERR(s)) {
-		err = PTR_ERR(s);
-		goto out;
-	}
+	s = omw_nl_session_get(skb, info);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 
 	now = omw_now(s);
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
@@ -354,7 +370,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	omw_nl_free_batch(&batch);	/* empty once enqueued */
 out:
-	mutex_unlock(&omw_lock);
+	omw_session_put(s);
 	return err;
 }
 
@@ -369,12 +385,9 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 	u32 n = 0, i = 0;
 	int rem, err;
 
-	mutex_lock(&omw_lock);
-	s = omw_nl_session(skb, info, true);
-	if (IS_ERR(s)) {
-		err = PTR_ERR(s);
-		goto out;
-	}
+	s = omw_nl_session_get(skb, info);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_TIME)) {
 		NL_SET_ERR_MSG_MOD(extack, "a train needs a send time");
 		err = -EINVAL;
@@ -422,7 +435,7 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	omw_nl_free_batch(&batch);
 out:
-	mutex_unlock(&omw_lock);
+	omw_session_put(s);
 	return err;
 }
 
@@ -619,14 +632,25 @@ static int omw_nl_put_stats(struct sk_buff *msg, const struct omw_stats *st)
 	return 0;
 }
 
+static int omw_nl_put_guard(struct sk_buff *msg,
+			    const struct omw_session_state *st)
+{
+	if (nla_put_u64_64bit(msg, OMWARE_A_GUARD_WAKEUPS, st->guard_wakeups,
+			      OMWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_MISSES, st->guard_misses,
+			      OMWARE_A_PAD) ||
+	    nla_put_u32(msg, OMWARE_A_GUARD_QUANTILE_NS, st->guard_quantile_ns))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 {
 	const struct omw_session_cfg *c = &s->cfg;
+	struct omw_session_state st;
 	char ifname[IFNAMSIZ];
-	u32 pkts, guard;
-	u64 bytes;
 
-	omw_session_pending(s, &pkts, &bytes, &guard);
+	omw_session_state(s, &st);
 	/* A rename may race with us; the copy is still terminated. */
 	strscpy(ifname, s->dev->name);
 
@@ -639,13 +663,15 @@ static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 	    (c->cpu >= 0 && nla_put_u32(msg, OMWARE_A_CPU, c->cpu)) ||
 	    nla_put_u32(msg, OMWARE_A_LATE_NS, c->late_ns) ||
 	    nla_put_u32(msg, OMWARE_A_GUARD_MAX_NS, c->guard_max_ns) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_NS, guard, OMWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_NS, st.guard_ns,
+			      OMWARE_A_PAD) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, c->max_pkts) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, c->max_bytes) ||
 	    nla_put_u32(msg, OMWARE_A_OWNER_PORTID, s->portid) ||
-	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, pkts) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, bytes,
-			      OMWARE_A_PAD))
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, st.pend_pkts) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, st.pend_bytes,
+			      OMWARE_A_PAD) ||
+	    (c->mode == OMWARE_MODE_HYBRID && omw_nl_put_guard(msg, &st)))
 		return -EMSGSIZE;
 	return omw_nl_put_stats(msg, &s->stats);
 }

@@ -9,6 +9,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/idr.h>
@@ -119,7 +120,22 @@ struct omw_session_cfg {
 	u32 max_bytes;
 };
 
+/* What SESSION_GET shows of a session's changing state. */
+struct omw_session_state {
+	u32 pend_pkts;
+	u64 pend_bytes;
+	u32 guard_ns;			/* 0 in timer mode */
+	u64 guard_wakeups;
+	u64 guard_misses;
+	u32 guard_quantile_ns;
+};
+
 struct omw_session {
+	/*
+	 * Held by the IDR while the session lives, and by a handler that
+	 * builds packets for it without omw_lock; the last put frees it.
+	 */
+	refcount_t ref;
 	u32 id;
 	u32 portid;			/* owner socket's port id */
 	struct sock *owner;		/* held, to watch its receive queue */
@@ -202,6 +218,7 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 				       const struct omw_session_cfg *cfg,
 				       struct netlink_ext_ack *extack);
 struct omw_session *omw_session_find(struct net *net, u32 id);
+void omw_session_put(struct omw_session *s);
 struct omw_session *omw_session_next(struct net *net, u32 *id);
 void omw_session_destroy(struct omw_session *s, enum omw_end why);
 void omw_sessions_destroy(struct net *net, struct net_device *dev,
@@ -212,8 +229,7 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 			u32 pkts, u64 bytes, struct netlink_ext_ack *extack);
 u32 omw_session_cancel(struct omw_session *s, u64 cookie);
 u32 omw_session_flush(struct omw_session *s);
-void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
-			 u32 *guard_ns);
+void omw_session_state(struct omw_session *s, struct omw_session_state *st);
 u32 omw_session_count(void);
 
 /* xmit.c, called with BH disabled */

@@ -34,10 +34,16 @@
  * context, retrying with backoff while the owner's socket is full.
  *
  * Lifetime: sessions are found through their namespace's IDR under the
- * global omw_lock mutex, which every netlink handler and every notifier takes, so none of
- * them can see a session being destroyed.  Destruction marks the session
- * dead (no re-arming), then stops the timer, the kthread and the report
- * work in that order, after which nothing else can touch it, and frees it.
+ * global omw_lock mutex, which every netlink handler and every notifier
+ * takes, so none of them can see a session being destroyed.  SUBMIT and
+ * TRAIN take a reference and build their packets without omw_lock, so a
+ * large batch holds up neither RTNL (the netdev notifier) nor the close()
+ * of every generic netlink socket in the system (NETLINK_URELEASE); they
+ * find a session that ended meanwhile dead when they queue.  Destruction
+ * marks the session dead (no re-arming, no queueing), then stops the
+ * timer, the kthread and the report work in that order, after which only
+ * reference holders can touch it (and only to see it dead), and drops the
+ * IDR's reference; the last one frees it.
  */
 #include <linux/idr.h>
 #include <linux/if_arp.h>
@@ -254,11 +260,11 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 	if (slept) {
 		spin_lock_bh(&s->lock);
 		late = (s64)(now - s->kick_ns);
+		/* Under the lock: SESSION_GET reads the estimator's u64s. */
+		tw_guard_observe(&s->guard, late);
 		spin_unlock_bh(&s->lock);
 		if (late > 0)
 			omw_stat_add(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
-		/* Only this thread observes, so no lock is needed. */
-		tw_guard_observe(&s->guard, late);
 		now = omw_now(s);
 	}
 
@@ -439,6 +445,7 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 		return ERR_PTR(-ENOMEM);
 	}
 	s->net_stats = &on->stats;
+	refcount_set(&s->ref, 1);
 
 	dev = netdev_get_by_index(net, ifindex, &s->dev_tracker, GFP_KERNEL);
 	if (!dev) {
@@ -505,6 +512,16 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 		goto err_task;
 	}
 
+	/*
+	 * A socket closing meanwhile is orphaned before its NETLINK_URELEASE,
+	 * which waits for omw_lock: either we see it dead here, or the
+	 * notifier sees this session.
+	 */
+	if (sock_flag(owner, SOCK_DEAD)) {
+		NL_SET_ERR_MSG_MOD(extack, "socket is closing");
+		err = -ECONNREFUSED;
+		goto err_task;
+	}
 	s->owner = owner;
 	sock_hold(owner);
 	idr_replace(&on->ids, s, s->id);
@@ -575,7 +592,10 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 		kthread_stop(s->task);
 	cancel_delayed_work_sync(&s->report_work);
 
-	/* Nothing else runs for this session now: no locking needed. */
+	/*
+	 * Nothing else runs for this session now, and reference holders
+	 * see it dead and leave the lists alone: no locking needed.
+	 */
 	list_for_each_entry_safe(e, tmp, &s->pending, list) {
 		for (i = 0; i < e->nframes; i++) {
 			if (!e->f[i].skb)
@@ -605,6 +625,13 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&s->done));
 	omw_free_list(&s->done);
 
+	omw_session_put(s);
+}
+
+void omw_session_put(struct omw_session *s)
+{
+	if (!refcount_dec_and_test(&s->ref))
+		return;
 	netdev_put(s->dev, &s->dev_tracker);
 	sock_put(s->owner);
 	omw_stats_free(&s->stats);
@@ -650,18 +677,17 @@ void omw_sessions_destroy_all(enum omw_end why)
 /* Pending packets and bytes of the sessions of @net. */
 void omw_net_pending(struct net *net, u32 *pkts, u64 *bytes)
 {
+	struct omw_session_state st;
 	struct omw_session *s;
-	u32 p, guard;
-	u64 b;
 	int id;
 
 	lockdep_assert_held(&omw_lock);
 	*pkts = 0;
 	*bytes = 0;
 	idr_for_each_entry(&omw_net(net)->ids, s, id) {
-		omw_session_pending(s, &p, &b, &guard);
-		*pkts += p;
-		*bytes += b;
+		omw_session_state(s, &st);
+		*pkts += st.pend_pkts;
+		*bytes += st.pend_bytes;
 	}
 }
 
@@ -673,12 +699,13 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 	struct omw_entry *e, *tmp;
 	int err = -ENOBUFS;
 
-	/*
-	 * No need to check s->dead: the caller holds omw_lock, and a session
-	 * leaves its IDR under that lock before it is marked dead.
-	 */
-	lockdep_assert_held(&omw_lock);
 	spin_lock_bh(&s->lock);
+	/* The packets were built without omw_lock: the session may be gone. */
+	if (s->dead) {
+		NL_SET_ERR_MSG_MOD(extack, "session ended: device gone or deleted");
+		err = -ENODEV;
+		goto out;
+	}
 	if ((u64)s->pend_pkts + pkts > s->cfg.max_pkts) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
 				       "packet cap: %u pending + %u > %u",
@@ -822,13 +849,16 @@ u32 omw_session_flush(struct omw_session *s)
 	return n;
 }
 
-void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
-			 u32 *guard_ns)
+void omw_session_state(struct omw_session *s, struct omw_session_state *st)
 {
+	bool hybrid = s->cfg.mode == OMWARE_MODE_HYBRID;
+
 	spin_lock_bh(&s->lock);
-	*pkts = s->pend_pkts;
-	*bytes = s->pend_bytes;
+	st->pend_pkts = s->pend_pkts;
+	st->pend_bytes = s->pend_bytes;
+	st->guard_ns = hybrid ? tw_guard_ns(&s->guard) : 0;
+	st->guard_wakeups = s->guard.samples;
+	st->guard_misses = s->guard.misses;
+	st->guard_quantile_ns = tw_guard_quantile_ns(&s->guard);
 	spin_unlock_bh(&s->lock);
-	*guard_ns = s->cfg.mode == OMWARE_MODE_HYBRID ?
-		    tw_guard_ns(&s->guard) : 0;
 }

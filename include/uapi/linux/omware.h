@@ -51,7 +51,11 @@
  *            OMWARE_A_CPU, OMWARE_A_LATE_NS, OMWARE_A_GUARD_MAX_NS,
  *            OMWARE_A_GUARD_NS, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES,
  *            OMWARE_A_OWNER_PORTID, OMWARE_A_PENDING_PKTS,
- *            OMWARE_A_PENDING_BYTES, OMWARE_A_STATS)
+ *            OMWARE_A_PENDING_BYTES, OMWARE_A_STATS, and for a hybrid
+ *            session OMWARE_A_GUARD_WAKEUPS, OMWARE_A_GUARD_MISSES and
+ *            OMWARE_A_GUARD_QUANTILE_NS: how many wake-ups the guard has
+ *            learnt from, how many came later than the guard in force, and
+ *            its estimate of the p99.9 lateness it keeps the guard above)
  *   A dump lists the sessions of the caller's network namespace.
  *
  * OMWARE_CMD_SUBMIT (do, admin)
@@ -233,6 +237,9 @@ enum omware_attr {
 	OMWARE_A_PKT,			/* nest, enum omware_pkt_attr */
 	OMWARE_A_REPORT,		/* nest, enum omware_report_attr */
 	OMWARE_A_STATS,			/* nest, enum omware_stats_attr */
+	OMWARE_A_GUARD_WAKEUPS,		/* u64, reply only, hybrid */
+	OMWARE_A_GUARD_MISSES,		/* u64, reply only, hybrid */
+	OMWARE_A_GUARD_QUANTILE_NS,	/* u32, reply only, hybrid */
 	__OMWARE_A_MAX,
 };
 
