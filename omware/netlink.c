@@ -290,7 +290,7 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 	e->f[fi].skb = skb;
 	if (tb[OMWARE_PKT_A_COOKIE])
 		e->f[fi].cookie = nla_get_u64(tb[OMWARE_PKT_A_COOKIE]);
-	e->bytes += skb->len;
+	e->bytes += skb->truesize;
 	e->live++;
 	return 0;
 }
@@ -356,7 +356,8 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			goto out_free;
 		e->time_ns = nla_get_u64(tb[OMWARE_PKT_A_TIME]);
-		bytes += e->bytes;
+		/* The caps count the memory pinned until the report. */
+		bytes += e->bytes + e->size;
 		pkts++;
 		cond_resched();
 	}
@@ -431,7 +432,7 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 		}
 		i++;
 	}
-	err = omw_session_enqueue(s, &batch, n, e->bytes, extack);
+	err = omw_session_enqueue(s, &batch, n, e->bytes + e->size, extack);
 out_free:
 	omw_nl_free_batch(&batch);
 out:
@@ -818,6 +819,32 @@ static bool omw_nl_owner_has_room(const struct omw_session *s)
 }
 
 /*
+ * After a message: free the fully reported entries before @stop, release
+ * their charge, and note how far @stop got.
+ */
+static void omw_nl_report_commit(struct omw_session *s,
+				 struct list_head *list,
+				 struct omw_entry *stop, u32 reported)
+{
+	struct omw_entry *e;
+	u64 bytes = 0;
+	u32 pkts = 0;
+
+	while (!list_empty(list)) {
+		e = list_first_entry(list, struct omw_entry, list);
+		if (e == stop) {
+			e->reported = reported;
+			break;
+		}
+		list_del(&e->list);
+		pkts += e->nframes;
+		bytes += e->size;
+		omw_entry_free(e);
+	}
+	omw_session_uncharge(s, pkts, bytes);
+}
+
+/*
  * Deliver the reports of the entries on @list to the session owner, as
  * many per message as fit.  Delivered entries are freed; on error the rest
  * stays on @list (a partly reported train remembers how far it got) and
@@ -827,7 +854,7 @@ static bool omw_nl_owner_has_room(const struct omw_session *s)
 int omw_nl_report(struct omw_session *s, struct list_head *list,
 		  u32 *delivered)
 {
-	struct omw_entry *e, *stop;
+	struct omw_entry *stop;
 	struct sk_buff *msg;
 	u32 i, n;
 	void *hdr;
@@ -879,16 +906,7 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 			return err;
 		*delivered += n;
 
-		/* Commit: free what is fully reported, note the rest. */
-		while (!list_empty(list)) {
-			e = list_first_entry(list, struct omw_entry, list);
-			if (e == stop) {
-				e->reported = i;
-				break;
-			}
-			list_del(&e->list);
-			omw_entry_free(e);
-		}
+		omw_nl_report_commit(s, list, stop, i);
 	}
 	return 0;
 }

@@ -93,7 +93,8 @@ struct omw_entry {
 	struct tw_timeq_node node;	/* key: send time, ns */
 	struct list_head list;
 	u64 time_ns;
-	u32 bytes;			/* bytes of the frames still queued */
+	u32 bytes;			/* truesize of the frames still queued */
+	u32 size;			/* of this allocation */
 	u32 live;			/* frames still queued */
 	u32 reported;			/* frames whose report was delivered */
 	u32 nframes;
@@ -150,8 +151,15 @@ struct omw_session {
 	struct tw_timeq q;
 	struct list_head pending;	/* entries in q, in submit order */
 	struct list_head done;		/* entries whose reports are due */
+	/*
+	 * What the caps count: frames from submit until their report is
+	 * delivered or counted lost, and the memory they pin meanwhile (the
+	 * sk_buffs' truesize until they leave, skb_bytes of it, and the
+	 * entries, which hold the reports).
+	 */
 	u32 pend_pkts;
 	u64 pend_bytes;
+	u64 skb_bytes;
 	u64 head_ns;			/* earliest send time, U64_MAX: none */
 	u64 armed_ns;			/* expiry the timer was last set to */
 	bool dead;			/* being destroyed: never re-arm */
@@ -212,6 +220,7 @@ static inline u64 omw_now(const struct omw_session *s)
 
 struct omw_entry *omw_entry_alloc(u32 nframes);
 void omw_entry_free(struct omw_entry *e);
+void omw_session_uncharge(struct omw_session *s, u32 pkts, u64 bytes);
 struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 				       u32 portid, int ifindex,
 				       const struct nlattr *ifattr,

@@ -91,6 +91,7 @@ struct omw_entry *omw_entry_alloc(u32 nframes)
 	if (!e)
 		return NULL;
 	e->nframes = nframes;
+	e->size = struct_size(e, f, nframes);
 	INIT_LIST_HEAD(&e->list);
 	tw_timeq_node_init(&e->node);
 	return e;
@@ -112,6 +113,20 @@ static void omw_uncharge_locked(struct omw_session *s, u32 pkts, u64 bytes)
 	s->pend_bytes -= bytes;
 	atomic64_sub(pkts, &omw_pend_pkts);
 	atomic64_sub(bytes, &omw_pend_bytes);
+}
+
+void omw_session_uncharge(struct omw_session *s, u32 pkts, u64 bytes)
+{
+	spin_lock_bh(&s->lock);
+	omw_uncharge_locked(s, pkts, bytes);
+	spin_unlock_bh(&s->lock);
+}
+
+/* Queued sk_buffs of this many bytes left: sent, dropped or cancelled. */
+static void omw_skbs_gone_locked(struct omw_session *s, u64 bytes)
+{
+	s->skb_bytes -= bytes;
+	omw_uncharge_locked(s, 0, bytes);
 }
 
 static void omw_report_kick(struct omw_session *s)
@@ -180,7 +195,7 @@ static u32 omw_pop_due_locked(struct omw_session *s, u64 now, u32 budget,
 		e = container_of(n, struct omw_entry, node);
 		list_move_tail(&e->list, due);
 		frames += e->live;
-		omw_uncharge_locked(s, e->live, e->bytes);
+		omw_skbs_gone_locked(s, e->bytes);
 	}
 	omw_set_head_locked(s);
 	return frames;
@@ -358,14 +373,20 @@ static u32 omw_unreported(struct list_head *list)
 	return n;
 }
 
-static void omw_free_list(struct list_head *list)
+/* Free entries whose reports were counted lost, and their charge. */
+static void omw_free_list(struct omw_session *s, struct list_head *list)
 {
 	struct omw_entry *e, *tmp;
+	u64 bytes = 0;
+	u32 pkts = 0;
 
 	list_for_each_entry_safe(e, tmp, list, list) {
 		list_del(&e->list);
+		pkts += e->nframes;
+		bytes += e->size;
 		omw_entry_free(e);
 	}
+	omw_session_uncharge(s, pkts, bytes);
 }
 
 static void omw_report_workfn(struct work_struct *work)
@@ -411,7 +432,7 @@ static void omw_report_workfn(struct work_struct *work)
 		s->owner_gone = true;
 	s->report_tries = 0;
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&list));
-	omw_free_list(&list);
+	omw_free_list(s, &list);
 }
 
 struct omw_session *omw_session_create(struct net *net, struct sock *owner,
@@ -616,14 +637,15 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 			cond_resched();
 	}
 	tw_timeq_init(&s->q);
-	omw_uncharge_locked(s, s->pend_pkts, s->pend_bytes);
+	omw_skbs_gone_locked(s, s->skb_bytes);
 	omw_stat_add(s, gone ? OMW_STAT_DROPPED_DOWN : OMW_STAT_CANCELLED, n);
 
 	/* owner_gone is stable now that the report work is stopped. */
 	if (why <= OMW_END_UNLOAD && !s->owner_gone)
 		omw_nl_report(s, &s->done, &delivered);
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&s->done));
-	omw_free_list(&s->done);
+	omw_free_list(s, &s->done);
+	WARN_ON_ONCE(s->pend_pkts || s->pend_bytes);
 
 	omw_session_put(s);
 }
@@ -738,6 +760,7 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 	list_for_each_entry_safe(e, tmp, batch, list) {
 		tw_timeq_insert(&s->q, &e->node, e->time_ns);
 		list_move_tail(&e->list, &s->pending);
+		s->skb_bytes += e->bytes;
 	}
 	s->pend_pkts += pkts;
 	s->pend_bytes += bytes;
@@ -765,8 +788,8 @@ static u32 omw_entry_cancel(struct omw_entry *e, const u64 *cookie,
 		f = &e->f[i];
 		if (!f->skb || (cookie && f->cookie != *cookie))
 			continue;
-		e->bytes -= f->skb->len;
-		*bytes += f->skb->len;
+		e->bytes -= f->skb->truesize;
+		*bytes += f->skb->truesize;
 		__skb_queue_tail(junk, f->skb);
 		f->skb = NULL;
 		f->status = OMWARE_STATUS_CANCELLED;
@@ -807,7 +830,7 @@ u32 omw_session_cancel(struct omw_session *s, u64 cookie)
 		}
 	}
 	if (n) {
-		omw_uncharge_locked(s, n, bytes);
+		omw_skbs_gone_locked(s, bytes);
 		omw_arm_locked(s);
 	}
 	spin_unlock_bh(&s->lock);
@@ -831,7 +854,7 @@ u32 omw_session_flush(struct omw_session *s)
 	spin_lock_bh(&s->lock);
 	list_splice_init(&s->pending, &list);
 	tw_timeq_init(&s->q);
-	omw_uncharge_locked(s, s->pend_pkts, s->pend_bytes);
+	omw_skbs_gone_locked(s, s->skb_bytes);
 	/* An armed timer now finds nothing due: harmless. */
 	omw_set_head_locked(s);
 	spin_unlock_bh(&s->lock);

@@ -67,7 +67,12 @@
  *   more than horizon_s (module parameter, 3600 s) away from the current
  *   time of the session clock, in either direction, is refused with
  *   -ERANGE.  Going over a session or module-wide cap fails with -ENOBUFS.
- *   Bytes are counted as whole frames, Ethernet header included.
+ *   The caps bound what a session pins, from submit until the report is
+ *   delivered or counted lost: MAX_PKTS its packets, MAX_BYTES the memory
+ *   (each sk_buff's truesize until it leaves, plus the queue entry that
+ *   carries the reports: about 100 bytes a packet, 40 a train frame).  An
+ *   owner that does not read its reports therefore gets -ENOBUFS once the
+ *   caps are reached.
  *
  * OMWARE_CMD_TRAIN (do, admin)
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_TIME, two or more OMWARE_A_PKT
@@ -230,8 +235,8 @@ enum omware_attr {
 	OMWARE_A_MAX_PKTS,		/* u32, pending packet cap */
 	OMWARE_A_MAX_BYTES,		/* u32, pending byte cap */
 	OMWARE_A_OWNER_PORTID,		/* u32, reply only */
-	OMWARE_A_PENDING_PKTS,		/* u32, reply only */
-	OMWARE_A_PENDING_BYTES,		/* u64, reply only */
+	OMWARE_A_PENDING_PKTS,		/* u32, reply only: under the caps */
+	OMWARE_A_PENDING_BYTES,		/* u64, reply only: under the caps */
 	OMWARE_A_TIME,			/* u64, train send time */
 	OMWARE_A_COOKIE,		/* u64, cancel */
 	OMWARE_A_PKT,			/* nest, enum omware_pkt_attr */
