@@ -2,78 +2,111 @@
 #
 # timewire: kernel modules, the timewire CLI and their tests.
 #
-#   make                 modules + userspace (KDIR= overrides the kernel tree)
-#   make check           install what is missing, build, run every test
-#   make demo            boot the target kernel and run a short OMware comparison
-#   make deps            install build/test dependencies (Debian 12)
-#   make style           checkpatch and sparse on the kernel C
-#   make bench-core      host benchmark of the portable core
-#   make bench-omware    the full OMware benchmark in the guest
-#   sudo make modules_install install
+# `make` builds the modules for the running kernel, like every out-of-tree
+# module (KDIR= or KVER= picks another tree).  The tests, the demo and the
+# benchmarks boot the test kernel (Debian's stock 6.12, see
+# scripts/kernel-version.sh) and build the modules for it in their own
+# directory, .build/kmod/<version>/.  `make help` lists the targets: the
+# "##" comment after each target is its line there.
 
 TOPDIR	:= $(CURDIR)
-KVER	?= $(shell . $(TOPDIR)/scripts/kernel-version.sh && tw_kernel_installed)
-KDIR	?= /lib/modules/$(KVER)/build
 PREFIX	?= /usr/local
 
-.PHONY: .deps-ok all modules userspace tools clean deps check check-host demo style \
-	bench-core bench-omware modules_install install help
+# The test kernel: the one KVER names, else the newest installed 6.12 (make
+# deps); vm.sh boots the same.  Found only when a target needs it.
+ifneq ($(filter command line environment,$(origin KVER)),)
+TEST_KVER := $(KVER)
+else
+TEST_KVER = $(shell . $(TOPDIR)/scripts/kernel-version.sh && tw_kernel_installed)
+endif
+TEST_KO_DIR = $(TOPDIR)/.build/kmod/$(TEST_KVER)
 
-all: modules userspace
+# The running kernel, or the one KVER names.
+KVER	?= $(shell uname -r)
+ifeq ($(origin KDIR),undefined)
+KDIR	:= /lib/modules/$(KVER)/build
+KDIR_MISSING := no kernel build tree for $(KVER) at $(KDIR): install the headers of that kernel \
+		(linux-headers-$(KVER) on Debian), or set KDIR= to a kernel build tree
+else
+KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kernel build tree
+endif
 
-deps:
+.PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
+	check-host demo style bench-core bench-omware modules_install install help
+
+all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
+
+include $(TOPDIR)/scripts/gen.mk
+
+modules: ## the modules of modules.list for KDIR, objects next to the sources
+	@test -f "$(KDIR)/Makefile" || { \
+	 echo "$(KDIR_MISSING)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules
+
+modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>/<name>.ko
+	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
+	@$(TOPDIR)/scripts/kmod-tree.sh $(TEST_KO_DIR)
+	$(MAKE) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
+
+userspace: ## the timewire CLI and the experiment tools
+	$(MAKE) -C userspace
+	$(MAKE) -C userspace/tools
+
+gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list, in userspace/gen/
+
+modules_install: ## install the modules built by make (run as root)
+	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
+
+install: ## install the CLI, tools, man pages and completion under PREFIX
+	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+deps: ## install the build and test dependencies (Debian 12)
 	@scripts/deps.sh
 
 # Run deps only when something is missing, so a built machine pays nothing.
 .deps-ok:
 	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
 
-modules:
-	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)': run 'make deps' or set KDIR=" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules
-
-userspace:
-	$(MAKE) -C userspace
-	$(MAKE) -C userspace/tools
-
-modules_install:
-	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
-
-install:
-	$(MAKE) -C userspace install PREFIX=$(PREFIX)
-
-check: .deps-ok
-	@$(MAKE) --no-print-directory all
+check: .deps-ok ## install what is missing, build, run every test
+	@$(MAKE) --no-print-directory modules-test userspace
 	@tests/run.sh
 
-check-host: .deps-ok
+check-host: .deps-ok ## the host tests only (no VM)
 	@$(MAKE) --no-print-directory userspace
 	@tests/run.sh --host-only
 
-demo: .deps-ok
-	@$(MAKE) --no-print-directory all
+# The guest measures; the host, where plotting is quick, summarises and draws.
+demo: .deps-ok ## boot the test kernel and run a short OMware comparison
+	@$(MAKE) --no-print-directory modules-test userspace
 	@TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
-	 cat .build/demo/table.txt 2>/dev/null || echo "demo: no result table (see .build/demo/console.log)"; \
+	 if [ -s .build/demo/raw/methods.csv ]; then \
+		echo; userspace/tools/tw-analyze --summary --plots cdf \
+			-o .build/demo .build/demo/raw || rc=1; \
+		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
+	 else \
+		echo "demo: no results (see .build/demo/console.log)"; \
+	 fi; \
 	 exit $$rc
 
-bench-omware: .deps-ok
-	@$(MAKE) --no-print-directory all
+bench-omware: .deps-ok ## the full OMware benchmark in the guest
+	@$(MAKE) --no-print-directory modules-test userspace
 	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
-bench-core:
+bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
-style:
+style: ## checkpatch and sparse on the kernel C
 	@scripts/style.sh
 
-clean:
-	-$(MAKE) -C $(KDIR) M=$(TOPDIR) clean 2>/dev/null
+clean: ## remove what the build and the tests wrote
+	-test ! -f "$(KDIR)/Makefile" || $(MAKE) -C $(KDIR) M=$(TOPDIR) clean
 	$(MAKE) -C userspace clean
 	$(MAKE) -C userspace/tools clean
 	$(MAKE) -C tests/core clean
 	-$(MAKE) -C tests/omware clean
-	rm -rf .build/results .build/demo .build/bench-omware
+	rm -rf .build/kmod .build/results .build/demo .build/bench-omware $(GEN_DIR)/*.[ch]
 
-help:
-	@sed -n 's/^#   //p' Makefile
+help: ## this list
+	@sed -n 's/^\([a-z_-]*\):.*## \(.*\)/  make \1\t\2/p' Makefile | expand -t 24
+	@echo "  sudo make modules_install install   after make, on a real host"

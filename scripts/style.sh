@@ -4,10 +4,15 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=scripts/modules.sh
+. scripts/modules.sh
 src=$(scripts/linux-src.sh) || exit 1
 rc=0
 
-mapfile -t files < <(git ls-files -- '*.c' '*.h' | grep -E '^(core|omware|mptcp-qaware|kmod|include/uapi|tests/harness/twwarn)/')
+# The kernel C: the core, the UAPI headers, every registered module and the
+# harness's test module.
+dirs=$(tw_module_dirs | paste -sd '|') || exit 1
+mapfile -t files < <(git ls-files -- '*.c' '*.h' | grep -E "^(core|include/uapi|tests/harness/twwarn|$dirs)/")
 echo "style: checkpatch on ${#files[@]} files"
 if ! perl "$src/scripts/checkpatch.pl" --no-tree --quiet -f "${files[@]}"; then
 	rc=1
@@ -15,7 +20,7 @@ fi
 
 if command -v sparse >/dev/null 2>&1; then
 	echo "style: sparse (C=2)"
-	log=$(make -s modules C=2 CF="-D__CHECK_ENDIAN__" 2>&1)
+	log=$(make -s modules-test C=2 CF="-D__CHECK_ENDIAN__" 2>&1)
 	# Kbuild prints sparse findings as warnings/errors on our sources.
 	if echo "$log" | grep -E "^$top/.*: (warning|error):"; then
 		rc=1

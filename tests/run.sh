@@ -30,6 +30,7 @@ HOST_TESTS=(
 	tests/cross/test_kmod_cross.sh
 	tests/cli/test_cli.sh
 	tests/ynl/test_spec.sh
+	tests/ynl/test_nlgen.sh
 	tests/omware-bench/test_analyze.py
 )
 # Guest suites, one boot each (the omware boot also runs the CLI and ynl
@@ -91,6 +92,11 @@ if want host; then
 fi
 
 if [ "$host_only" -eq 0 ]; then
+	# The guests load the modules built for the test kernel (.build/kmod/).
+	if ! make -s modules-test > "$results/kmod-build.log" 2>&1; then
+		tail -n 20 "$results/kmod-build.log"
+		tally "make modules-test" 0 1 0 "FAIL building the modules for the test kernel"
+	fi
 	for s in "${GUEST_SUITES[@]}"; do
 		want "$s" || continue
 		echo "### guest suite: $s"

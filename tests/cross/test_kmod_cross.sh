@@ -11,17 +11,16 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
+# shellcheck source=scripts/modules.sh
+. "$root/scripts/modules.sh"
 
 CROSS=mips-linux-gnu-
 command -v "${CROSS}gcc" >/dev/null || tap_skip_all "${CROSS}gcc not installed (make deps)"
 [ -r /usr/src/linux-source-6.12.tar.xz ] ||
 	tap_skip_all "linux-source-6.12 not installed (make deps)"
 
-modules=()
-for m in omware mptcp-qaware kmod; do
-	[ -f "$root/$m/Kbuild" ] && modules+=("$m")
-done
-[ ${#modules[@]} -gt 0 ] || tap_skip_all "no module in the tree"
+mapfile -t modules < <(tw_modules_table | awk '{ print $1 ":" $2 }')
+[ ${#modules[@]} -gt 0 ] || tap_skip_all "no module in the registry"
 
 tap_plan $((1 + 3 * ${#modules[@]}))
 log=$root/.build/cross/kmod.log
@@ -39,16 +38,17 @@ src=$root/.build/cross/src
 rm -rf "$src"
 mkdir -p "$src"
 cp -r "$root/core" "$root/include" "$src/"
-for m in "${modules[@]}"; do
-	cp -r "$root/$m" "$src/"
-	find "$src/$m" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' \
+for entry in "${modules[@]}"; do
+	m=${entry%%:*} dir=${entry#*:}
+	cp -r "$root/$dir" "$src/"
+	find "$src/$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' \
 		-o -name '.*.cmd' -o -name 'modules.order' \) -delete
 	mlog=$src/$m.build.log
 	# Without the cross kernel's Module.symvers every kernel symbol is
 	# unresolved: modpost may only warn.
-	make -C "$kdir" ARCH=mips CROSS_COMPILE="$CROSS" M="$src/$m" W=1 \
+	make -C "$kdir" ARCH=mips CROSS_COMPILE="$CROSS" M="$src/$dir" W=1 \
 		KBUILD_MODPOST_WARN=1 modules > "$mlog" 2>&1
-	ko=$src/$m/$m.ko
+	ko=$src/$dir/$m.ko
 	tap_ok "$m.ko builds for mips" test -f "$ko"
 	if grep -E 'warning:|error:' "$mlog" | grep -v 'undefined!' > "$mlog.bad"; then
 		sed 's/^/# /' "$mlog.bad" | head -n 20

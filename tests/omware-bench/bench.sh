@@ -69,6 +69,15 @@ train_methods=${TW_BENCH_METHODS:-trains}
 pair_methods=${TW_BENCH_PAIR_METHODS:-pairs}
 
 TW=${TW_CLI:-$TW_ROOT/userspace/timewire}
+# The benchmark: tw-omware-bench where built, else the same benchmark
+# behind the CLI ("timewire omware bench", same arguments).
+if [ -x "$TW_ROOT/userspace/tools/tw-omware-bench" ]; then
+	BENCH=("$TW_ROOT/userspace/tools/tw-omware-bench")
+elif command -v tw-omware-bench >/dev/null; then
+	BENCH=(tw-omware-bench)
+else
+	BENCH=("$TW" omware bench)
+fi
 RX=$TW_ROOT/userspace/tools/tw-rx
 AN=$TW_ROOT/userspace/tools/tw-analyze
 NS_S=twb-s
@@ -151,7 +160,7 @@ start_load() {
 bench() {
 	local grid=$1 round=$2 tag=$3 rot=$4 rc
 	shift 4
-	ip netns exec "$NS_S" "$TW" omware bench dev tws0 \
+	ip netns exec "$NS_S" "${BENCH[@]}" dev tws0 \
 		dst-mac 02:74:77:00:00:02 dst 10.77.0.2 \
 		grid "$grid" round "$round" tag "$tag" rotate "$rot" \
 		out "$raw" "$@" >> "$raw/bench.log" 2>&1
@@ -187,9 +196,8 @@ if [ ! -x "$RX" ]; then
 	make -s -C "$TW_ROOT/userspace/tools" >/dev/null 2>&1 ||
 		tap_skip_all "tw-rx not built (make -C userspace/tools)"
 fi
-[ -x "$TW" ] || tap_skip_all "timewire not built (make -C userspace)"
-"$TW" omware bench help >/dev/null 2>&1 ||
-	tap_skip_all "this timewire has no \"omware bench\" command"
+"${BENCH[@]}" help >/dev/null 2>&1 ||
+	tap_skip_all "no benchmark tool: neither tw-omware-bench nor \"timewire omware bench\" (make -C userspace)"
 
 nalpha=$(echo "$alphas" | wc -w)
 nsize=$(echo "$sizes" | wc -w)

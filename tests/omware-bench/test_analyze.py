@@ -97,6 +97,12 @@ def build(d):
     g2 = "a100-s48-idle"
     r.add(g2, "OIR", [None] * 200, err="omware module not loaded")
     r.add(g2, "RSM", jitter(200, 10000))
+    # A close call: OIR's p99 at 0.3 of RSM's (bound 0.2); every etf
+    # delta dropped a packet.
+    g3 = "a10-s48-idle"
+    r.add(g3, "OIR", jitter(200, 3000))
+    r.add(g3, "RSM", jitter(200, 10000))
+    r.add(g3, "ETF-100", jitter(200, 1000), dropped={3}, delta=100000)
     # Pairs: TOM gap 1 us, TRW gap 20 us.
     p = "pairs-s48-idle"
     r.add(p, "TOM", [0, 1000] * 100, kind="pair")
@@ -104,11 +110,115 @@ def build(d):
     r.write(d)
 
 
+def build_wide(d, ngrids):
+    """Many workloads: the summary must still fit in 80 columns."""
+    r = Run()
+    for i in range(ngrids):
+        g = "a%d-s1500-%s" % (1000 + i, "idle" if i % 2 else "load")
+        r.add(g, "OIR-hybrid-qdisc", jitter(20, 2000))
+        r.add(g, "RSM", jitter(20, 10000))
+    r.write(d)
+
+
+def analyze(d, *args):
+    return subprocess.run([sys.executable, ANALYZE] + list(args) + [d],
+                          capture_output=True, text=True)
+
+
+def width(text, d):
+    """The longest line, the output directory counted as "OUTDIR"."""
+    return max(len(ln.replace(d, "OUTDIR")) for ln in text.splitlines())
+
+
+def line_with(text, *words):
+    """The first line holding every word, or ""."""
+    return next((ln for ln in text.splitlines()
+                 if all(w in ln.split() for w in words)), "")
+
+
+def check_summary(check, d, res):
+    """The short summary of the run build() made, against its analysis."""
+    p = analyze(d, "--summary", "--no-plots")
+    out = p.stdout
+    check("summary: exits 0, every line at most 80 columns",
+          p.returncode == 0 and out and width(out, d) <= 80)
+    with open(os.path.join(d, "summary.txt")) as f:
+        check("summary: summary.txt holds what was printed", f.read() == out)
+    rows = {(r["grid"], r["method"]): r for r in res.get("rows", [])}
+    oir = rows.get(("a1000-s48-idle", "OIR"), {}).get("rx_idt_p99_ns", 0)
+    rsm = rows.get(("a1000-s48-idle", "RSM"), {}).get("rx_idt_p99_ns", 1)
+    # Workloads in order a1000, a100, a10: OIR's first cell is a1000's.
+    check("summary: OIR's p99 ratio to RSM, then the cells of the failed"
+          " and the close workloads",
+          line_with(out, "OIR").split()[1:4] ==
+          ["%.2f" % (oir / rsm), "failed", "0.30"])
+    check("summary: RSM's own p99 in us as the reference row",
+          line_with(out, "RSM", "p99", "(us)").split()[3] ==
+          "%.0f" % (rsm / 1000))
+    words = " ".join(out.split())
+    check("summary: ETF* without a delta free of drops reads \"drops\"",
+          line_with(out, "ETF*").split()[-4] == "drops" and
+          "drops: every etf delta dropped packets" in words)
+    check("summary: the run that left in one burst has no ratio",
+          line_with(out, "OIR-hybrid").split() == ["OIR-hybrid", "burst"]
+          and "burst: sent in one late burst" in words)
+    check("summary: the failed OMware run is a failing check",
+          line_with(out, "FAIL", "a100-s48-idle", "p99/RSM")
+          .endswith("OMware run incomplete"))
+    check("summary: a check passing with its ratio and bound",
+          line_with(out, "PASS", "pairs-s48-idle").split()[-4:] ==
+          ["0.05", "<=", "0.50", "TOM"])
+    close = line_with(out, "FAIL", "close", "a10-s48-idle", "p99/RSM")
+    check("summary: a near miss is a close FAIL, explained once",
+          close.split()[-4:] == ["0.30", ">", "0.20", "OIR"] and
+          sum(ln.startswith("close: ") for ln in out.splitlines()) == 1 and
+          " close " not in line_with(out, "FAIL", "a100-s48-idle"))
+    check("summary: counts the checks",
+          "Targets: 3 pass, 2 fail (1 close), 2 not evaluated" in out and
+          len(res.get("targets", [])) == 7)
+    check("summary: says where the full table is",
+          "Full table: %s" % os.path.join(d, "table.txt") in out)
+
+
+def check_wide(check):
+    with tempfile.TemporaryDirectory() as d:
+        build_wide(d, 15)
+        out = analyze(d, "--summary", "--no-plots").stdout
+        lines = out.splitlines()
+        check("summary of 15 workloads: at most 80 columns, every workload"
+              " shown", lines and width(out, d) <= 80 and
+              sum(ln.split()[2:].count(str(1000 + i)) for ln in lines
+                  if ln.startswith("alpha") for i in range(15)) == 15)
+
+
+def check_png(check, skip):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        skip("IDT error CDF drawn", "matplotlib not installed")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        build(d)
+        p = analyze(d, "--summary", "--plots", "cdf")
+        png = os.path.join(d, "idt-error-cdf.png")
+        magic = b""
+        if os.path.exists(png):
+            with open(png, "rb") as f:
+                magic = f.read(8)
+        check("--plots cdf draws idt-error-cdf.png only, and says where",
+              p.returncode == 0 and magic == b"\x89PNG\r\n\x1a\n" and
+              not os.path.exists(os.path.join(d, "plots")) and
+              "IDT error CDF per method: %s" % png in p.stdout)
+
+
 def main():
     checks = []
 
     def check(desc, ok):
-        checks.append((desc, bool(ok)))
+        checks.append((desc, bool(ok), ""))
+
+    def skip(desc, why):
+        checks.append((desc, True, " # SKIP " + why))
 
     with tempfile.TemporaryDirectory() as d:
         build(d)
@@ -162,12 +272,16 @@ def main():
               oir.get("spin_frac", 1) is None and
               oir.get("spin_stalls", 1) is None)
         check("table written", os.path.exists(os.path.join(d, "table.txt")))
+        check_summary(check, d, res)
+    check_wide(check)
+    check_png(check, skip)
 
     print("TAP version 13")
     print("1..%d" % len(checks))
-    for i, (desc, ok) in enumerate(checks, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, desc))
-    return 0 if all(ok for _d, ok in checks) else 1
+    for i, (desc, ok, directive) in enumerate(checks, 1):
+        print("%s %d - %s%s" % ("ok" if ok else "not ok", i, desc,
+                                directive))
+    return 0 if all(ok for _d, ok, _s in checks) else 1
 
 
 if __name__ == "__main__":

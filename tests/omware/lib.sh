@@ -5,7 +5,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 OMW_NL=$here/omware_nl
 # shellcheck disable=SC2034	# used by the scripts that source this
-OMW_KO=$TW_ROOT/omware/omware.ko
+OMW_KO=${TW_KO_DIR:-$TW_ROOT}/omware/omware.ko
 
 # Skip or bail out before any test when the suite cannot run at all.
 omw_require() {

@@ -38,9 +38,10 @@ record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
 	echo "$2" > "$TW_OUT/$n.rc"
 }
 
-# MODULES entries: "name" for $TW_ROOT/name/name.ko, or a path below
-# $TW_ROOT without the .ko suffix.
-ko_path() { case $1 in */*) echo "$TW_ROOT/$1.ko" ;; *) echo "$TW_ROOT/$1/$1.ko" ;; esac; }
+# MODULES entries: "name" for name/name.ko, or a path without the .ko
+# suffix, below the modules' build directory (vm.sh passes TW_KO_DIR).
+ko_dir=${TW_KO_DIR:-$TW_ROOT}
+ko_path() { case $1 in */*) echo "$ko_dir/$1.ko" ;; *) echo "$ko_dir/$1/$1.ko" ;; esac; }
 ko_name() { basename "$1"; }
 
 # step NAME CMD...: a harness action, recorded as a program with one result.

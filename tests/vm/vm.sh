@@ -33,6 +33,8 @@ kernel=/boot/vmlinuz-$kver
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)	# the guest does not share our working directory
+# make modules-test builds the modules of this kernel here.
+ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 
 MODULES=""
 TESTS=""
@@ -66,7 +68,7 @@ boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
 		--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
-		--exec "TW_ROOT=$top TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
+		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }

@@ -42,7 +42,7 @@ registered() {
 	fi
 }
 if ! registered; then
-	ko=$top/omware/omware.ko
+	ko=${TW_KO_DIR:-$top}/omware/omware.ko
 	[ -f "$ko" ] && insmod "$ko" 2>/dev/null
 	registered || tap_skip_all "omware family not registered"
 fi
