@@ -3,7 +3,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
-OMW_NL=$here/omware_nl
+OMW_NL=$here/omware_ctl
 # shellcheck disable=SC2034	# used by the scripts that source this
 OMW_KO=${TW_KO_DIR:-$TW_ROOT}/omware/omware.ko
 
@@ -18,7 +18,7 @@ omw_require() {
 	[ $? -ne "$KSFT_SKIP" ] || tap_skip_all "omware module not loaded"
 }
 
-# omw_state FIELD: one number from "omware_nl state"
+# omw_state FIELD: one number from "omware_ctl state"
 # (sessions, pending, submitted, sent, cancelled, dropped_down).
 omw_state() {
 	"$OMW_NL" state 2>/dev/null |
