@@ -24,6 +24,23 @@
 #include <linux/rcupdate.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
+#include <linux/hrtimer.h>
+#include <linux/version.h>
+
+/*
+ * Interfaces of newer kernels, provided on older ones so the sources use
+ * the current names only.
+ */
+#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
+/* 6.13 added hrtimer_setup(); 6.15 removed hrtimer_init(). */
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*fn)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = fn;
+}
+#endif
 
 #else /* host */
 

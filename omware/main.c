@@ -55,10 +55,12 @@ module_param_named(hybrid_fifo, omw_hybrid_fifo, bool, 0644);
 MODULE_PARM_DESC(hybrid_fifo,
 		 "Run hybrid-mode kthreads as SCHED_FIFO (low priority) (Y)");
 
-/* Guards the session IDR and keeps sessions alive for handlers. */
+/* Guards the session IDRs and keeps sessions alive for handlers. */
 DEFINE_MUTEX(omw_lock);
+/* Every namespace's struct omw_net, for module unload. */
+LIST_HEAD(omw_nets);
 bool omw_closing;
-struct omw_stats omw_gstats;
+unsigned int omw_net_id;
 atomic64_t omw_pend_pkts = ATOMIC64_INIT(0);
 atomic64_t omw_pend_bytes = ATOMIC64_INIT(0);
 
@@ -70,8 +72,9 @@ static int omw_netdev_event(struct notifier_block *nb, unsigned long event,
 	/* Also sent when the device moves to another namespace. */
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
+	/* Before a move: the device is still in its old namespace. */
 	mutex_lock(&omw_lock);
-	omw_sessions_destroy(NULL, dev, 0, OMW_END_DEVICE);
+	omw_sessions_destroy(dev_net(dev), dev, 0, OMW_END_DEVICE);
 	mutex_unlock(&omw_lock);
 	return NOTIFY_DONE;
 }
@@ -85,6 +88,10 @@ static int omw_netlink_event(struct notifier_block *nb, unsigned long event,
 {
 	struct netlink_notify *n = ptr;
 
+	/*
+	 * Every generic netlink socket's close comes here and waits for
+	 * omw_lock, which is why no handler holds it for long.
+	 */
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
 	    !n->portid)
 		return NOTIFY_DONE;
@@ -98,19 +105,42 @@ static struct notifier_block omw_netlink_nb = {
 	.notifier_call = omw_netlink_event,
 };
 
+static int __net_init omw_net_init(struct net *net)
+{
+	struct omw_net *on = omw_net(net);
+	int err;
+
+	idr_init(&on->ids);
+	err = omw_stats_init(&on->stats);
+	if (err)
+		return err;
+	mutex_lock(&omw_lock);
+	list_add(&on->node, &omw_nets);
+	mutex_unlock(&omw_lock);
+	return 0;
+}
+
 /*
  * The owner's socket pins the namespace, so its sessions normally end at
  * NETLINK_URELEASE first; this only catches what is left.
  */
 static void __net_exit omw_net_exit(struct net *net)
 {
+	struct omw_net *on = omw_net(net);
+
 	mutex_lock(&omw_lock);
 	omw_sessions_destroy(net, NULL, 0, OMW_END_NETNS);
+	list_del(&on->node);
 	mutex_unlock(&omw_lock);
+	idr_destroy(&on->ids);
+	omw_stats_free(&on->stats);
 }
 
 static struct pernet_operations omw_net_ops = {
+	.init = omw_net_init,
 	.exit = omw_net_exit,
+	.id = &omw_net_id,
+	.size = sizeof(struct omw_net),
 };
 
 static int __init omw_init(void)
@@ -149,7 +179,7 @@ static void __exit omw_exit(void)
 	 */
 	mutex_lock(&omw_lock);
 	omw_closing = true;
-	omw_sessions_destroy(NULL, NULL, 0, OMW_END_UNLOAD);
+	omw_sessions_destroy_all(OMW_END_UNLOAD);
 	mutex_unlock(&omw_lock);
 
 	omw_nl_exit();

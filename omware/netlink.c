@@ -5,6 +5,8 @@
  *
  * Handlers run in parallel as far as genetlink is concerned; they serialise
  * on omw_lock, which also keeps sessions alive while a handler uses them.
+ * SUBMIT and TRAIN hold a session reference instead while they build
+ * packets, so omw_lock is never held for long.
  */
 #include <linux/cpumask.h>
 #include <linux/etherdevice.h>
@@ -85,7 +87,7 @@ static const struct nla_policy omw_cancel_policy[OMWARE_A_COOKIE + 1] = {
 	[OMWARE_A_COOKIE]	= { .type = NLA_U64 },
 };
 
-/* STATS_GET takes no attributes: every type is rejected. */
+/* STATS_GET and the session dump take no attributes: all are rejected. */
 static const struct nla_policy omw_none_policy[OMWARE_A_MAX + 1];
 
 /* The session named by OMWARE_A_SESSION_ID; @owner: caller must own it. */
@@ -117,6 +119,23 @@ static struct omw_session *omw_nl_session(struct sk_buff *skb,
 	return s;
 }
 
+/*
+ * The caller's own session with a reference, for building packets without
+ * omw_lock; release it with omw_session_put().
+ */
+static struct omw_session *omw_nl_session_get(struct sk_buff *skb,
+					      struct genl_info *info)
+{
+	struct omw_session *s;
+
+	mutex_lock(&omw_lock);
+	s = omw_nl_session(skb, info, true);
+	if (!IS_ERR(s))
+		refcount_inc(&s->ref);
+	mutex_unlock(&omw_lock);
+	return s;
+}
+
 /* Reject send times further than the horizon from now, either way. */
 static int omw_nl_check_time(const struct omw_session *s,
 			     const struct nlattr *attr, u64 now,
@@ -129,7 +148,7 @@ static int omw_nl_check_time(const struct omw_session *s,
 	if (dist <= (u64)horizon_s * NSEC_PER_SEC)
 		return 0;
 	NL_SET_ERR_MSG_ATTR_FMT(extack, attr,
-				"send time %llu ns is more than %u s from now (%llu ns)",
+				"time %llu over %u s from now %llu",
 				t, horizon_s, now);
 	return -ERANGE;
 }
@@ -271,7 +290,7 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 	e->f[fi].skb = skb;
 	if (tb[OMWARE_PKT_A_COOKIE])
 		e->f[fi].cookie = nla_get_u64(tb[OMWARE_PKT_A_COOKIE]);
-	e->bytes += skb->len;
+	e->bytes += skb->truesize;
 	e->live++;
 	return 0;
 }
@@ -298,12 +317,9 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 	u32 pkts = 0;
 	int rem, err;
 
-	mutex_lock(&omw_lock);
-	s = omw_nl_session(skb, info, true);
-	if (IS_ERR(s)) {
-		err = PTR_ERR(s);
-		goto out;
-	}
+	s = omw_nl_session_get(skb, info);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 
 	now = omw_now(s);
 	nlmsg_for_each_attr(nla, info->nlhdr, GENL_HDRLEN, rem) {
@@ -312,7 +328,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 		/* Stop early rather than build what cannot be queued. */
 		if (pkts >= s->cfg.max_pkts || bytes > s->cfg.max_bytes) {
 			NL_SET_ERR_MSG_ATTR_FMT(extack, nla,
-						"packet %u: message exceeds the session limits (%u packets, %u bytes)",
+						"packet %u: over the caps of %u packets, %u bytes",
 						pkts, s->cfg.max_pkts,
 						s->cfg.max_bytes);
 			err = -ENOBUFS;
@@ -340,7 +356,8 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 		if (err)
 			goto out_free;
 		e->time_ns = nla_get_u64(tb[OMWARE_PKT_A_TIME]);
-		bytes += e->bytes;
+		/* The caps count the memory pinned until the report. */
+		bytes += e->bytes + e->size;
 		pkts++;
 		cond_resched();
 	}
@@ -354,7 +371,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	omw_nl_free_batch(&batch);	/* empty once enqueued */
 out:
-	mutex_unlock(&omw_lock);
+	omw_session_put(s);
 	return err;
 }
 
@@ -369,12 +386,9 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 	u32 n = 0, i = 0;
 	int rem, err;
 
-	mutex_lock(&omw_lock);
-	s = omw_nl_session(skb, info, true);
-	if (IS_ERR(s)) {
-		err = PTR_ERR(s);
-		goto out;
-	}
+	s = omw_nl_session_get(skb, info);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_TIME)) {
 		NL_SET_ERR_MSG_MOD(extack, "a train needs a send time");
 		err = -EINVAL;
@@ -418,11 +432,11 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 		}
 		i++;
 	}
-	err = omw_session_enqueue(s, &batch, n, e->bytes, extack);
+	err = omw_session_enqueue(s, &batch, n, e->bytes + e->size, extack);
 out_free:
 	omw_nl_free_batch(&batch);
 out:
-	mutex_unlock(&omw_lock);
+	omw_session_put(s);
 	return err;
 }
 
@@ -444,7 +458,7 @@ static int omw_nl_cancel(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	cookie = nla_get_u64(info->attrs[OMWARE_A_COOKIE]);
-	if (!omw_session_cancel(s, &cookie)) {
+	if (!omw_session_cancel(s, cookie)) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[OMWARE_A_COOKIE],
 				    "no pending packet carries this cookie");
@@ -465,7 +479,7 @@ static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(s))
 		err = PTR_ERR(s);
 	else
-		omw_session_cancel(s, NULL);
+		omw_session_flush(s);
 	mutex_unlock(&omw_lock);
 	return err;
 }
@@ -598,17 +612,18 @@ err_msg:
 	return err;
 }
 
-static int omw_nl_put_stats(struct sk_buff *msg, struct omw_stats *st)
+static int omw_nl_put_stats(struct sk_buff *msg, const struct omw_stats *st)
 {
+	u64 v[OMW_STAT_NUM];
 	struct nlattr *nest;
 	int i;
 
+	omw_stats_read(st, v);
 	nest = nla_nest_start(msg, OMWARE_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < OMW_STAT_NUM; i++) {
-		if (nla_put_u64_64bit(msg, OMWARE_STATS_A_SUBMITTED + i,
-				      atomic64_read(&st->v[i]),
+		if (nla_put_u64_64bit(msg, OMWARE_STATS_A_SUBMITTED + i, v[i],
 				      OMWARE_STATS_A_PAD)) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
@@ -618,14 +633,25 @@ static int omw_nl_put_stats(struct sk_buff *msg, struct omw_stats *st)
 	return 0;
 }
 
+static int omw_nl_put_guard(struct sk_buff *msg,
+			    const struct omw_session_state *st)
+{
+	if (nla_put_u64_64bit(msg, OMWARE_A_GUARD_WAKEUPS, st->guard_wakeups,
+			      OMWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_MISSES, st->guard_misses,
+			      OMWARE_A_PAD) ||
+	    nla_put_u32(msg, OMWARE_A_GUARD_QUANTILE_NS, st->guard_quantile_ns))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 {
 	const struct omw_session_cfg *c = &s->cfg;
+	struct omw_session_state st;
 	char ifname[IFNAMSIZ];
-	u32 pkts, guard;
-	u64 bytes;
 
-	omw_session_pending(s, &pkts, &bytes, &guard);
+	omw_session_state(s, &st);
 	/* A rename may race with us; the copy is still terminated. */
 	strscpy(ifname, s->dev->name);
 
@@ -638,13 +664,15 @@ static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 	    (c->cpu >= 0 && nla_put_u32(msg, OMWARE_A_CPU, c->cpu)) ||
 	    nla_put_u32(msg, OMWARE_A_LATE_NS, c->late_ns) ||
 	    nla_put_u32(msg, OMWARE_A_GUARD_MAX_NS, c->guard_max_ns) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_NS, guard, OMWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_GUARD_NS, st.guard_ns,
+			      OMWARE_A_PAD) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, c->max_pkts) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, c->max_bytes) ||
 	    nla_put_u32(msg, OMWARE_A_OWNER_PORTID, s->portid) ||
-	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, pkts) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, bytes,
-			      OMWARE_A_PAD))
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, st.pend_pkts) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, st.pend_bytes,
+			      OMWARE_A_PAD) ||
+	    (c->mode == OMWARE_MODE_HYBRID && omw_nl_put_guard(msg, &st)))
 		return -EMSGSIZE;
 	return omw_nl_put_stats(msg, &s->stats);
 }
@@ -711,9 +739,16 @@ static int omw_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/*
+ * The caller's namespace only: its sessions' counters and pending totals.
+ * The caps are module-wide settings, readable by anyone.
+ */
 static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 {
+	struct net *net = genl_info_net(info);
 	struct sk_buff *msg;
+	u64 pend_bytes;
+	u32 pend_pkts;
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -721,14 +756,16 @@ static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
 		return -ENOMEM;
 	}
+	mutex_lock(&omw_lock);
+	omw_net_pending(net, &pend_pkts, &pend_bytes);
+	mutex_unlock(&omw_lock);
 	hdr = genlmsg_put_reply(msg, info, &omw_family, 0,
 				OMWARE_CMD_STATS_GET);
 	if (!hdr ||
-	    omw_nl_put_stats(msg, &omw_gstats) ||
-	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS,
-			(u32)atomic64_read(&omw_pend_pkts)) ||
-	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES,
-			      atomic64_read(&omw_pend_bytes), OMWARE_A_PAD) ||
+	    omw_nl_put_stats(msg, &omw_net(net)->stats) ||
+	    nla_put_u32(msg, OMWARE_A_PENDING_PKTS, pend_pkts) ||
+	    nla_put_u64_64bit(msg, OMWARE_A_PENDING_BYTES, pend_bytes,
+			      OMWARE_A_PAD) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_PKTS, READ_ONCE(omw_max_pkts)) ||
 	    nla_put_u32(msg, OMWARE_A_MAX_BYTES, READ_ONCE(omw_max_bytes))) {
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit in a message");
@@ -782,6 +819,32 @@ static bool omw_nl_owner_has_room(const struct omw_session *s)
 }
 
 /*
+ * After a message: free the fully reported entries before @stop, release
+ * their charge, and note how far @stop got.
+ */
+static void omw_nl_report_commit(struct omw_session *s,
+				 struct list_head *list,
+				 struct omw_entry *stop, u32 reported)
+{
+	struct omw_entry *e;
+	u64 bytes = 0;
+	u32 pkts = 0;
+
+	while (!list_empty(list)) {
+		e = list_first_entry(list, struct omw_entry, list);
+		if (e == stop) {
+			e->reported = reported;
+			break;
+		}
+		list_del(&e->list);
+		pkts += e->nframes;
+		bytes += e->size;
+		omw_entry_free(e);
+	}
+	omw_session_uncharge(s, pkts, bytes);
+}
+
+/*
  * Deliver the reports of the entries on @list to the session owner, as
  * many per message as fit.  Delivered entries are freed; on error the rest
  * stays on @list (a partly reported train remembers how far it got) and
@@ -791,16 +854,19 @@ static bool omw_nl_owner_has_room(const struct omw_session *s)
 int omw_nl_report(struct omw_session *s, struct list_head *list,
 		  u32 *delivered)
 {
-	struct omw_entry *e, *stop;
+	struct omw_entry *stop;
 	struct sk_buff *msg;
 	u32 i, n;
 	void *hdr;
 	int err;
 
-	/* Its port id may already belong to another socket. */
-	if (sock_flag(s->owner, SOCK_DEAD))
-		return -ECONNREFUSED;
 	while (!list_empty(list)) {
+		/*
+		 * Checked for every message: once the owner is closed, its
+		 * port id may belong to another socket.
+		 */
+		if (sock_flag(s->owner, SOCK_DEAD))
+			return -ECONNREFUSED;
 		if (!omw_nl_owner_has_room(s))
 			return -EAGAIN;
 		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -840,76 +906,36 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 			return err;
 		*delivered += n;
 
-		/* Commit: free what is fully reported, note the rest. */
-		while (!list_empty(list)) {
-			e = list_first_entry(list, struct omw_entry, list);
-			if (e == stop) {
-				e->reported = i;
-				break;
-			}
-			list_del(&e->list);
-			omw_entry_free(e);
-		}
+		omw_nl_report_commit(s, list, stop, i);
 	}
 	return 0;
 }
 
-static const struct genl_ops omw_nl_ops[] = {
-	{
-		.cmd = OMWARE_CMD_SESSION_NEW,
-		.doit = omw_nl_new,
-		.policy = omw_new_policy,
-		.maxattr = ARRAY_SIZE(omw_new_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_SESSION_DEL,
-		.doit = omw_nl_del,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
+#define OMW_DO(_cmd, _fn, _policy, _flags) {				\
+	.cmd = OMWARE_CMD_##_cmd,					\
+	.doit = (_fn),							\
+	.policy = (_policy),						\
+	.maxattr = ARRAY_SIZE(_policy) - 1,				\
+	.flags = GENL_CMD_CAP_DO | (_flags),				\
+}
+
+/* Split ops: a dump takes no attributes, unlike the do of the same command. */
+static const struct genl_split_ops omw_nl_ops[] = {
+	OMW_DO(SESSION_NEW, omw_nl_new, omw_new_policy, GENL_ADMIN_PERM),
+	OMW_DO(SESSION_DEL, omw_nl_del, omw_id_policy, GENL_ADMIN_PERM),
+	OMW_DO(SESSION_GET, omw_nl_get, omw_id_policy, 0),
 	{
 		.cmd = OMWARE_CMD_SESSION_GET,
-		.doit = omw_nl_get,
 		.dumpit = omw_nl_get_dumpit,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-	},
-	{
-		.cmd = OMWARE_CMD_SUBMIT,
-		.doit = omw_nl_submit,
-		.policy = omw_submit_policy,
-		.maxattr = ARRAY_SIZE(omw_submit_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_TRAIN,
-		.doit = omw_nl_train,
-		.policy = omw_train_policy,
-		.maxattr = ARRAY_SIZE(omw_train_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_CANCEL,
-		.doit = omw_nl_cancel,
-		.policy = omw_cancel_policy,
-		.maxattr = ARRAY_SIZE(omw_cancel_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_FLUSH,
-		.doit = omw_nl_flush,
-		.policy = omw_id_policy,
-		.maxattr = ARRAY_SIZE(omw_id_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = OMWARE_CMD_STATS_GET,
-		.doit = omw_nl_stats,
 		.policy = omw_none_policy,
 		.maxattr = ARRAY_SIZE(omw_none_policy) - 1,
+		.flags = GENL_CMD_CAP_DUMP,
 	},
+	OMW_DO(SUBMIT, omw_nl_submit, omw_submit_policy, GENL_ADMIN_PERM),
+	OMW_DO(TRAIN, omw_nl_train, omw_train_policy, GENL_ADMIN_PERM),
+	OMW_DO(CANCEL, omw_nl_cancel, omw_cancel_policy, GENL_ADMIN_PERM),
+	OMW_DO(FLUSH, omw_nl_flush, omw_id_policy, GENL_ADMIN_PERM),
+	OMW_DO(STATS_GET, omw_nl_stats, omw_none_policy, 0),
 };
 
 static struct genl_family omw_family = {
@@ -919,8 +945,8 @@ static struct genl_family omw_family = {
 	/* omw_lock serialises the handlers; no need for genl_mutex. */
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = omw_nl_ops,
-	.n_ops = ARRAY_SIZE(omw_nl_ops),
+	.split_ops = omw_nl_ops,
+	.n_split_ops = ARRAY_SIZE(omw_nl_ops),
 	/* resv_start_op left 0: header and flags are checked for every command. */
 };
 

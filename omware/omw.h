@@ -9,11 +9,16 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/idr.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/netlink.h>
 
 #include <uapi/linux/omware.h>
@@ -40,8 +45,26 @@ enum omw_stat {
 static_assert(OMWARE_STATS_A_SUBMITTED + OMW_STAT_NUM - 1 ==
 	      OMWARE_STATS_A_MAX);
 
+/*
+ * Counters of a session or of a namespace, per CPU so that the send path
+ * never touches a shared cache line (or, with 64-bit atomics emulated on
+ * 32-bit, a hashed spinlock) between the frames of a train.  Summed on
+ * read; the *_MAX_NS ones are maxima.
+ */
+struct omw_pcpu_stats {
+	u64_stats_t v[OMW_STAT_NUM];
+	struct u64_stats_sync syncp;
+};
+
 struct omw_stats {
-	atomic64_t v[OMW_STAT_NUM];
+	struct omw_pcpu_stats __percpu *pcpu;
+};
+
+/* What a network namespace holds: its sessions and their counters. */
+struct omw_net {
+	struct idr ids;			/* sessions by id, under omw_lock */
+	struct omw_stats stats;
+	struct list_head node;		/* on omw_nets, under omw_lock */
 };
 
 /* Defaults and bounds of the session settings. */
@@ -70,7 +93,8 @@ struct omw_entry {
 	struct tw_timeq_node node;	/* key: send time, ns */
 	struct list_head list;
 	u64 time_ns;
-	u32 bytes;			/* bytes of the frames still queued */
+	u32 bytes;			/* truesize of the frames still queued */
+	u32 size;			/* of this allocation */
 	u32 live;			/* frames still queued */
 	u32 reported;			/* frames whose report was delivered */
 	u32 nframes;
@@ -97,7 +121,22 @@ struct omw_session_cfg {
 	u32 max_bytes;
 };
 
+/* What SESSION_GET shows of a session's changing state. */
+struct omw_session_state {
+	u32 pend_pkts;
+	u64 pend_bytes;
+	u32 guard_ns;			/* 0 in timer mode */
+	u64 guard_wakeups;
+	u64 guard_misses;
+	u32 guard_quantile_ns;
+};
+
 struct omw_session {
+	/*
+	 * Held by the IDR while the session lives, and by a handler that
+	 * builds packets for it without omw_lock; the last put frees it.
+	 */
+	refcount_t ref;
 	u32 id;
 	u32 portid;			/* owner socket's port id */
 	struct sock *owner;		/* held, to watch its receive queue */
@@ -107,11 +146,20 @@ struct omw_session {
 	struct omw_session_cfg cfg;
 
 	spinlock_t lock;		/* protects the fields down to dead */
+	/* Lets the spinning kthread read head_ns without the lock. */
+	seqcount_spinlock_t head_seq;
 	struct tw_timeq q;
 	struct list_head pending;	/* entries in q, in submit order */
 	struct list_head done;		/* entries whose reports are due */
+	/*
+	 * What the caps count: frames from submit until their report is
+	 * delivered or counted lost, and the memory they pin meanwhile (the
+	 * sk_buffs' truesize until they leave, skb_bytes of it, and the
+	 * entries, which hold the reports).
+	 */
 	u32 pend_pkts;
 	u64 pend_bytes;
+	u64 skb_bytes;
 	u64 head_ns;			/* earliest send time, U64_MAX: none */
 	u64 armed_ns;			/* expiry the timer was last set to */
 	bool dead;			/* being destroyed: never re-arm */
@@ -127,6 +175,7 @@ struct omw_session {
 	bool owner_gone;
 
 	struct omw_stats stats;
+	struct omw_stats *net_stats;	/* the namespace's counters */
 };
 
 #define OMW_FLAG_KICK	0		/* bit in flags: timer woke kthread */
@@ -141,33 +190,25 @@ extern unsigned int omw_max_sessions;
 extern unsigned int omw_report_retries;
 extern bool omw_hybrid_fifo;
 
+extern unsigned int omw_net_id;
 extern struct mutex omw_lock;
+extern struct list_head omw_nets;
 extern bool omw_closing;
-extern struct omw_stats omw_gstats;
+/* Pending packets and bytes of all sessions, against max_pkts/max_bytes. */
 extern atomic64_t omw_pend_pkts;
 extern atomic64_t omw_pend_bytes;
 
-static inline void omw_stat_add(struct omw_session *s, enum omw_stat i,
-				u64 v)
+static inline struct omw_net *omw_net(const struct net *net)
 {
-	atomic64_add(v, &s->stats.v[i]);
-	atomic64_add(v, &omw_gstats.v[i]);
+	return net_generic(net, omw_net_id);
 }
 
-static inline void omw_atomic64_max(atomic64_t *a, s64 v)
-{
-	s64 old = atomic64_read(a);
-
-	while (v > old && !atomic64_try_cmpxchg(a, &old, v))
-		;
-}
-
-static inline void omw_stat_max(struct omw_session *s, enum omw_stat i,
-				s64 v)
-{
-	omw_atomic64_max(&s->stats.v[i], v);
-	omw_atomic64_max(&omw_gstats.v[i], v);
-}
+/* stats.c */
+int omw_stats_init(struct omw_stats *st);
+void omw_stats_free(struct omw_stats *st);
+void omw_stats_read(const struct omw_stats *st, u64 *v);
+/* Adds @v to counter @i, or raises it to @v for the *_MAX_NS ones. */
+void omw_stat_add(struct omw_session *s, enum omw_stat i, u64 v);
 
 /* session.c, all of these but the clock with omw_lock held */
 u64 omw_clock_ns(clockid_t clockid);
@@ -179,21 +220,25 @@ static inline u64 omw_now(const struct omw_session *s)
 
 struct omw_entry *omw_entry_alloc(u32 nframes);
 void omw_entry_free(struct omw_entry *e);
+void omw_session_uncharge(struct omw_session *s, u32 pkts, u64 bytes);
 struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 				       u32 portid, int ifindex,
 				       const struct nlattr *ifattr,
 				       const struct omw_session_cfg *cfg,
 				       struct netlink_ext_ack *extack);
 struct omw_session *omw_session_find(struct net *net, u32 id);
+void omw_session_put(struct omw_session *s);
 struct omw_session *omw_session_next(struct net *net, u32 *id);
 void omw_session_destroy(struct omw_session *s, enum omw_end why);
 void omw_sessions_destroy(struct net *net, struct net_device *dev,
 			  u32 portid, enum omw_end why);
+void omw_sessions_destroy_all(enum omw_end why);
+void omw_net_pending(struct net *net, u32 *pkts, u64 *bytes);
 int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 			u32 pkts, u64 bytes, struct netlink_ext_ack *extack);
-u32 omw_session_cancel(struct omw_session *s, const u64 *cookie);
-void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
-			 u32 *guard_ns);
+u32 omw_session_cancel(struct omw_session *s, u64 cookie);
+u32 omw_session_flush(struct omw_session *s);
+void omw_session_state(struct omw_session *s, struct omw_session_state *st);
 u32 omw_session_count(void);
 
 /* xmit.c, called with BH disabled */

@@ -4,8 +4,8 @@
  *
  * Design
  * ------
- * A session owns one time-ordered queue (tw_timeq, a pairing heap keyed by
- * send time) of entries whose sk_buffs were built at submit time, and one
+ * A session owns one time-ordered queue (tw_timeq: a sorted run plus a
+ * red-black tree, keyed by send time) of entries whose sk_buffs were built at submit time, and one
  * hrtimer armed for the earliest entry.  Everything mutable sits under the
  * session spinlock, always taken with BH disabled since the timer runs in
  * softirq context.  Only one context ever transmits for a session: the timer
@@ -33,11 +33,17 @@
  * delayed work item turns them into batched REPORT messages in process
  * context, retrying with backoff while the owner's socket is full.
  *
- * Lifetime: sessions are found through an IDR under the global omw_lock
- * mutex, which every netlink handler and every notifier takes, so none of
- * them can see a session being destroyed.  Destruction marks the session
- * dead (no re-arming), then stops the timer, the kthread and the report
- * work in that order, after which nothing else can touch it, and frees it.
+ * Lifetime: sessions are found through their namespace's IDR under the
+ * global omw_lock mutex, which every netlink handler and every notifier
+ * takes, so none of them can see a session being destroyed.  SUBMIT and
+ * TRAIN take a reference and build their packets without omw_lock, so a
+ * large batch holds up neither RTNL (the netdev notifier) nor the close()
+ * of every generic netlink socket in the system (NETLINK_URELEASE); they
+ * find a session that ended meanwhile dead when they queue.  Destruction
+ * marks the session dead (no re-arming, no queueing), then stops the
+ * timer, the kthread and the report work in that order, after which only
+ * reference holders can touch it (and only to see it dead), and drops the
+ * IDR's reference; the last one frees it.
  */
 #include <linux/idr.h>
 #include <linux/if_arp.h>
@@ -49,17 +55,21 @@
 
 #include "omw.h"
 
-/* Rounds of "pop due, transmit" per timer expiry before re-arming. */
-#define OMW_SEND_ROUNDS		8
-/* Entries popped per round. */
-#define OMW_SEND_BATCH		64
+/*
+ * Frames sent per timer softirq, or per BH-off section of the hybrid
+ * thread, before it yields (the timer re-arms for now, the thread
+ * reschedules).  An entry (a train) is never split, so a section may exceed
+ * it by up to one train.
+ */
+#define OMW_SECTION_FRAMES	256
+/* Frames popped per round of "pop due, transmit". */
+#define OMW_ROUND_FRAMES	64
 /* A gap between two clock reads of a spin longer than this is a stall. */
 #define OMW_SPIN_STALL_NS	20000
 /* Longest wait between two report delivery attempts, ms. */
 #define OMW_REPORT_BACKOFF_MAX	256
 
-static DEFINE_IDR(omw_ids);
-static u32 omw_nsessions;
+static u32 omw_nsessions;	/* all namespaces, under omw_lock */
 
 u64 omw_clock_ns(clockid_t clockid)
 {
@@ -81,17 +91,19 @@ struct omw_entry *omw_entry_alloc(u32 nframes)
 	if (!e)
 		return NULL;
 	e->nframes = nframes;
+	e->size = struct_size(e, f, nframes);
 	INIT_LIST_HEAD(&e->list);
 	tw_timeq_node_init(&e->node);
 	return e;
 }
 
+/* Frames still held here were never sent: cancelled, not dropped. */
 void omw_entry_free(struct omw_entry *e)
 {
 	u32 i;
 
 	for (i = 0; i < e->nframes; i++)
-		kfree_skb(e->f[i].skb);
+		consume_skb(e->f[i].skb);
 	kvfree(e);
 }
 
@@ -101,6 +113,20 @@ static void omw_uncharge_locked(struct omw_session *s, u32 pkts, u64 bytes)
 	s->pend_bytes -= bytes;
 	atomic64_sub(pkts, &omw_pend_pkts);
 	atomic64_sub(bytes, &omw_pend_bytes);
+}
+
+void omw_session_uncharge(struct omw_session *s, u32 pkts, u64 bytes)
+{
+	spin_lock_bh(&s->lock);
+	omw_uncharge_locked(s, pkts, bytes);
+	spin_unlock_bh(&s->lock);
+}
+
+/* Queued sk_buffs of this many bytes left: sent, dropped or cancelled. */
+static void omw_skbs_gone_locked(struct omw_session *s, u64 bytes)
+{
+	s->skb_bytes -= bytes;
+	omw_uncharge_locked(s, 0, bytes);
 }
 
 static void omw_report_kick(struct omw_session *s)
@@ -113,7 +139,22 @@ static void omw_set_head_locked(struct omw_session *s)
 {
 	struct tw_timeq_node *n = tw_timeq_peek(&s->q);
 
-	WRITE_ONCE(s->head_ns, n ? n->key : U64_MAX);
+	write_seqcount_begin(&s->head_seq);
+	s->head_ns = n ? n->key : U64_MAX;
+	write_seqcount_end(&s->head_seq);
+}
+
+/* head_ns without the lock; a plain u64 load may tear on 32-bit. */
+static u64 omw_head_ns(struct omw_session *s)
+{
+	unsigned int seq;
+	u64 t;
+
+	do {
+		seq = read_seqcount_begin(&s->head_seq);
+		t = s->head_ns;
+	} while (read_seqcount_retry(&s->head_seq, seq));
+	return t;
 }
 
 /* Arm the timer for the earliest entry (minus the guard in hybrid mode). */
@@ -140,22 +181,24 @@ static void omw_arm_locked(struct omw_session *s)
 		      HRTIMER_MODE_ABS_SOFT);
 }
 
-static void omw_pop_due_locked(struct omw_session *s, u64 now,
-			       struct list_head *due)
+/* Pop due entries, about @budget frames' worth; returns the frames. */
+static u32 omw_pop_due_locked(struct omw_session *s, u64 now, u32 budget,
+			      struct list_head *due)
 {
 	struct tw_timeq_node *n;
 	struct omw_entry *e;
-	unsigned int taken = 0;
+	u32 frames = 0;
 
-	/* Bounded, so a backlog cannot hold the CPU with BH disabled. */
-	while (taken++ < OMW_SEND_BATCH &&
-	       (n = tw_timeq_peek(&s->q)) && n->key <= now) {
+	while (frames < budget && (n = tw_timeq_peek(&s->q)) &&
+	       n->key <= now) {
 		tw_timeq_pop(&s->q);
 		e = container_of(n, struct omw_entry, node);
 		list_move_tail(&e->list, due);
-		omw_uncharge_locked(s, e->live, e->bytes);
+		frames += e->live;
+		omw_skbs_gone_locked(s, e->bytes);
 	}
 	omw_set_head_locked(s);
+	return frames;
 }
 
 /*
@@ -166,13 +209,15 @@ static void omw_send_due(struct omw_session *s, u64 now)
 {
 	bool timer_mode = s->cfg.mode == OMWARE_MODE_TIMER;
 	struct omw_entry *e;
-	unsigned int round;
+	u32 sent = 0;
 	LIST_HEAD(due);
 
-	for (round = 0; ; round++) {
+	for (;;) {
 		spin_lock(&s->lock);
-		if (round < OMW_SEND_ROUNDS)
-			omw_pop_due_locked(s, now, &due);
+		/* Bounded, so a backlog cannot hold the CPU with BH disabled. */
+		if (sent < OMW_SECTION_FRAMES)
+			sent += omw_pop_due_locked(s, now, OMW_ROUND_FRAMES,
+						   &due);
 		if (list_empty(&due)) {
 			if (timer_mode)
 				omw_arm_locked(s);
@@ -210,7 +255,7 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 
 	now = omw_now(s);
 	if (now > exp)
-		omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, now - exp);
+		omw_stat_add(s, OMW_STAT_WAKE_LATE_MAX_NS, now - exp);
 	omw_send_due(s, now);
 	return HRTIMER_NORESTART;
 }
@@ -223,37 +268,38 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 static void omw_hybrid_run(struct omw_session *s, bool slept)
 {
 	u64 now = omw_now(s);
-	u64 start, target, tick, prev_tick;
+	u64 target, tick, prev_tick, spun = 0;
 	unsigned long nivcsw;
 	s64 late;
 
 	if (slept) {
 		spin_lock_bh(&s->lock);
 		late = (s64)(now - s->kick_ns);
+		/* Under the lock: SESSION_GET reads the estimator's u64s. */
+		tw_guard_observe(&s->guard, late);
 		spin_unlock_bh(&s->lock);
 		if (late > 0)
-			omw_stat_max(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
-		/* Only this thread observes, so no lock is needed. */
-		tw_guard_observe(&s->guard, late);
+			omw_stat_add(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
 		now = omw_now(s);
 	}
 
-	start = now;
-	/* Stalls are timed on the CPU's clock, which no one can step. */
+	/*
+	 * Spin time and stalls are timed on the CPU's clock, which no one can
+	 * step: a REALTIME or TAI step is neither spin nor stall.
+	 */
 	tick = local_clock();
 	nivcsw = current->nivcsw;
 	while (!kthread_should_stop()) {
-		target = READ_ONCE(s->head_ns);
+		target = omw_head_ns(s);
 		if (target <= now) {
-			if (now > start)
-				omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+			omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
+			spun = 0;
 			local_bh_disable();
 			omw_send_due(s, now);
 			local_bh_enable();
 			/* A long backlog must not keep this CPU from others. */
 			cond_resched();
 			now = omw_now(s);
-			start = now;
 			tick = local_clock();
 			continue;
 		}
@@ -274,6 +320,7 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		now = omw_now(s);
 		prev_tick = tick;
 		tick = local_clock();
+		spun += tick - prev_tick;
 		/*
 		 * Time lost without yielding or being preempted (interrupts,
 		 * SMIs, a hypervisor): nothing a guard could cover.
@@ -281,14 +328,12 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		if ((s64)(tick - prev_tick) > OMW_SPIN_STALL_NS &&
 		    current->nivcsw == nivcsw) {
 			omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
-			omw_stat_max(s, OMW_STAT_SPIN_STALL_MAX_NS,
+			omw_stat_add(s, OMW_STAT_SPIN_STALL_MAX_NS,
 				     tick - prev_tick);
 		}
 		nivcsw = current->nivcsw;
 	}
-	/* REALTIME and TAI may be set back while spinning. */
-	if (now > start)
-		omw_stat_add(s, OMW_STAT_SPIN_NS, now - start);
+	omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
 
 	spin_lock_bh(&s->lock);
 	omw_arm_locked(s);
@@ -328,14 +373,20 @@ static u32 omw_unreported(struct list_head *list)
 	return n;
 }
 
-static void omw_free_list(struct list_head *list)
+/* Free entries whose reports were counted lost, and their charge. */
+static void omw_free_list(struct omw_session *s, struct list_head *list)
 {
 	struct omw_entry *e, *tmp;
+	u64 bytes = 0;
+	u32 pkts = 0;
 
 	list_for_each_entry_safe(e, tmp, list, list) {
 		list_del(&e->list);
+		pkts += e->nframes;
+		bytes += e->size;
 		omw_entry_free(e);
 	}
+	omw_session_uncharge(s, pkts, bytes);
 }
 
 static void omw_report_workfn(struct work_struct *work)
@@ -381,7 +432,7 @@ static void omw_report_workfn(struct work_struct *work)
 		s->owner_gone = true;
 	s->report_tries = 0;
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&list));
-	omw_free_list(&list);
+	omw_free_list(s, &list);
 }
 
 struct omw_session *omw_session_create(struct net *net, struct sock *owner,
@@ -390,6 +441,7 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 				       const struct omw_session_cfg *cfg,
 				       struct netlink_ext_ack *extack)
 {
+	struct omw_net *on = omw_net(net);
 	struct omw_session *s;
 	struct net_device *dev;
 	int err, id;
@@ -408,15 +460,19 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
-	if (!s) {
+	if (!s || omw_stats_init(&s->stats)) {
+		kfree(s);
 		NL_SET_ERR_MSG_MOD(extack, "out of memory for the session");
 		return ERR_PTR(-ENOMEM);
 	}
+	s->net_stats = &on->stats;
+	refcount_set(&s->ref, 1);
 
 	dev = netdev_get_by_index(net, ifindex, &s->dev_tracker, GFP_KERNEL);
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(extack, ifattr,
 				    "no such device in this network namespace");
+		omw_stats_free(&s->stats);
 		kfree(s);
 		return ERR_PTR(-ENODEV);
 	}
@@ -431,18 +487,19 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 	s->portid = portid;
 	s->cfg = *cfg;
 	spin_lock_init(&s->lock);
+	seqcount_spinlock_init(&s->head_seq, &s->lock);
 	tw_timeq_init(&s->q);
 	INIT_LIST_HEAD(&s->pending);
 	INIT_LIST_HEAD(&s->done);
 	s->head_ns = U64_MAX;
 	tw_guard_init(&s->guard, min(OMW_GUARD_MIN_NS, cfg->guard_max_ns),
 		      cfg->guard_max_ns);
-	hrtimer_init(&s->timer, cfg->clockid, HRTIMER_MODE_ABS_SOFT);
-	s->timer.function = omw_timer_fn;
+	hrtimer_setup(&s->timer, omw_timer_fn, cfg->clockid,
+		      HRTIMER_MODE_ABS_SOFT);
 	INIT_DELAYED_WORK(&s->report_work, omw_report_workfn);
 
 	/* Reserve the id; the session becomes visible at idr_replace(). */
-	id = idr_alloc_cyclic(&omw_ids, NULL, 1, INT_MAX, GFP_KERNEL);
+	id = idr_alloc_cyclic(&on->ids, NULL, 1, INT_MAX, GFP_KERNEL);
 	if (id < 0) {
 		NL_SET_ERR_MSG_MOD(extack, "no session id left");
 		err = id;
@@ -476,9 +533,19 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 		goto err_task;
 	}
 
+	/*
+	 * A socket closing meanwhile is orphaned before its NETLINK_URELEASE,
+	 * which waits for omw_lock: either we see it dead here, or the
+	 * notifier sees this session.
+	 */
+	if (sock_flag(owner, SOCK_DEAD)) {
+		NL_SET_ERR_MSG_MOD(extack, "socket is closing");
+		err = -ECONNREFUSED;
+		goto err_task;
+	}
 	s->owner = owner;
 	sock_hold(owner);
-	idr_replace(&omw_ids, s, s->id);
+	idr_replace(&on->ids, s, s->id);
 	omw_nsessions++;
 	return s;
 
@@ -486,9 +553,10 @@ err_task:
 	if (s->task)
 		kthread_stop(s->task);
 err_id:
-	idr_remove(&omw_ids, s->id);
+	idr_remove(&on->ids, s->id);
 err_dev:
 	netdev_put(dev, &s->dev_tracker);
+	omw_stats_free(&s->stats);
 	kfree(s);
 	return ERR_PTR(err);
 }
@@ -500,8 +568,8 @@ struct omw_session *omw_session_find(struct net *net, u32 id)
 	lockdep_assert_held(&omw_lock);
 	if (id > INT_MAX)
 		return NULL;
-	s = idr_find(&omw_ids, id);
-	return s && net_eq(s->net, net) ? s : NULL;
+	s = idr_find(&omw_net(net)->ids, id);
+	return s;
 }
 
 /* The session of @net with the lowest id >= *@id, for dumps. */
@@ -513,13 +581,10 @@ struct omw_session *omw_session_next(struct net *net, u32 *id)
 	lockdep_assert_held(&omw_lock);
 	if (*id > INT_MAX)
 		return NULL;
-	idr_for_each_entry_continue(&omw_ids, s, i) {
-		if (net_eq(s->net, net)) {
-			*id = i;
-			return s;
-		}
-	}
-	return NULL;
+	s = idr_get_next(&omw_net(net)->ids, &i);
+	if (s)
+		*id = i;
+	return s;
 }
 
 u32 omw_session_count(void)
@@ -536,7 +601,7 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 
 	lockdep_assert_held(&omw_lock);
 
-	idr_remove(&omw_ids, s->id);
+	idr_remove(&omw_net(s->net)->ids, s->id);
 	omw_nsessions--;
 
 	spin_lock_bh(&s->lock);
@@ -548,12 +613,19 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 		kthread_stop(s->task);
 	cancel_delayed_work_sync(&s->report_work);
 
-	/* Nothing else runs for this session now: no locking needed. */
+	/*
+	 * Nothing else runs for this session now, and reference holders
+	 * see it dead and leave the lists alone: no locking needed.
+	 */
 	list_for_each_entry_safe(e, tmp, &s->pending, list) {
 		for (i = 0; i < e->nframes; i++) {
 			if (!e->f[i].skb)
 				continue;
-			kfree_skb(e->f[i].skb);
+			if (gone)
+				kfree_skb_reason(e->f[i].skb,
+						 SKB_DROP_REASON_DEV_READY);
+			else
+				consume_skb(e->f[i].skb);
 			e->f[i].skb = NULL;
 			e->f[i].status = gone ? OMWARE_STATUS_DROPPED :
 						OMWARE_STATUS_CANCELLED;
@@ -565,21 +637,36 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 			cond_resched();
 	}
 	tw_timeq_init(&s->q);
-	omw_uncharge_locked(s, s->pend_pkts, s->pend_bytes);
+	omw_skbs_gone_locked(s, s->skb_bytes);
 	omw_stat_add(s, gone ? OMW_STAT_DROPPED_DOWN : OMW_STAT_CANCELLED, n);
 
 	/* owner_gone is stable now that the report work is stopped. */
 	if (why <= OMW_END_UNLOAD && !s->owner_gone)
 		omw_nl_report(s, &s->done, &delivered);
 	omw_stat_add(s, OMW_STAT_REPORTS_LOST, omw_unreported(&s->done));
-	omw_free_list(&s->done);
+	omw_free_list(s, &s->done);
+	WARN_ON_ONCE(s->pend_pkts || s->pend_bytes);
 
+	omw_session_put(s);
+}
+
+void omw_session_put(struct omw_session *s)
+{
+	if (!refcount_dec_and_test(&s->ref))
+		return;
 	netdev_put(s->dev, &s->dev_tracker);
 	sock_put(s->owner);
+	omw_stats_free(&s->stats);
 	kfree(s);
 }
 
-/* Destroy the sessions matching every given filter (NULL/0: any). */
+/*
+ * Destroy the sessions of @net on @dev (NULL: any) or owned by the closed
+ * socket that had @portid (0: any).  The port id alone is not enough: it
+ * is free again before NETLINK_URELEASE and a new socket, often of the same
+ * process, may already own sessions under it.  The closed one is orphaned
+ * (SOCK_DEAD) by then; the new one is not.
+ */
 void omw_sessions_destroy(struct net *net, struct net_device *dev,
 			  u32 portid, enum omw_end why)
 {
@@ -587,11 +674,42 @@ void omw_sessions_destroy(struct net *net, struct net_device *dev,
 	int id;
 
 	lockdep_assert_held(&omw_lock);
-	idr_for_each_entry(&omw_ids, s, id) {
-		if ((net && !net_eq(s->net, net)) || (dev && s->dev != dev) ||
-		    (portid && s->portid != portid))
+	idr_for_each_entry(&omw_net(net)->ids, s, id) {
+		if (dev && s->dev != dev)
+			continue;
+		if (portid && (s->portid != portid ||
+			       !sock_flag(s->owner, SOCK_DEAD)))
 			continue;
 		omw_session_destroy(s, why);
+	}
+}
+
+void omw_sessions_destroy_all(enum omw_end why)
+{
+	struct omw_net *on;
+	struct omw_session *s;
+	int id;
+
+	lockdep_assert_held(&omw_lock);
+	list_for_each_entry(on, &omw_nets, node)
+		idr_for_each_entry(&on->ids, s, id)
+			omw_session_destroy(s, why);
+}
+
+/* Pending packets and bytes of the sessions of @net. */
+void omw_net_pending(struct net *net, u32 *pkts, u64 *bytes)
+{
+	struct omw_session_state st;
+	struct omw_session *s;
+	int id;
+
+	lockdep_assert_held(&omw_lock);
+	*pkts = 0;
+	*bytes = 0;
+	idr_for_each_entry(&omw_net(net)->ids, s, id) {
+		omw_session_state(s, &st);
+		*pkts += st.pend_pkts;
+		*bytes += st.pend_bytes;
 	}
 }
 
@@ -604,21 +722,23 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 	int err = -ENOBUFS;
 
 	spin_lock_bh(&s->lock);
+	/* The packets were built without omw_lock: the session may be gone. */
 	if (s->dead) {
-		NL_SET_ERR_MSG_MOD(extack, "session is closing: its device went away");
+		NL_SET_ERR_MSG_MOD(extack, "session ended: device gone or deleted");
 		err = -ENODEV;
 		goto out;
 	}
 	if ((u64)s->pend_pkts + pkts > s->cfg.max_pkts) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "session packet limit: %u pending + %u > %u",
+				       "packet cap: %u pending + %u > %u",
 				       s->pend_pkts, pkts, s->cfg.max_pkts);
 		goto out;
 	}
 	if (s->pend_bytes + bytes > s->cfg.max_bytes) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "session byte limit: %llu pending + %llu > %u",
-				       s->pend_bytes, bytes, s->cfg.max_bytes);
+				       "byte cap: %u pending + %llu > %u",
+				       /* pend_bytes never exceeds max_bytes */
+				       (u32)s->pend_bytes, bytes, s->cfg.max_bytes);
 		goto out;
 	}
 	if (atomic64_add_return(pkts, &omw_pend_pkts) > gmax_pkts) {
@@ -640,6 +760,7 @@ int omw_session_enqueue(struct omw_session *s, struct list_head *batch,
 	list_for_each_entry_safe(e, tmp, batch, list) {
 		tw_timeq_insert(&s->q, &e->node, e->time_ns);
 		list_move_tail(&e->list, &s->pending);
+		s->skb_bytes += e->bytes;
 	}
 	s->pend_pkts += pkts;
 	s->pend_bytes += bytes;
@@ -653,33 +774,55 @@ out:
 	return err;
 }
 
-/* Cancel the pending frames with this cookie, or all with NULL. */
-u32 omw_session_cancel(struct omw_session *s, const u64 *cookie)
+/*
+ * Cancel the live frames of @e carrying *@cookie (all if NULL).  Their
+ * sk_buffs go to @junk, to be freed outside the session lock.
+ */
+static u32 omw_entry_cancel(struct omw_entry *e, const u64 *cookie,
+			    struct sk_buff_head *junk, u64 *bytes)
+{
+	struct omw_frame *f;
+	u32 n = 0, i;
+
+	for (i = 0; i < e->nframes; i++) {
+		f = &e->f[i];
+		if (!f->skb || (cookie && f->cookie != *cookie))
+			continue;
+		e->bytes -= f->skb->truesize;
+		*bytes += f->skb->truesize;
+		__skb_queue_tail(junk, f->skb);
+		f->skb = NULL;
+		f->status = OMWARE_STATUS_CANCELLED;
+		f->rc = -ECANCELED;
+		e->live--;
+		n++;
+	}
+	return n;
+}
+
+static void omw_cancelled(struct omw_session *s, struct sk_buff_head *junk,
+			  u32 n)
+{
+	/* Cancelled on request: consumed, not dropped. */
+	__skb_queue_purge_reason(junk, SKB_CONSUMED);
+	if (n) {
+		omw_stat_add(s, OMW_STAT_CANCELLED, n);
+		omw_report_kick(s);
+	}
+}
+
+/* Cancel the pending frames carrying @cookie; returns how many. */
+u32 omw_session_cancel(struct omw_session *s, u64 cookie)
 {
 	struct omw_entry *e, *tmp;
 	struct sk_buff_head junk;
-	struct omw_frame *f;
 	u64 bytes = 0;
-	u32 n = 0, i;
+	u32 n = 0;
 
 	__skb_queue_head_init(&junk);
-
 	spin_lock_bh(&s->lock);
 	list_for_each_entry_safe(e, tmp, &s->pending, list) {
-		for (i = 0; i < e->nframes; i++) {
-			f = &e->f[i];
-			if (!f->skb || (cookie && f->cookie != *cookie))
-				continue;
-			e->bytes -= f->skb->len;
-			bytes += f->skb->len;
-			/* Free them after unlocking: keep BH-off time short. */
-			__skb_queue_tail(&junk, f->skb);
-			f->skb = NULL;
-			f->status = OMWARE_STATUS_CANCELLED;
-			f->rc = -ECANCELED;
-			e->live--;
-			n++;
-		}
+		n += omw_entry_cancel(e, &cookie, &junk, &bytes);
 		/* A train with frames left is reported once it is sent. */
 		if (!e->live) {
 			tw_timeq_remove(&s->q, &e->node);
@@ -687,26 +830,58 @@ u32 omw_session_cancel(struct omw_session *s, const u64 *cookie)
 		}
 	}
 	if (n) {
-		omw_uncharge_locked(s, n, bytes);
+		omw_skbs_gone_locked(s, bytes);
 		omw_arm_locked(s);
 	}
 	spin_unlock_bh(&s->lock);
-
-	__skb_queue_purge(&junk);
-	if (n) {
-		omw_stat_add(s, OMW_STAT_CANCELLED, n);
-		omw_report_kick(s);
-	}
+	omw_cancelled(s, &junk, n);
 	return n;
 }
 
-void omw_session_pending(struct omw_session *s, u32 *pkts, u64 *bytes,
-			 u32 *guard_ns)
+/*
+ * Cancel every pending frame.  The queue is detached in O(1) under the
+ * lock; its entries are then walked with BH enabled, however many.
+ */
+u32 omw_session_flush(struct omw_session *s)
 {
+	struct sk_buff_head junk;
+	struct omw_entry *e;
+	u32 n = 0, k = 0;
+	u64 bytes = 0;
+	LIST_HEAD(list);
+
+	__skb_queue_head_init(&junk);
 	spin_lock_bh(&s->lock);
-	*pkts = s->pend_pkts;
-	*bytes = s->pend_bytes;
+	list_splice_init(&s->pending, &list);
+	tw_timeq_init(&s->q);
+	omw_skbs_gone_locked(s, s->skb_bytes);
+	/* An armed timer now finds nothing due: harmless. */
+	omw_set_head_locked(s);
 	spin_unlock_bh(&s->lock);
-	*guard_ns = s->cfg.mode == OMWARE_MODE_HYBRID ?
-		    tw_guard_ns(&s->guard) : 0;
+
+	list_for_each_entry(e, &list, list) {
+		n += omw_entry_cancel(e, NULL, &junk, &bytes);
+		if (!(++k % 1024))
+			cond_resched();
+	}
+
+	spin_lock_bh(&s->lock);
+	list_splice_tail(&list, &s->done);
+	spin_unlock_bh(&s->lock);
+	omw_cancelled(s, &junk, n);
+	return n;
+}
+
+void omw_session_state(struct omw_session *s, struct omw_session_state *st)
+{
+	bool hybrid = s->cfg.mode == OMWARE_MODE_HYBRID;
+
+	spin_lock_bh(&s->lock);
+	st->pend_pkts = s->pend_pkts;
+	st->pend_bytes = s->pend_bytes;
+	st->guard_ns = hybrid ? tw_guard_ns(&s->guard) : 0;
+	st->guard_wakeups = s->guard.samples;
+	st->guard_misses = s->guard.misses;
+	st->guard_quantile_ns = tw_guard_quantile_ns(&s->guard);
+	spin_unlock_bh(&s->lock);
 }

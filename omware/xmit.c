@@ -10,50 +10,98 @@
  * OMWARE_XMIT_QDISC goes through dev_queue_xmit() and so obeys whatever
  * qdisc is configured, at the cost of its queueing delay.
  *
- * The send time in a report is read just before each hand-off.
+ * The send time in a report is read just before each hand-off.  Counters
+ * are added once per entry, after the tx lock is released.
  */
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
+#include <linux/smp.h>
 
 #include "omw.h"
 
-static void omw_frame_result(struct omw_session *s, struct omw_entry *e,
-			     struct omw_frame *f, u64 sent_ns, int rc,
-			     bool sent)
+/* Outcomes of the frames of one entry, counted once it is done. */
+struct omw_tally {
+	u32 sent;
+	u32 late;
+	u32 dropped;
+};
+
+static void omw_frame_sent(struct omw_session *s, struct omw_entry *e,
+			   struct omw_frame *f, u64 sent_ns,
+			   struct omw_tally *t)
+{
+	f->sent_ns = sent_ns;
+	f->rc = 0;
+	f->status = OMWARE_STATUS_SENT;
+	t->sent++;
+	if (sent_ns > e->time_ns && sent_ns - e->time_ns > s->cfg.late_ns)
+		t->late++;
+}
+
+/*
+ * What a refused hand-off reports as OMWARE_REPORT_A_RC: a negative errno,
+ * never the driver's or qdisc's private codes.
+ */
+static int omw_xmit_errno(int rc)
+{
+	if (rc == NETDEV_TX_BUSY)
+		return -EBUSY;
+	return rc < 0 ? rc : -ENOBUFS;
+}
+
+/* @rc: a negative errno, as documented for OMWARE_REPORT_A_RC. */
+static void omw_frame_dropped(struct omw_frame *f, u64 sent_ns, int rc,
+			      struct omw_tally *t)
 {
 	f->sent_ns = sent_ns;
 	f->rc = rc;
-	if (!sent) {
-		f->status = OMWARE_STATUS_DROPPED;
-		omw_stat_add(s, OMW_STAT_DROPPED_XMIT, 1);
-		return;
-	}
-	f->status = OMWARE_STATUS_SENT;
-	omw_stat_add(s, OMW_STAT_SENT, 1);
-	if (sent_ns > e->time_ns && sent_ns - e->time_ns > s->cfg.late_ns)
-		omw_stat_add(s, OMW_STAT_LATE, 1);
+	f->status = OMWARE_STATUS_DROPPED;
+	t->dropped++;
 }
 
 static void omw_drop_down(struct omw_session *s, struct omw_entry *e,
 			  int rc)
 {
 	struct omw_frame *f;
-	u32 i;
+	u32 i, n = 0;
 
 	for (i = 0; i < e->nframes; i++) {
 		f = &e->f[i];
 		if (!f->skb)
 			continue;
-		kfree_skb(f->skb);
+		kfree_skb_reason(f->skb, SKB_DROP_REASON_DEV_READY);
 		f->skb = NULL;
 		f->sent_ns = 0;
 		f->rc = rc;
 		f->status = OMWARE_STATUS_DROPPED;
-		omw_stat_add(s, OMW_STAT_DROPPED_DOWN, 1);
+		n++;
 	}
+	omw_stat_add(s, OMW_STAT_DROPPED_DOWN, n);
 }
 
-static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e)
+/*
+ * The queue the stack would pick (netdev_core_pick_tx() is not exported):
+ * the driver's choice first, else XPS and the flow hash, capped to the
+ * queues in use as the stack does.  sender_cpu lets XPS see this CPU.
+ */
+static u16 omw_pick_tx(struct net_device *dev, struct sk_buff *skb)
+{
+	u16 qi;
+
+	if (dev->real_num_tx_queues == 1)
+		return 0;
+#ifdef CONFIG_XPS
+	skb->sender_cpu = raw_smp_processor_id() + 1;
+#endif
+	if (dev->netdev_ops->ndo_select_queue)
+		qi = dev->netdev_ops->ndo_select_queue(dev, skb, NULL);
+	else
+		qi = netdev_pick_tx(dev, skb, NULL);
+	return netdev_cap_txqueue(dev, qi);
+}
+
+static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e,
+			    struct omw_tally *t)
 {
 	struct net_device *dev = s->dev;
 	struct sk_buff *skb = NULL;
@@ -74,17 +122,9 @@ static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e)
 		return;
 
 	rcu_read_lock();
-	/*
-	 * The whole train uses one queue, chosen as the stack would:
-	 * netdev_core_pick_tx() is not exported, so ask the driver first.
-	 */
-	if (dev->real_num_tx_queues == 1)
-		qi = 0;
-	else if (dev->netdev_ops->ndo_select_queue)
-		qi = dev->netdev_ops->ndo_select_queue(dev, skb, NULL);
-	else
-		qi = netdev_pick_tx(dev, skb, NULL);
-	txq = netdev_get_tx_queue(dev, netdev_cap_txqueue(dev, qi));
+	/* The whole train uses one queue. */
+	qi = omw_pick_tx(dev, skb);
+	txq = netdev_get_tx_queue(dev, qi);
 
 	HARD_TX_LOCK(dev, txq, smp_processor_id());
 	for (i = 0; i <= last; i++) {
@@ -96,8 +136,8 @@ static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e)
 		skb_set_queue_mapping(skb, qi);
 
 		if (unlikely(netif_xmit_frozen_or_drv_stopped(txq))) {
-			kfree_skb(skb);
-			omw_frame_result(s, e, f, 0, NETDEV_TX_BUSY, false);
+			kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
+			omw_frame_dropped(f, 0, -EBUSY, t);
 			continue;
 		}
 		/* Let packet sockets on the device see the frame. */
@@ -106,16 +146,20 @@ static void omw_xmit_direct(struct omw_session *s, struct omw_entry *e)
 
 		sent_ns = omw_now(s);
 		rc = netdev_start_xmit(skb, dev, txq, i != last);
+		if (rc == NETDEV_TX_OK || rc == NET_XMIT_CN) {
+			omw_frame_sent(s, e, f, sent_ns, t);
+			continue;
+		}
 		if (!dev_xmit_complete(rc))
-			kfree_skb(skb);	/* NETDEV_TX_BUSY: still ours */
-		omw_frame_result(s, e, f, sent_ns, rc,
-				 rc == NETDEV_TX_OK || rc == NET_XMIT_CN);
+			kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
+		omw_frame_dropped(f, sent_ns, omw_xmit_errno(rc), t);
 	}
 	HARD_TX_UNLOCK(dev, txq);
 	rcu_read_unlock();
 }
 
-static void omw_xmit_qdisc(struct omw_session *s, struct omw_entry *e)
+static void omw_xmit_qdisc(struct omw_session *s, struct omw_entry *e,
+			   struct omw_tally *t)
 {
 	struct sk_buff *skb;
 	struct omw_frame *f;
@@ -131,8 +175,10 @@ static void omw_xmit_qdisc(struct omw_session *s, struct omw_entry *e)
 		f->skb = NULL;
 		sent_ns = omw_now(s);
 		rc = dev_queue_xmit(skb);
-		omw_frame_result(s, e, f, sent_ns, rc,
-				 rc == NET_XMIT_SUCCESS || rc == NET_XMIT_CN);
+		if (rc == NET_XMIT_SUCCESS || rc == NET_XMIT_CN)
+			omw_frame_sent(s, e, f, sent_ns, t);
+		else
+			omw_frame_dropped(f, sent_ns, omw_xmit_errno(rc), t);
 	}
 }
 
@@ -140,6 +186,7 @@ static void omw_xmit_qdisc(struct omw_session *s, struct omw_entry *e)
 void omw_xmit_entry(struct omw_session *s, struct omw_entry *e)
 {
 	struct net_device *dev = s->dev;
+	struct omw_tally t = {};
 
 	lockdep_assert_in_softirq();
 
@@ -148,9 +195,12 @@ void omw_xmit_entry(struct omw_session *s, struct omw_entry *e)
 	else if (unlikely(!netif_carrier_ok(dev)))
 		omw_drop_down(s, e, -ENOLINK);
 	else if (s->cfg.xmit == OMWARE_XMIT_QDISC)
-		omw_xmit_qdisc(s, e);
+		omw_xmit_qdisc(s, e, &t);
 	else
-		omw_xmit_direct(s, e);
+		omw_xmit_direct(s, e, &t);
 	e->live = 0;
 	e->bytes = 0;
+	omw_stat_add(s, OMW_STAT_SENT, t.sent);
+	omw_stat_add(s, OMW_STAT_LATE, t.late);
+	omw_stat_add(s, OMW_STAT_DROPPED_XMIT, t.dropped);
 }

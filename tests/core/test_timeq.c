@@ -47,39 +47,66 @@ static u64 rng(void)
 }
 
 /*
- * Walk the whole heap: every child must not pop before its parent, the
- * back pointers must be consistent and the node count must equal len.
+ * Check one subtree of the red-black tree: in-order keys, parent links, no
+ * red node with a red child.  Returns its black height, or -1 if broken;
+ * counts its nodes into *count.
+ */
+static int subtree_valid(const struct tw_timeq_node *n,
+			 const struct tw_timeq_node *parent, size_t *count)
+{
+	const struct tw_timeq_node *l, *r;
+	int hl, hr;
+
+	if (!n)
+		return 1;
+	l = n->child[0];
+	r = n->child[1];
+	if (n->where != TW_TIMEQ_TREE || n->parent != parent ||
+	    (l && !before(l, n)) || (r && before(r, n)))
+		return -1;
+	if (n->red && ((l && l->red) || (r && r->red)))
+		return -1;
+	(*count)++;
+	hl = subtree_valid(l, n, count);
+	hr = subtree_valid(r, n, count);
+	if (hl < 0 || hl != hr)
+		return -1;
+	return hl + !n->red;
+}
+
+/* The run: in order, linked both ways, every node marked as in it. */
+static bool run_valid(const struct tw_timeq *q, size_t *count)
+{
+	const struct tw_timeq_node *n, *prev = NULL;
+
+	for (n = q->run_head; n; prev = n, n = n->child[1]) {
+		if (n->where != TW_TIMEQ_RUN || n->child[0] != prev ||
+		    (prev && !before(prev, n)))
+			return false;
+		(*count)++;
+	}
+	return q->run_tail == prev;
+}
+
+/*
+ * The whole queue: the run in order; the tree under the red-black rules
+ * with a black root, equal black height on every path and its first node
+ * cached; len nodes in all.
  */
 static bool timeq_valid(const struct tw_timeq *q)
 {
-	const struct tw_timeq_node **stack;
-	const struct tw_timeq_node *n, *c, *prev;
-	size_t sp = 0, count = 0;
-	bool ok = true;
+	const struct tw_timeq_node *lo = q->root;
+	size_t count = 0, run = 0;
 
+	if (!run_valid(q, &run))
+		return false;
 	if (!q->root)
-		return q->len == 0;
-	if (q->root->prev || q->root->next)
+		return q->len == run && !q->first;
+	if (q->root->red || subtree_valid(q->root, NULL, &count) < 0)
 		return false;
-	stack = malloc(sizeof(*stack) * (q->len + 1));
-	if (!stack)
-		return false;
-	stack[sp++] = q->root;
-	while (sp && ok) {
-		n = stack[--sp];
-		count++;
-		prev = n;
-		for (c = n->child; c; prev = c, c = c->next) {
-			if (c->prev != prev || before(c, n) ||
-			    sp >= q->len) {
-				ok = false;
-				break;
-			}
-			stack[sp++] = c;
-		}
-	}
-	free(stack);
-	return ok && count == q->len;
+	while (lo->child[0])
+		lo = lo->child[0];
+	return count + run == q->len && q->first == lo;
 }
 
 /* The reference: node pointers sorted by (key, seq). */
@@ -165,7 +192,8 @@ static bool drain_matches(struct tw_timeq *q, struct tw_timeq_node **want,
 		got = tw_timeq_pop(q);
 		if (got != want[i] || tw_timeq_len(q) != n - i - 1)
 			return false;
-		if (got->child || got->next || got->prev)
+		if (got->child[0] || got->child[1] ||
+		    tw_timeq_node_queued(q, got))
 			return false;
 	}
 	return tw_timeq_empty(q) && !tw_timeq_pop(q);
@@ -263,7 +291,7 @@ static void test_remove_each(void)
 {
 	const size_t n = 64, npop = 5;
 	size_t victim, i, j, cnt_root = 0, cnt_inner = 0, cnt_leaf = 0;
-	size_t cnt_first = 0, cnt_sib = 0;
+	size_t cnt_red = 0, cnt_black = 0, cnt_run = 0;
 	struct tw_timeq_node **want = malloc(n * sizeof(*want));
 	struct item *it = items_new(n);
 	u64 keys[64];
@@ -294,16 +322,20 @@ static void test_remove_each(void)
 			ok = false;
 			break;
 		}
-		if (v == q.root)
+		if (v->where == TW_TIMEQ_RUN)
+			cnt_run++;
+		else if (v == q.root)
 			cnt_root++;
-		else if (v->child)
+		else if (v->child[0] && v->child[1])
 			cnt_inner++;
-		else
+		else if (!v->child[0] && !v->child[1])
 			cnt_leaf++;
-		if (v != q.root && v->prev->child == v)
-			cnt_first++;
+		if (v->where == TW_TIMEQ_RUN)
+			;
+		else if (v->red)
+			cnt_red++;
 		else if (v != q.root)
-			cnt_sib++;
+			cnt_black++;
 
 		for (i = 0; i < n; i++)
 			if (&it[i].node != v &&
@@ -318,9 +350,9 @@ static void test_remove_each(void)
 	}
 	tap_ok(ok, "remove of every node leaves a valid heap with the rest");
 	tap_ok(cnt_root > 0 && cnt_inner > 0 && cnt_leaf > 0 &&
-	       cnt_first > 0 && cnt_sib > 0,
-	       "removals covered root (%zu), inner (%zu), leaf (%zu), first child (%zu), later sibling (%zu)",
-	       cnt_root, cnt_inner, cnt_leaf, cnt_first, cnt_sib);
+	       cnt_red > 0 && cnt_black > 0 && cnt_run > 0,
+	       "removals covered tree root (%zu), two children (%zu), leaf (%zu), red (%zu), black (%zu), run (%zu)",
+	       cnt_root, cnt_inner, cnt_leaf, cnt_red, cnt_black, cnt_run);
 	free(want);
 	free(it);
 }

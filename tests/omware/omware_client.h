@@ -79,8 +79,11 @@ struct sopts {
 const char *errname(int err);
 int omw_family(void);
 struct ow *ow_open(void);
+struct ow *ow_open_port(uint32_t port);
+void ow_set_sndbuf(struct ow *o, int bytes);
 void ow_close(struct ow *o);
 struct nl_msg *ow_msg(uint8_t cmd, int flags);
+struct nl_msg *ow_msg_size(uint8_t cmd, int flags, size_t size);
 int ow_xfer(struct ow *o, struct nl_msg *m, struct ack *a,
 	    int (*cb)(struct nlmsghdr *nlh, void *arg), void *arg);
 void ow_pump(struct ow *o, int timeout_ms);

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -186,6 +187,216 @@ TEST_F(session, netns_isolation)
 	EXPECT_EQ(-ENOENT, simple_cmd(peer, OMWARE_CMD_FLUSH, sid, &a));
 	ow_close(peer);
 	EXPECT_EQ(0, session_del(c->o, sid));
+}
+
+/*
+ * A namespace sees its own counters only, and session ids are its own: a
+ * session made in the peer netns after five made here gets the next id of
+ * the peer netns, not one after ours.
+ */
+TEST_F(session, netns_counters_and_ids)
+{
+	struct omw_ctx *c = &self->c;
+	struct sopts so = base_opts(c), pso = base_opts(c);
+	uint32_t sid, here[5], p1, p2;
+	struct info g0, g1, pg0, pg1;
+	struct ow *peer;
+	struct batch b;
+	struct ack a;
+	int i, err;
+
+	if (enter_ns(c->t->ns))
+		SKIP(return, "cannot enter %s", c->t->ns);
+	peer = ow_open();
+	ASSERT_EQ(0, leave_ns());
+	pso.ifindex = omw_env.other_ns_ifindex;
+	err = session_new(peer, &pso, &p1, &a);
+	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW in the peer netns: %s %s",
+				 errname(err), a.msg);
+	ASSERT_EQ(0, stats_get(peer, &pg0));
+	ASSERT_EQ(0, stats_get(c->o, &g0));
+
+	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
+	b = park(c, 7, NULL);
+	EXPECT_EQ(0, submit_all(c->o, sid, &b, NULL));
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(0, session_new(c->o, &so, &here[i], NULL));
+	err = session_new(peer, &pso, &p2, &a);
+	EXPECT_EQ(0, err) TH_LOG("second SESSION_NEW in the peer netns: %s",
+				 errname(err));
+	EXPECT_EQ(p1 + 1, p2) TH_LOG("peer ids %u then %u: not per namespace",
+				     p1, p2);
+
+	EXPECT_EQ(0, stats_get(c->o, &g1));
+	EXPECT_EQ(7, g1.st[OMWARE_STATS_A_SUBMITTED] -
+		     g0.st[OMWARE_STATS_A_SUBMITTED]);
+	EXPECT_EQ(0, stats_get(peer, &pg1));
+	EXPECT_EQ(pg0.st[OMWARE_STATS_A_SUBMITTED],
+		  pg1.st[OMWARE_STATS_A_SUBMITTED])
+		TH_LOG("the peer netns counts our submits");
+	EXPECT_EQ(pg0.v[OMWARE_A_PENDING_PKTS], pg1.v[OMWARE_A_PENDING_PKTS])
+		TH_LOG("the peer netns sees our pending packets");
+
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(0, session_del(c->o, here[i]));
+	EXPECT_EQ(0, session_del(c->o, sid));
+	drop_reports(c->o, sid);
+	ow_close(peer);		/* its sessions go with it */
+	batch_free(&b);
+}
+
+struct closer {
+	struct ow *o;
+	pthread_barrier_t go;
+};
+
+static void *close_owner(void *arg)
+{
+	struct closer *cl = arg;
+
+	pthread_barrier_wait(&cl->go);
+	ow_close(cl->o);
+	return NULL;
+}
+
+/*
+ * A closing socket gives up its port id before its NETLINK_URELEASE runs;
+ * a new socket may bind it at once and create a session, which the old
+ * socket's notifier must leave alone.  Race the two many times.
+ */
+TEST_F(session, portid_reuse_keeps_new_session)
+{
+	struct omw_ctx *c = &self->c;
+	struct sopts so = base_opts(c);
+	int rounds = 200, lost = 0, raced = 0, i;
+	struct closer cl;
+	uint32_t port = 0x7e000000 | (getpid() & 0xffff);
+	uint32_t sa, sb;
+	struct info in;
+	struct ow *nb;
+	pthread_t th;
+
+	for (i = 0; i < rounds; i++) {
+		cl.o = ow_open_port(port);
+		ASSERT_NE(NULL, cl.o) TH_LOG("port %#x taken", port);
+		ASSERT_EQ(0, session_new(cl.o, &so, &sa, NULL));
+		pthread_barrier_init(&cl.go, NULL, 2);
+		ASSERT_EQ(0, pthread_create(&th, NULL, close_owner, &cl));
+		pthread_barrier_wait(&cl.go);
+		/* Bind the port the moment it is free. */
+		while (!(nb = ow_open_port(port)))
+			;
+		if (!session_get(c->o2, sa, &in, NULL))
+			raced++;
+		ASSERT_EQ(0, session_new(nb, &so, &sb, NULL));
+		pthread_join(th, NULL);
+		pthread_barrier_destroy(&cl.go);
+		if (session_get(c->o2, sb, &in, NULL))
+			lost++;
+		ow_close(nb);
+	}
+	diag("%d rounds, the old session still there in %d when the new socket bound",
+	     rounds, raced);
+	EXPECT_EQ(0, lost) TH_LOG("%d new sessions destroyed with the old socket",
+				 lost);
+}
+
+struct churn {
+	volatile bool stop;
+	uint64_t (*t)[2];	/* start and end of each close() */
+	int n, cap;
+};
+
+/* Open, bind (so NETLINK_URELEASE fires) and close genetlink sockets. */
+static void *churn_sockets(void *arg)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct churn *ch = arg;
+	uint64_t t0;
+	int fd;
+
+	while (!ch->stop && ch->n < ch->cap) {
+		fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)))
+			break;
+		t0 = mono();
+		close(fd);
+		ch->t[ch->n][0] = t0;
+		ch->t[ch->n][1] = mono();
+		ch->n++;
+	}
+	return NULL;
+}
+
+/* One SUBMIT of @n 60-byte frames parked far ahead, in one message. */
+static int submit_many(struct omw_ctx *c, uint32_t sid, int n)
+{
+	struct nl_msg *m = ow_msg_size(OMWARE_CMD_SUBMIT, 0, n * 128 + 4096);
+	uint8_t frame[60] = { 0 };
+	uint64_t t0 = mono() + FAR_AHEAD_NS;
+	struct nlattr *nest;
+	int i;
+
+	memcpy(frame, c->t->peer_mac, ETH_ALEN);
+	memcpy(frame + ETH_ALEN, c->t->mac, ETH_ALEN);
+	frame[12] = 0x88;
+	frame[13] = 0xb5;	/* local experimental EtherType */
+	nla_put_u32(m, OMWARE_A_SESSION_ID, sid);
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(m, OMWARE_A_PKT | NLA_F_NESTED);
+		nla_put_u64(m, OMWARE_PKT_A_TIME, t0 + i);
+		nla_put(m, OMWARE_PKT_A_FRAME, sizeof(frame), frame);
+		nla_nest_end(m, nest);
+	}
+	return ow_xfer(c->o, m, NULL, NULL, NULL);
+}
+
+/*
+ * While a large SUBMIT builds its sk_buffs, the close() of an unrelated
+ * generic netlink socket (whose NETLINK_URELEASE the module sees) must not
+ * wait for it.  Timed by order, not by duration: some close() must start
+ * after the first tenth of the submit and end before its middle, which a
+ * close() held until the build ends cannot do.
+ */
+TEST_F(session, large_submit_does_not_hold_close)
+{
+	struct omw_ctx *c = &self->c;
+	struct sopts so = base_opts(c);
+	struct churn ch = { .cap = 100000 };
+	uint64_t ts, te, lo, hi;
+	int inside = 0, i, err;
+	const int n = 40000;
+	pthread_t th;
+	uint32_t sid;
+
+	so.max_pkts = n;
+	so.max_bytes = 64 << 20;
+	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
+	ow_set_sndbuf(c->o, n * 128 + 8192);
+	ch.t = calloc(ch.cap, sizeof(*ch.t));
+	ASSERT_NE(NULL, ch.t);
+	ASSERT_EQ(0, pthread_create(&th, NULL, churn_sockets, &ch));
+	usleep(20000);
+	ts = mono();
+	err = submit_many(c, sid, n);
+	te = mono();
+	ch.stop = true;
+	pthread_join(th, NULL);
+	EXPECT_EQ(0, err) TH_LOG("SUBMIT of %d packets: %s", n, errname(err));
+	lo = ts + (te - ts) / 10;
+	hi = ts + (te - ts) / 2;
+	for (i = 0; i < ch.n; i++)
+		inside += ch.t[i][0] >= lo && ch.t[i][1] <= hi;
+	diag("submit of %d took %llu us; %d of %d close() calls fit in its 10-50 %% span",
+	     n, (unsigned long long)(te - ts) / 1000, inside, ch.n);
+	if (te - ts < 20 * NSEC_PER_MSEC)
+		SKIP(goto out, "the submit took under 20 ms: nothing to observe");
+	EXPECT_LT(0, inside) TH_LOG("every close() waited for the submit");
+out:
+	free(ch.t);
+	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
+	EXPECT_EQ(0, session_del(c->o, sid));
+	drop_reports(c->o, sid);
 }
 
 /*

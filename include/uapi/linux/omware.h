@@ -19,7 +19,8 @@
  * All commands that change state require CAP_NET_ADMIN (in the initial user
  * namespace).  Only the socket that created a session may submit to, cancel,
  * flush or delete it (-EPERM otherwise); any socket of the namespace may read
- * it.  Errors are reported through the extended ack with a message and, where
+ * it.  Session ids are per network namespace, and nothing a request reads
+ * shows another namespace, except the module-wide caps.  Errors are reported through the extended ack with a message and, where
  * one is to blame, the offending attribute (or the missing one).  Attributes
  * that a command does not take are rejected.
  *
@@ -44,13 +45,17 @@
  *   Pending packets are reported as cancelled.
  *
  * OMWARE_CMD_SESSION_GET (do, dump)
- *   Request: OMWARE_A_SESSION_ID (do only)
+ *   Request: OMWARE_A_SESSION_ID (do); a dump takes no attribute
  *   Reply:   session attributes (OMWARE_A_SESSION_ID, OMWARE_A_IFINDEX,
  *            OMWARE_A_IFNAME, OMWARE_A_CLOCKID, OMWARE_A_MODE, OMWARE_A_XMIT,
  *            OMWARE_A_CPU, OMWARE_A_LATE_NS, OMWARE_A_GUARD_MAX_NS,
  *            OMWARE_A_GUARD_NS, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES,
  *            OMWARE_A_OWNER_PORTID, OMWARE_A_PENDING_PKTS,
- *            OMWARE_A_PENDING_BYTES, OMWARE_A_STATS)
+ *            OMWARE_A_PENDING_BYTES, OMWARE_A_STATS, and for a hybrid
+ *            session OMWARE_A_GUARD_WAKEUPS, OMWARE_A_GUARD_MISSES and
+ *            OMWARE_A_GUARD_QUANTILE_NS: how many wake-ups the guard has
+ *            learnt from, how many came later than the guard in force, and
+ *            its estimate of the p99.9 lateness it keeps the guard above)
  *   A dump lists the sessions of the caller's network namespace.
  *
  * OMWARE_CMD_SUBMIT (do, admin)
@@ -62,7 +67,12 @@
  *   more than horizon_s (module parameter, 3600 s) away from the current
  *   time of the session clock, in either direction, is refused with
  *   -ERANGE.  Going over a session or module-wide cap fails with -ENOBUFS.
- *   Bytes are counted as whole frames, Ethernet header included.
+ *   The caps bound what a session pins, from submit until the report is
+ *   delivered or counted lost: MAX_PKTS its packets, MAX_BYTES the memory
+ *   (each sk_buff's truesize until it leaves, plus the queue entry that
+ *   carries the reports: about 100 bytes a packet, 40 a train frame).  An
+ *   owner that does not read its reports therefore gets -ENOBUFS once the
+ *   caps are reached.
  *
  * OMWARE_CMD_TRAIN (do, admin)
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_TIME, two or more OMWARE_A_PKT
@@ -82,9 +92,11 @@
  *   Cancels every pending packet of the session.
  *
  * OMWARE_CMD_STATS_GET (do)
- *   Reply: OMWARE_A_STATS (module-wide counters), OMWARE_A_PENDING_PKTS,
- *          OMWARE_A_PENDING_BYTES, OMWARE_A_MAX_PKTS, OMWARE_A_MAX_BYTES
- *          (module-wide caps).  Covers every network namespace.
+ *   Reply: OMWARE_A_STATS (counters of every session the caller's network
+ *          namespace has had), OMWARE_A_PENDING_PKTS and
+ *          OMWARE_A_PENDING_BYTES (of its sessions now), OMWARE_A_MAX_PKTS,
+ *          OMWARE_A_MAX_BYTES (the module-wide caps, shared by all
+ *          namespaces).
  *
  * OMWARE_CMD_REPORT (notification, kernel to session owner)
  *   OMWARE_A_SESSION_ID and one or more OMWARE_A_REPORT.
@@ -132,13 +144,13 @@
  * OMWARE_REPORT_A_LATE_NS (s64)    SENT_NS - SCHED_NS; absent when SENT_NS
  *                                  is 0.
  * OMWARE_REPORT_A_STATUS (u8)      enum omware_report_status.
- * OMWARE_REPORT_A_RC (s32)         the driver's or qdisc's return code
- *                                  (NETDEV_TX_OK, NETDEV_TX_BUSY when the
- *                                  queue was stopped, NET_XMIT_*), or a
- *                                  negative errno when not handed over:
+ * OMWARE_REPORT_A_RC (s32)         0 when sent, else a negative errno:
+ *                                  -EBUSY (driver queue stopped or busy),
+ *                                  -ENOBUFS (the qdisc dropped it),
  *                                  -ENETDOWN (device down), -ENOLINK (no
  *                                  carrier), -ENODEV (device gone),
- *                                  -ECANCELED (cancelled).
+ *                                  -ECANCELED (cancelled), or another
+ *                                  errno the driver returned.
  *
  * Statistics attributes (nested in OMWARE_A_STATS), all u64 counters
  * -------------------------------------------------------------------
@@ -180,7 +192,10 @@ enum omware_report_status {
 	OMWARE_STATUS_SENT,
 	OMWARE_STATUS_DROPPED,
 	OMWARE_STATUS_CANCELLED,
+	__OMWARE_STATUS_MAX,
 };
+
+#define OMWARE_STATUS_MAX (__OMWARE_STATUS_MAX - 1)
 
 enum omware_cmd {
 	OMWARE_CMD_UNSPEC,
@@ -220,13 +235,16 @@ enum omware_attr {
 	OMWARE_A_MAX_PKTS,		/* u32, pending packet cap */
 	OMWARE_A_MAX_BYTES,		/* u32, pending byte cap */
 	OMWARE_A_OWNER_PORTID,		/* u32, reply only */
-	OMWARE_A_PENDING_PKTS,		/* u32, reply only */
-	OMWARE_A_PENDING_BYTES,		/* u64, reply only */
+	OMWARE_A_PENDING_PKTS,		/* u32, reply only: under the caps */
+	OMWARE_A_PENDING_BYTES,		/* u64, reply only: under the caps */
 	OMWARE_A_TIME,			/* u64, train send time */
 	OMWARE_A_COOKIE,		/* u64, cancel */
 	OMWARE_A_PKT,			/* nest, enum omware_pkt_attr */
 	OMWARE_A_REPORT,		/* nest, enum omware_report_attr */
 	OMWARE_A_STATS,			/* nest, enum omware_stats_attr */
+	OMWARE_A_GUARD_WAKEUPS,		/* u64, reply only, hybrid */
+	OMWARE_A_GUARD_MISSES,		/* u64, reply only, hybrid */
+	OMWARE_A_GUARD_QUANTILE_NS,	/* u32, reply only, hybrid */
 	__OMWARE_A_MAX,
 };
 
