@@ -811,28 +811,53 @@ static void omw_cancelled(struct omw_session *s, struct sk_buff_head *junk,
 	}
 }
 
-/* Cancel the pending frames carrying @cookie; returns how many. */
+/* Pending entries examined per BH-off section of a cancel. */
+#define OMW_CANCEL_CHUNK	256
+
+/*
+ * Cancel the pending frames carrying @cookie; returns how many.  The
+ * pending list is walked a chunk at a time, BH enabled in between, with a
+ * cursor in the list holding the place: the sender may take entries out
+ * meanwhile, and submits add at the tail.  Only handlers holding omw_lock
+ * walk the list, so none of them meets the cursor.
+ */
 u32 omw_session_cancel(struct omw_session *s, u64 cookie)
 {
-	struct omw_entry *e, *tmp;
+	struct list_head *pos, cursor;
 	struct sk_buff_head junk;
-	u64 bytes = 0;
-	u32 n = 0;
+	struct omw_entry *e;
+	u32 n = 0, k;
+	u64 bytes;
 
+	lockdep_assert_held(&omw_lock);
 	__skb_queue_head_init(&junk);
 	spin_lock_bh(&s->lock);
-	list_for_each_entry_safe(e, tmp, &s->pending, list) {
-		n += omw_entry_cancel(e, &cookie, &junk, &bytes);
-		/* A train with frames left is reported once it is sent. */
-		if (!e->live) {
-			tw_timeq_remove(&s->q, &e->node);
-			list_move_tail(&e->list, &s->done);
+	pos = s->pending.next;
+	for (;;) {
+		bytes = 0;
+		for (k = 0; pos != &s->pending && k < OMW_CANCEL_CHUNK; k++) {
+			e = list_entry(pos, struct omw_entry, list);
+			pos = pos->next;
+			n += omw_entry_cancel(e, &cookie, &junk, &bytes);
+			/* A train with frames left is reported once sent. */
+			if (!e->live) {
+				tw_timeq_remove(&s->q, &e->node);
+				list_move_tail(&e->list, &s->done);
+			}
 		}
-	}
-	if (n) {
 		omw_skbs_gone_locked(s, bytes);
-		omw_arm_locked(s);
+		if (pos == &s->pending)
+			break;
+		list_add_tail(&cursor, pos);
+		spin_unlock_bh(&s->lock);
+		__skb_queue_purge_reason(&junk, SKB_CONSUMED);
+		cond_resched();
+		spin_lock_bh(&s->lock);
+		pos = cursor.next;
+		list_del(&cursor);
 	}
+	if (n)
+		omw_arm_locked(s);
 	spin_unlock_bh(&s->lock);
 	omw_cancelled(s, &junk, n);
 	return n;

@@ -49,6 +49,51 @@ TEST_F(reports, cancel_by_cookie)
 	batch_free(&b);
 }
 
+/*
+ * A cancel walks the pending list in chunks with the lock dropped between
+ * them: over many chunks, it must cancel exactly the packets carrying the
+ * cookie, report each once, and leave the others queued in order.
+ */
+TEST_F(reports, cancel_across_chunks)
+{
+	const int n = 2000;
+	struct omw_ctx *c = &self->c;
+	struct sopts so = base_opts(c);
+	uint64_t *cookies = calloc(n, sizeof(*cookies));
+	struct report *r;
+	struct info in;
+	struct batch b;
+	uint32_t sid;
+	size_t nr, k;
+	int i, want = 0;
+
+	ASSERT_NE(NULL, cookies);
+	for (i = 0; i < n; i++) {
+		cookies[i] = i % 3 ? 5 : 7;
+		want += i % 3 == 0;
+	}
+	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
+	b = park(c, n, cookies);
+	ASSERT_EQ(0, submit_all(c->o, sid, &b, NULL));
+	EXPECT_EQ(0, cancel_cookie(c->o, sid, 7, NULL));
+	nr = wait_reports(c->o, sid, want, 5000, 300);
+	take_reports(c->o, sid, &r);
+	EXPECT_EQ((size_t)want, nr) TH_LOG("reports after cancelling %d", want);
+	for (k = 0; k < nr; k++) {
+		EXPECT_EQ(7, r[k].cookie);
+		EXPECT_EQ(OMWARE_STATUS_CANCELLED, r[k].status);
+	}
+	free(r);
+	EXPECT_EQ(0, session_get(c->o, sid, &in, NULL));
+	EXPECT_EQ(n - want, in.v[OMWARE_A_PENDING_PKTS]);
+	EXPECT_EQ(want, in.st[OMWARE_STATS_A_CANCELLED]);
+	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
+	EXPECT_EQ(0, session_del(c->o, sid));
+	drop_reports(c->o, sid);
+	batch_free(&b);
+	free(cookies);
+}
+
 TEST_F(reports, cancel_unknown_cookie)
 {
 	struct omw_ctx *c = &self->c;
