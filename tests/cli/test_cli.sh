@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The timewire command line on the host, no module needed: help at every
-# level, exact keyword matching, errors and exit codes, JSON output, the
-# version, status, the man pages and the bash completion; the benchmark
-# tool's argument errors and its check of the module.
+# level, the options in iproute2's forms, exact keyword matching, one name
+# per idea, errors in one shape and exit codes, JSON output, the version,
+# status, the man pages and the bash completion; the benchmark tool's
+# arguments, methods, text output and its check of the module.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
 #
@@ -87,12 +88,13 @@ section() {
 		on && /^  [^ ]/ { print $1 }' "$1"
 }
 
+bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
 dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 56
+tap_plan 86
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -153,35 +155,35 @@ tap_ok "keyword prefix \"cou\" refused, exit 1" \
 tap_ok "keyword prefix \"sched\" refused, exit 1" \
 	refused 1 'unknown argument "sched"' omware send dev lo sched periodic 1
 tap_ok "value prefix \"clock mon\" refused, exit 1" \
-	refused 1 'invalid clock "mon"' omware send dev lo clock mon schedule periodic 1
+	refused 1 'invalid value "mon" for clock: expected \{ mono' omware send dev lo clock mon schedule periodic 1
 tap_ok "schedule kind prefix \"per\" refused, exit 1" \
-	refused 1 'invalid schedule "per"' omware send dev lo schedule per 1
+	refused 1 'invalid value "per" for schedule: expected periodic' omware send dev lo schedule per 1
 tap_ok "unknown object, exit 1" \
 	refused 1 'unknown object "bogus"' bogus
 tap_ok "unknown option, exit 1" refused 1 'timewire help' -x status
 tap_ok "missing required dev, exit 1" \
-	refused 1 'missing "dev IFNAME"' omware send schedule periodic 1
+	refused 1 'missing required argument: dev IFNAME' omware send schedule periodic 1
 tap_ok "missing required schedule, exit 1" \
-	refused 1 'missing "schedule' omware send dev lo
+	refused 1 'missing required argument: schedule \{' omware send dev lo
 tap_ok "keyword given twice, exit 1" \
-	refused 1 '"count" given twice' omware send dev lo count 1 count 2 schedule periodic 1
+	refused 1 'argument count given twice' omware send dev lo count 1 count 2 schedule periodic 1
 ok=0
 for v in 0 -1 1x 0x 10000001 ' 5' ''; do
-	refused 1 'invalid count' omware send dev lo count "$v" schedule periodic 1 || ok=1
+	refused 1 'invalid value ".*" for count: ' omware send dev lo count "$v" schedule periodic 1 || ok=1
 done
 tap_ok "bad counts refused (0, -1, 1x, 0x, too big, blank, empty)" test $ok -eq 0
 tap_ok "size below the compact probe's 40 bytes refused" \
-	refused 1 'invalid size "39"' omware send dev lo size 39 schedule periodic 1
+	refused 1 'invalid value "39" for size: too small; expected an integer from 40 to 65535' omware send dev lo size 39 schedule periodic 1
 tap_ok "a 40-byte train longer than the compact probe's index refused" \
 	refused 1 'at most 16384 packets' omware train dev lo count 16385 size 40
 tap_ok "bad MAC refused" \
-	refused 1 'invalid dst-mac' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
+	refused 1 'invalid value "02:00:00:00:00" for dst-mac: expected' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
 tap_ok "missing value at the end refused" \
-	refused 1 '"batch" needs a value' omware send dev lo schedule periodic 1 batch
+	refused 1 'missing value for batch: expected an integer from 1 to 65536' omware send dev lo schedule periodic 1 batch
 tap_ok "gamma needs SHAPE and MEAN" \
-	refused 1 'gamma needs' omware send dev lo schedule gamma 2
+	refused 1 'missing value for schedule gamma: expected MEAN_US' omware send dev lo schedule gamma 2
 tap_ok "train needs count >= 2" \
-	refused 1 'invalid count "1"' omware train dev lo count 1
+	refused 1 'invalid value "1" for count: too small' omware train dev lo count 1
 printf '0\n1000\nbogus\n' >"$tmp/sched"
 tap_ok "schedule file: a bad line is named" \
 	refused 1 "sched:3: expected an offset" omware send dev lo schedule file "$tmp/sched"
@@ -190,6 +192,179 @@ tap_ok "schedule file: a missing file is named" \
 tap_ok "-j: errors leave stdout empty" refused 1 'unknown object' -j stat
 tap_ok "the benchmark is its own tool: omware bench refused" \
 	refused 1 'unknown command "bench"' omware bench
+
+# --- options in iproute2's forms ----------------------------------------------
+# forms_print REF "FORMS" ARGS...: each option form before ARGS prints REF.
+forms_print() {
+	local ref=$1 forms=$2 f bad=0
+	shift 2
+	for f in $forms; do
+		run "$f" "$@"
+		cmp -s "$out" "$ref" || { bad=1; tap_diag "$f $*: not as $ref"; }
+	done
+	return $bad
+}
+run -j version
+cp "$out" "$tmp/version.json"
+tap_ok "-json and --json print what -j prints" \
+	forms_print "$tmp/version.json" "-json --json" version
+run -p status
+cp "$out" "$tmp/status.pretty"
+tap_ok "-pretty and --pretty print what -p prints" \
+	forms_print "$tmp/status.pretty" "-pretty --pretty" status
+run version
+cp "$out" "$tmp/version.txt"
+tap_ok "-V, -Version and --version print the version" \
+	forms_print "$tmp/version.txt" "-V -Version --version"
+tap_ok "-help and --help print the usage" \
+	forms_print "$tmp/help" "-help --help"
+run status -json
+tap_ok "-json after the object" is_json "$out"
+tap_ok "an abbreviated option (-js) is refused, exit 1" \
+	refused 1 'unknown option "-js"' -js status
+tap_ok "help lists every form of the options" \
+	expect 0 '^  -j, -json, --json ' help
+
+# --- one name and one unit per idea -------------------------------------------
+# args_of HELPFILE: "keyword placeholder" for each argument of a help text.
+args_of() {
+	awk '$0 == "Arguments:" { on = 1; next } /^[^ ]/ { on = 0 }
+		on && /^  [^ ]/ { v = substr($0, 3 + length($1)); sub(/^ /, "", v)
+			sub(/  .*/, "", v); print $1 " " v }' "$1"
+}
+for c in send train pair; do
+	run omware "$c" help
+	args_of "$out" > "$tmp/args-$c"
+done
+if [ -x "$BENCH" ]; then
+	"$BENCH" help > "$tmp/bench-help"
+	args_of "$tmp/bench-help" > "$tmp/args-bench"
+fi
+ok=0
+for c in send train pair; do
+	grep -qx 'start-in US' "$tmp/args-$c" || { ok=1; tap_diag "$c lacks start-in US"; }
+done
+tap_ok "send, train and pair all take start-in US" test $ok -eq 0
+tap_ok "train's old \"at\" is refused" \
+	refused 1 'unknown argument "at"' omware train dev lo count 2 at 5
+# A keyword of several commands or tools takes the same kind of value.
+bad=$(cat "$tmp"/args-* | sort -u | awk '{ n[$1]++ } n[$1] == 2 { print $1 }')
+tap_ok "every keyword has one placeholder (unit) in every command and the bench" \
+	test -z "$bad"
+[ -z "$bad" ] || tap_diag "differing: $bad"
+if [ -x "$BENCH" ]; then
+	ok=0
+	for k in sport guard-max-ns start-in size; do
+		grep -q "^$k " "$tmp/args-bench" || { ok=1; tap_diag "bench lacks $k"; }
+	done
+	for k in tag guard-max lead; do
+		# shellcheck disable=SC2086
+		run_bench $bench_args "$k" 1
+		grep -q "unknown argument \"$k\"" "$err" || { ok=1; tap_diag "bench takes $k"; }
+	done
+	tap_ok "the bench says sport, guard-max-ns, start-in (not tag, guard-max, lead)" \
+		test $ok -eq 0
+	run omware send dev lo size 65536 schedule periodic 1
+	sed -n 's/.*expected //p' "$err" > "$tmp/size-cli"
+	# shellcheck disable=SC2086
+	run_bench $bench_args size 65536
+	sed -n 's/.*expected //p' "$err" > "$tmp/size-bench"
+	tap_ok "the CLI and the bench take the same packet sizes (40 to 65535)" \
+		eval 'grep -qx "an integer from 40 to 65535" "$tmp/size-cli" &&
+		      cmp -s "$tmp/size-cli" "$tmp/size-bench"'
+	# The help gives the code's automatic start: its base, plus twice the
+	# measured hand-over.
+	base=$(awk '/define START_BASE_NS/ { sub(/ULL$/, "", $3); print $3 / 1000 }' \
+		"$root/userspace/tools/tw-omware-bench.c")
+	tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-over)" \
+		eval 'tr -s " \n" "  " < "$tmp/bench-help" |
+		      grep -q "start-in US first send time, microseconds after each method.s setup (default: $base plus twice the hand-over time"'
+else
+	for t in "new names" "same sizes" "start-in default"; do
+		tap_skip "tw-omware-bench: $t" "$BENCH not built"
+	done
+fi
+
+# --- errors in one shape ------------------------------------------------------
+tap_ok "periodic -5: negative" \
+	refused 1 'invalid value "-5" for schedule periodic: negative; expected ALPHA_US' \
+	omware send dev lo schedule periodic -5
+tap_ok "periodic 1e3: exponents are not accepted" \
+	refused 1 'invalid value "1e3" for schedule periodic: exponents are not accepted' \
+	omware send dev lo schedule periodic 1e3
+tap_ok "periodic 12.5555: too many decimals" \
+	refused 1 'invalid value "12.5555" for schedule periodic: too many decimals; expected .*up to 3 decimals' \
+	omware send dev lo schedule periodic 12.5555
+tap_ok "count 12.5: not an integer" \
+	refused 1 'invalid value "12.5" for count: not an integer' \
+	omware send dev lo count 12.5 schedule periodic 1
+shape='^Error: (invalid value "[^"]*" for [a-z -]+: |missing value for [a-z -]+: expected )'
+ok=0
+while read -r args; do
+	eval "run $args"
+	head -1 "$err" | grep -Eq "$shape" ||
+		{ ok=1; tap_diag "timewire $args: $(head -1 "$err")"; }
+done <<'LIST'
+omware send dev lo schedule periodic 1 count x
+omware send dev lo schedule periodic 1 clock
+omware send dev lo schedule periodic 1 dst 1.2.3
+omware send dev lo schedule periodic 1 dst-mac x
+omware send dev lo schedule periodic 1 size 39
+omware send dev lo schedule periodic 1 batch
+omware send dev "" schedule periodic 1
+omware send dev lo schedule
+omware send dev lo schedule periodic
+omware send dev lo schedule poisson 0
+omware send dev lo schedule gamma 0 1
+omware send dev lo schedule gamma 1 -1
+omware send dev lo schedule file
+omware train dev lo count 2 gap -1
+LIST
+if [ -x "$BENCH" ]; then
+	while read -r args; do
+		eval "run_bench $bench_args $args"
+		head -1 "$err" | grep -Eq "$shape" ||
+			{ ok=1; tap_diag "bench $args: $(head -1 "$err")"; }
+	done <<'LIST'
+methods bogus
+methods oir,,rsm
+etf-delta 0
+etf-delta 10,1e3
+guard-max-ns x
+alpha
+LIST
+fi
+tap_ok "every bad or missing value, CLI and bench, gets one shape of message" \
+	test $ok -eq 0
+ok=0
+for words in "foo" "omware bogus" "version foo" "omware send bogus"; do
+	# shellcheck disable=SC2086
+	run $words help
+	cp "$out" "$tmp/o1"
+	cp "$err" "$tmp/e1"
+	rc1=$rc
+	# shellcheck disable=SC2086
+	run help $words
+	cmp -s "$out" "$tmp/o1" && cmp -s "$err" "$tmp/e1" && [ "$rc" = "$rc1" ] ||
+		{ ok=1; tap_diag "help $words answers unlike $words help"; }
+done
+run foo
+cp "$err" "$tmp/e1"
+run help foo
+tap_ok "help WORDS answers as WORDS help: help foo as foo" \
+	eval 'test $ok -eq 0 && test $rc -eq 1 && cmp -s "$err" "$tmp/e1" &&
+	      grep -q "unknown object \"foo\"" "$err"'
+
+# --- each command its own notes -----------------------------------------------
+run omware pair help
+tap_ok "pair help: its own notes, no \"count\" (pair takes none)" \
+	eval 'grep -q "The two packets of a pair" "$out" && ! grep -qw count "$out"'
+run omware train help
+tap_ok "train help: the notes of trains of count packets" \
+	grep -q "Each train of count packets" "$out"
+run omware send help
+tap_ok "send help points to PROBE PACKETS in timewire-omware(8), not a source file" \
+	eval 'grep -q "PROBE PACKETS in timewire-omware(8)" "$out" && ! grep -q "probe\.h" "$out"'
 
 # --- version ------------------------------------------------------------------
 uapi=$(awk '/define OMWARE_FAMILY_VERSION/ { print $3 }' \
@@ -254,16 +429,15 @@ else
 fi
 
 # --- the benchmark tool ------------------------------------------------------------
-bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 if [ -x "$BENCH" ]; then
 	run_bench help
 	tap_ok "tw-omware-bench help" \
 		eval 'test $rc -eq 0 && grep -q "^Usage: tw-omware-bench dev IFNAME" "$out"'
 	tap_ok "tw-omware-bench: missing dev, exit 1" \
-		eval 'run_bench; test $rc -eq 1 && grep -q "missing \"dev IFNAME\"" "$err"'
+		eval 'run_bench; test $rc -eq 1 && grep -q "missing required argument: dev IFNAME" "$err"'
 	tap_ok "tw-omware-bench: unknown method, exit 1" \
 		eval 'run_bench $bench_args methods bogus; test $rc -eq 1 &&
-		      grep -q "unknown method \"bogus\"" "$err"'
+		      grep -q "invalid value \"bogus\" for methods: unknown method" "$err"'
 	# A tc that leaves a trace: the module is checked before any qdisc.
 	mkdir -p "$tmp/bin"
 	printf '#!/bin/sh\necho "$*" >> %s/tc.log\n' "$tmp" > "$tmp/bin/tc"
@@ -284,17 +458,43 @@ if [ -x "$BENCH" ]; then
 	tap_ok "tw-omware-bench: a failing tc is reported with its command" \
 		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf etf-delta 100 count 2 grace 10;
 		      test $rc -eq 5 && [ ! -s "$err" ] &&
-		      grep -q "error tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.$" "$out"'
+		      grep -q "error \"tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.\"$" "$out"'
+	# Method names in any case; text output of key-value pairs.
+	tap_ok "tw-omware-bench: method names in any case (Etf,FQ)" \
+		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods Etf,FQ etf-delta 100 count 2 grace 10;
+		      test $rc -eq 5 && grep -q "^ETF-100 " "$out" && grep -q "^FQ " "$out"'
+	cp "$out" "$tmp/bench.txt"
+	# shellcheck disable=SC2086
+	PATH=$tmp/bin:$PATH run_bench -json $bench_args methods etf,fq etf-delta 100 count 2 grace 10
+	cp "$out" "$tmp/bench.json"
+	tap_ok "tw-omware-bench -json (iproute2's form) prints JSON" is_json "$tmp/bench.json"
+	tap_ok "tw-omware-bench text: key-value pairs, values with blanks quoted" \
+		python3 - "$tmp/bench.txt" "$tmp/bench.json" <<'PY'
+import json, shlex, sys
+text = open(sys.argv[1]).read().splitlines()
+runs = json.load(open(sys.argv[2]))["methods"]
+assert len(runs) == 2 and len(text) == 5, text
+# Each run: a line "NAME key value ...", then a line "key value ...".
+for i, run in enumerate(runs):
+    words = shlex.split(text[1 + 2 * i]) + shlex.split(text[2 + 2 * i])
+    assert words[0] == run["method"] and len(words) % 2 == 1, words
+    pairs = dict(zip(words[1::2], words[2::2]))
+    assert set(pairs) == set(run) - {"method"}, (pairs, run)
+    for k in ("qdisc", "error", "tag", "sent"):
+        assert pairs[k] == str(run[k]), (k, pairs[k], run[k])
+    assert " " in pairs["qdisc"] and " " in pairs["error"]
+PY
 else
 	for t in help "missing dev" "unknown method" "without the module" \
-		"a failing tc"; do
+		"a failing tc" "methods in any case" "-json" "text pairs"; do
 		tap_skip "tw-omware-bench: $t" "$BENCH not built"
 	done
 fi
 
-# --- man pages and completion ------------------------------------------------
+# --- man pages --------------------------------------------------------------
 ok=0
-for page in "$root/man/timewire.8" "$root/man/timewire-omware.8"; do
+for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
+	"$root/man/tw-omware-bench.8"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -304,9 +504,16 @@ for page in "$root/man/timewire.8" "$root/man/timewire-omware.8"; do
 		[ -z "$w" ] || { ok=1; tap_diag "$w"; }
 	fi
 done
-for k in $send_keywords; do
-	grep -q -- "$(printf '%s' "$k" | sed 's/-/\\\\-/g')" "$root/man/timewire-omware.8" ||
-		{ ok=1; tap_diag "timewire-omware.8 does not document $k"; }
+# Every keyword of every command, as its help names it, in the page.
+for c in send train pair bench; do
+	page=$root/man/timewire-omware.8
+	[ "$c" = bench ] && page=$root/man/tw-omware-bench.8
+	[ -f "$tmp/args-$c" ] || continue
+	while read -r k v; do
+		re=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
+		grep -Eq -- "(^|[ \"])$re(\$|[ \"])" "$page" ||
+			{ ok=1; tap_diag "$(basename "$page") does not document $c's $k"; }
+	done < "$tmp/args-$c"
 done
 for c in 0 1 2 3 5; do
 	grep -Eq "^\.B $c\$" "$root/man/timewire.8" ||
@@ -315,21 +522,87 @@ done
 tap_ok "man pages: sections, no groff warnings, every keyword and exit code" \
 	test $ok -eq 0
 
-complete_words() {	# complete_words WORDS...: the candidates for the last
+# --- bash completion ----------------------------------------------------------
+# complete_words FILE WORDS...: the candidates for the last word, one per
+# line, as FILE's completion finds them; the options it set with compopt
+# go to $tmp/compopt.
+complete_words() {
+	local file=$1
+	shift
+	: > "$tmp/compopt"
 	bash -c '
+		log=$1/compopt
 		complete() { :; }
-		. "$1"; shift
+		compopt() { echo "$*" >> "$log"; }
+		. "$2"
+		shift 2
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 		_timewire
-		echo "${COMPREPLY[*]}"' _ "$root/completion/timewire.bash" "$@"
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp" "$file" "$@"
+}
+comp=$root/completion/timewire.bash
+# cand WORDS...: the candidates on one line.
+cand() {
+	complete_words "$comp" "$@" | paste -sd ' '
 }
 ok=0
-[ "$(complete_words "$TW" st)" = "status" ] || ok=1
-[ "$(complete_words "$TW" omware s)" = "send show" ] || ok=1
-[ "$(complete_words "$TW" omware send dev lo clock "")" = "mono tai realtime" ] || ok=1
-[ "$(complete_words "$TW" omware send dev lo schedule "")" = "periodic poisson gamma file" ] || ok=1
-[ "$(complete_words "$TW" omware send dev lo count 5 ba)" = "batch" ] || ok=1
-tap_ok "bash completion follows the tool's help" test $ok -eq 0
+check() {	# check WANT WORDS...
+	local want=$1 got
+	shift
+	got=$(cand "$@")
+	[ "$got" = "$want" ] || { ok=1; tap_diag "${*:2}: got \"$got\", want \"$want\""; }
+}
+check "status" "$TW" st
+check "send show" "$TW" omware s
+check "mono tai realtime" "$TW" omware send dev lo clock ""
+check "periodic poisson gamma file" "$TW" omware send dev lo schedule ""
+check "batch" "$TW" omware send dev lo count 5 ba
+check "version status omware help" "$TW" help ""
+check "send train pair show flush cancel help" "$TW" help omware ""
+check "-j -json" "$TW" -j
+tap_ok "completion: objects, commands, keywords, choices and options from the help" \
+	test $ok -eq 0
+ok=0
+check "" "$TW" omware send dev lo count ""
+check "" "$TW" omware send dev lo schedule periodic ""
+check "" "$TW" omware send dev lo schedule gamma 2 ""
+check "" "$TW" omware send dev lo start-in ""
+check "count" "$TW" omware send dev lo schedule gamma 2 5 cou
+check "count" "$TW" omware send dev lo schedule periodic 5 cou
+tap_ok "completion: nothing where a number is due, keywords after a whole value" \
+	test $ok -eq 0
+mkdir -p "$tmp/dir.d"
+ok=0
+check "$tmp/dir.d" "$TW" omware send dev lo schedule file "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "schedule file: no -o filenames"; }
+check "$tmp/dir.d" "$TW" omware send dev lo report-file "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "report-file: no -o filenames"; }
+check "dst-mac dst" "$TW" omware send dev lo ds
+[ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
+tap_ok "completion: file names (-o filenames) only for file arguments" \
+	test $ok -eq 0
+if [ -x "$BENCH" ]; then
+	ok=0
+	check "methods" "$BENCH" dev lo meth
+	check "sport" "$BENCH" dev lo sp
+	check "start-in" "$BENCH" dev lo st
+	check "oir oir-hybrid oir-qdisc oir-hybrid-qdisc" "$BENCH" dev lo methods oir
+	check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trains" "$BENCH" dev lo methods rsm,t
+	check "first all" "$BENCH" dev lo etf-sweep ""
+	check "" "$BENCH" dev lo alpha ""
+	tap_ok "completion of tw-omware-bench: keywords, the methods list, no numbers" \
+		test $ok -eq 0
+	# The methods it offers are those of the help, in the help's order.
+	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  / { print $1 }' | paste -sd ' ')
+	tap_ok "completion of methods follows tw-omware-bench help" \
+		eval 'test -n "$want" && test "$(cand "$BENCH" dev lo methods "")" = "$want"'
+	got=$(complete_words "$root/completion/tw-omware-bench.bash" "$BENCH" dev lo meth)
+	tap_ok "tw-omware-bench's own completion file loads timewire's" test "$got" = methods
+else
+	for t in keywords methods "own file"; do
+		tap_skip "completion of tw-omware-bench: $t" "$BENCH not built"
+	done
+fi
 
 # --- install ----------------------------------------------------------------------
 if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
@@ -344,6 +617,7 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
+		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null
 	}
 	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion" installed

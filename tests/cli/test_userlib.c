@@ -430,7 +430,8 @@ TEST(print_path_text)
 
 	/* The same calls as key value text. */
 	capture(1, print_in, "text", buf, sizeof(buf));
-	ASSERT_STREQ("omware loaded late -3 kernel none\nsession 1 dev a\"b\\c\n\n  stats sent 18446744073709551615\nempty\n",
+	/* A value that is not one word is quoted, escaped as in JSON. */
+	ASSERT_STREQ("omware loaded late -3 kernel none\nsession 1 dev \"a\\\"b\\\\c\\n\"\n  stats sent 18446744073709551615\nempty\n",
 		     buf);
 }
 
@@ -461,6 +462,36 @@ TEST(parser_u64)
 	ASSERT_NE(0, tw_parse_u64("1 ", &v));
 	ASSERT_NE(0, tw_parse_u64("", &v));
 	ASSERT_NE(0, tw_parse_u64("0x", &v));
+}
+
+TEST(number_problem)
+{
+	char buf[160];
+
+	/* Each way of missing a plain number is named. */
+	EXPECT_STREQ("negative", tw_number_problem("-5", 3));
+	EXPECT_STREQ("exponents are not accepted", tw_number_problem("1e3", 3));
+	EXPECT_STREQ("exponents are not accepted",
+		     tw_number_problem("1.5E-2", 3));
+	EXPECT_STREQ("too many decimals", tw_number_problem("12.5555", 3));
+	EXPECT_STREQ("not an integer", tw_number_problem("12.5", 0));
+	EXPECT_STREQ("empty", tw_number_problem("", 0));
+	EXPECT_STREQ("signs are not accepted", tw_number_problem("+1", 0));
+	EXPECT_STREQ("blanks are not accepted", tw_number_problem(" 1", 0));
+	/* Nothing specific to say: the caller's "expected" does. */
+	EXPECT_EQ(NULL, tw_number_problem("12.555", 3));
+	EXPECT_EQ(NULL, tw_number_problem("1x", 0));
+	EXPECT_EQ(NULL, tw_number_problem("-x", 0));
+	EXPECT_EQ(NULL, tw_number_problem(".", 3));
+
+	/* The one shape of a bad or missing value. */
+	EXPECT_STREQ("invalid value \"-5\" for count: negative; expected N",
+		     tw_value_msg(buf, sizeof(buf), "count", "-5", "negative",
+				  "N"));
+	EXPECT_STREQ("invalid value \"x\" for count: expected N",
+		     tw_value_msg(buf, sizeof(buf), "count", "x", NULL, "N"));
+	EXPECT_STREQ("missing value for count: expected N",
+		     tw_value_msg(buf, sizeof(buf), "count", NULL, NULL, "N"));
 }
 
 TEST(parser_mac)

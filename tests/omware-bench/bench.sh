@@ -153,7 +153,7 @@ bench() {
 	shift 4
 	ip netns exec "$NS_S" "$BENCH" dev tws0 \
 		dst-mac 02:74:77:00:00:02 dst 10.77.0.2 \
-		grid "$grid" round "$round" tag "$tag" rotate "$rot" \
+		grid "$grid" round "$round" sport "$tag" rotate "$rot" \
 		out "$raw" "$@" >> "$raw/bench.log" 2>&1
 	rc=$?
 	echo "$grid round $round: exit $rc" >> "$raw/bench.log"

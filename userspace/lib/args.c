@@ -199,20 +199,52 @@ static void hint(const char *prefix)
 	fprintf(stderr, "Try \"%s help\".\n", prefix);
 }
 
-int tw_option_word(const char *w)
+/* Each global option in every form it is accepted in, as iproute2 does. */
+static const struct {
+	const char *forms[3];	/* -x, iproute2's -long, --long */
+	enum tw_option opt;
+	bool json;
+	bool pretty;
+	const char *help;
+} global_opts[] = {
+	{ { "-j", "-json", "--json" }, TW_OPT_OUTPUT, true, false,
+	  "print JSON instead of text" },
+	{ { "-p", "-pretty", "--pretty" }, TW_OPT_OUTPUT, true, true,
+	  "print indented JSON (implies -json)" },
+	{ { "-V", "-Version", "--version" }, TW_OPT_VERSION, false, false,
+	  "same as \"timewire version\"" },
+	{ { "-h", "-help", "--help" }, TW_OPT_HELP, false, false,
+	  "same as \"timewire help\"" },
+};
+
+enum tw_option tw_option_word(const char *w)
 {
-	if (!strcmp(w, "-j") || !strcmp(w, "--json")) {
-		tw.json = true;
-		return 1;
+	size_t i, f;
+
+	for (i = 0; i < ARRAY_SIZE(global_opts); i++) {
+		for (f = 0; f < ARRAY_SIZE(global_opts[i].forms); f++)
+			if (!strcmp(w, global_opts[i].forms[f]))
+				break;
+		if (f == ARRAY_SIZE(global_opts[i].forms))
+			continue;
+		tw.json |= global_opts[i].json;
+		tw.pretty |= global_opts[i].pretty;
+		return global_opts[i].opt;
 	}
-	if (!strcmp(w, "-p") || !strcmp(w, "--pretty")) {
-		tw.json = true;
-		tw.pretty = true;
-		return 1;
+	return TW_OPT_NONE;
+}
+
+void tw_options_help(FILE *f)
+{
+	char forms[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(global_opts); i++) {
+		snprintf(forms, sizeof(forms), "%s, %s, %s",
+			 global_opts[i].forms[0], global_opts[i].forms[1],
+			 global_opts[i].forms[2]);
+		fprintf(f, "  %-26s%s\n", forms, global_opts[i].help);
 	}
-	if (!strcmp(w, "-h") || !strcmp(w, "--help"))
-		return 2;
-	return 0;
 }
 
 /* Index of the argument named word, or -1. */
@@ -238,42 +270,73 @@ static const char *prefix_of(const struct arg_list *l, const char *word)
 	return NULL;
 }
 
+/* What a value of a is, after "expected" in an error message. */
+static const char *arg_expected(const struct tw_arg *a, char *buf,
+				size_t len)
+{
+	switch (a->type) {
+	case TW_ARG_U32:
+	case TW_ARG_U64:
+		snprintf(buf, len, "an integer from %llu to %llu",
+			 (unsigned long long)a->min,
+			 (unsigned long long)a->max);
+		return buf;
+	case TW_ARG_MAC:
+		return "a MAC address xx:xx:xx:xx:xx:xx";
+	case TW_ARG_IPV4:
+		return "an IPv4 address";
+	default:
+		return arg_meta(a, buf, len);
+	}
+}
+
+/* Print the error about value (NULL: missing) of a; returns -1. */
+static int bad_value(const struct tw_arg *a, const char *value,
+		     const char *problem)
+{
+	char expected[320], msg[768];
+
+	tw_err("%s", tw_value_msg(msg, sizeof(msg), a->name, value, problem,
+				  arg_expected(a, expected,
+					       sizeof(expected))));
+	return -1;
+}
+
+static int parse_number(const struct tw_arg *a, void *dst, const char *s)
+{
+	uint64_t v;
+	int ret;
+
+	ret = tw_parse_u64(s, &v);
+	if (ret)
+		return bad_value(a, s, ret == -ERANGE ? "too large" :
+				 tw_number_problem(s, 0));
+	if (v < a->min || v > a->max)
+		return bad_value(a, s, v < a->min ? "too small" : "too large");
+	if (a->type == TW_ARG_U32)
+		*(uint32_t *)dst = v;
+	else
+		*(uint64_t *)dst = v;
+	return 1;
+}
+
 static int parse_value(const struct tw_arg *a, void *opts, int argc,
 		       char **argv)
 {
 	void *dst = (char *)opts + a->off;
 	const struct tw_keyword *kw;
-	char meta[256];
-	uint64_t v;
-	int ret;
 
-	if (a->type == TW_ARG_CUSTOM)
-		return a->parse(dst, argc, argv);
-	if (argc < 1) {
-		tw_err("\"%s\" needs a value: %s %s", a->name, a->name,
-		       arg_meta(a, meta, sizeof(meta)));
-		return -1;
-	}
+	if (argc < 1)
+		return bad_value(a, NULL, NULL);
 	switch (a->type) {
+	case TW_ARG_CUSTOM:
+		return a->parse(dst, argc, argv);
 	case TW_ARG_U32:
 	case TW_ARG_U64:
-		ret = tw_parse_u64(argv[0], &v);
-		if (ret || v < a->min || v > a->max) {
-			tw_err("invalid %s \"%s\": expected an integer from %llu to %llu",
-			       a->name, argv[0], (unsigned long long)a->min,
-			       (unsigned long long)a->max);
-			return -1;
-		}
-		if (a->type == TW_ARG_U32)
-			*(uint32_t *)dst = v;
-		else
-			*(uint64_t *)dst = v;
-		return 1;
+		return parse_number(a, dst, argv[0]);
 	case TW_ARG_STR:
-		if (!*argv[0]) {
-			tw_err("%s must not be empty", a->name);
-			return -1;
-		}
+		if (!*argv[0])
+			return bad_value(a, argv[0], "empty");
 		*(const char **)dst = argv[0];
 		return 1;
 	case TW_ARG_KEYWORD:
@@ -283,22 +346,14 @@ static int parse_value(const struct tw_arg *a, void *opts, int argc,
 				return 1;
 			}
 		}
-		tw_err("invalid %s \"%s\": expected %s", a->name, argv[0],
-		       arg_meta(a, meta, sizeof(meta)));
-		return -1;
+		return bad_value(a, argv[0], NULL);
 	case TW_ARG_MAC:
-		if (tw_parse_mac(argv[0], dst)) {
-			tw_err("invalid %s \"%s\": expected xx:xx:xx:xx:xx:xx",
-			       a->name, argv[0]);
-			return -1;
-		}
+		if (tw_parse_mac(argv[0], dst))
+			return bad_value(a, argv[0], NULL);
 		return 1;
 	case TW_ARG_IPV4:
-		if (inet_pton(AF_INET, argv[0], dst) != 1) {
-			tw_err("invalid %s \"%s\": expected an IPv4 address",
-			       a->name, argv[0]);
-			return -1;
-		}
+		if (inet_pton(AF_INET, argv[0], dst) != 1)
+			return bad_value(a, argv[0], NULL);
 		return 1;
 	default:
 		break;
@@ -335,11 +390,11 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 		 * a value may be "help" and "count -1" is an invalid count.
 		 */
 		k = tw_option_word(argv[i]);
-		if (k == 1) {
+		if (k == TW_OPT_OUTPUT) {
 			i++;
 			continue;
 		}
-		if (k == 2 || !strcmp(argv[i], "help")) {
+		if (k == TW_OPT_HELP || !strcmp(argv[i], "help")) {
 			tw_cmd_help(prefix, cmd);
 			ret = TW_EXIT_OK;
 			goto out;
@@ -357,7 +412,7 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 		}
 		a = l.a[k];
 		if (seen & (1ULL << k)) {
-			tw_err("\"%s\" given twice", a->name);
+			tw_err("argument %s given twice", a->name);
 			hint(prefix);
 			goto out;
 		}
@@ -373,7 +428,7 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 	for (k = 0; k < l.n; k++) {
 		a = l.a[k];
 		if ((a->flags & TW_ARG_REQUIRED) && !(seen & (1ULL << k))) {
-			tw_err("missing \"%s %s\"", a->name,
+			tw_err("missing required argument: %s %s", a->name,
 			       arg_meta(a, meta, sizeof(meta)));
 			hint(prefix);
 			goto out;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util.h"
 
@@ -98,10 +99,20 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 	       int argc, char **argv);
 void tw_cmd_help(const char *prefix, const struct tw_cmd *cmd);
 bool tw_arg_given(const struct tw_arg *args, uint64_t seen, const char *name);
+/* What a word is as a global option. */
+enum tw_option {
+	TW_OPT_NONE,		/* no option */
+	TW_OPT_OUTPUT,		/* -j or -p: applied to tw already */
+	TW_OPT_HELP,		/* -h */
+	TW_OPT_VERSION,		/* -V */
+};
+
 /*
- * A global option where a keyword may stand: 1 for -j/-p (now applied),
- * 2 for -h, 0 for anything else.
+ * A global option in any of its forms (-j, -json, --json), as it may stand
+ * before the object or where a keyword may.
  */
-int tw_option_word(const char *word);
+enum tw_option tw_option_word(const char *word);
+/* The options' lines of a usage text, every form listed. */
+void tw_options_help(FILE *f);
 
 #endif /* TW_ARGS_H */

@@ -4,7 +4,8 @@
  *
  * Text layout: the fields of an object share one line, which starts with
  * the object's key if it has one (array elements have none); objects
- * nested in an object are indented one step more than it.
+ * nested in an object are indented one step more than it.  Values are
+ * single words, quoted when they are not (text_value()).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -262,12 +263,30 @@ void print_uint(const char *key, unsigned int val)
 	print_u64(key, val);
 }
 
+/*
+ * Text: a value that is empty or holds blanks, quotes or control
+ * characters is quoted and escaped as in JSON, so that "key value" pairs
+ * still split on blanks.
+ */
+static void text_value(const char *val)
+{
+	const unsigned char *p = (const unsigned char *)val;
+
+	for (; *p; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == 0x7f)
+			break;
+	if (*p || !*val)
+		json_escape(val);
+	else
+		fputs(val, stdout);
+}
+
 void print_string(const char *key, const char *val)
 {
 	if (field(key, true))
 		json_escape(val ? val : "");
 	else
-		fputs(val ? val : "", stdout);
+		text_value(val ? val : "");
 }
 
 void print_name(const char *key, const char *val)
@@ -275,7 +294,7 @@ void print_name(const char *key, const char *val)
 	if (field(key, false))
 		json_escape(val ? val : "");
 	else
-		fputs(val ? val : "", stdout);
+		text_value(val ? val : "");
 }
 
 void print_bool(const char *key, bool val, const char *yes, const char *no)

@@ -3,7 +3,8 @@
  * The single output path of the timewire programs.
  *
  * Every command prints through these calls.  In text mode a field comes out
- * as "key value" on the current line; in JSON mode as "key": value inside
+ * as "key value" on the current line (a value that is not one word in
+ * quotes, escaped as in JSON); in JSON mode as "key": value inside
  * the current object.  The whole output of one command is one JSON object.
  */
 #ifndef TW_PRINT_H

@@ -38,6 +38,63 @@ void tw_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *tw_value_msg(char *buf, size_t len, const char *keyword,
+			 const char *value, const char *problem,
+			 const char *expected)
+{
+	if (!value)
+		snprintf(buf, len, "missing value for %s: expected %s", keyword,
+			 expected);
+	else
+		snprintf(buf, len, "invalid value \"%s\" for %s: %s%sexpected %s",
+			 value, keyword, problem ? problem : "",
+			 problem ? "; " : "", expected);
+	return buf;
+}
+
+static size_t digits(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+const char *tw_number_problem(const char *s, unsigned int decimals)
+{
+	size_t n;
+
+	if (!*s)
+		return "empty";
+	if (isspace((unsigned char)*s))
+		return "blanks are not accepted";
+	if (*s == '-' || *s == '+') {
+		if (!isdigit((unsigned char)s[1]) && s[1] != '.')
+			return NULL;
+		return *s == '-' ? "negative" : "signs are not accepted";
+	}
+	/* [digits][.digits][e[sign]digits], the forms strtod() knows. */
+	n = digits(s);
+	s += n;
+	if (*s == '.') {
+		size_t frac = digits(s + 1);
+
+		if (!n && !frac)
+			return NULL;
+		s += 1 + frac;
+		if (frac > decimals && (*s == '\0' || *s == 'e' || *s == 'E'))
+			return decimals ? "too many decimals" :
+					  "not an integer";
+	} else if (!n) {
+		return NULL;
+	}
+	if ((*s == 'e' || *s == 'E') &&
+	    digits(s + 1 + (s[1] == '-' || s[1] == '+')))
+		return "exponents are not accepted";
+	return NULL;
+}
+
 int tw_parse_u64(const char *s, uint64_t *val)
 {
 	unsigned long long v;

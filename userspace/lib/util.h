@@ -5,6 +5,7 @@
 #ifndef TW_UTIL_H
 #define TW_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifndef __printf
@@ -30,6 +31,22 @@ enum tw_exit {
 /* One line on stderr starting with "Error: " or "Warning: ". */
 void tw_err(const char *fmt, ...) __printf(1, 2);
 void tw_warn(const char *fmt, ...) __printf(1, 2);
+
+/*
+ * The one shape of a bad value, into buf (returned):
+ *   invalid value "VALUE" for KEYWORD: [PROBLEM; ]expected EXPECTED
+ * or, with value NULL,
+ *   missing value for KEYWORD: expected EXPECTED
+ */
+const char *tw_value_msg(char *buf, size_t len, const char *keyword,
+			 const char *value, const char *problem,
+			 const char *expected);
+/*
+ * What makes s no plain number in words ("negative", "exponents are not
+ * accepted", ...), or NULL when nothing specific can be said.  decimals:
+ * how many digits may follow a decimal point (0: an integer is due).
+ */
+const char *tw_number_problem(const char *s, unsigned int decimals);
 
 /* Decimal, or hexadecimal with 0x; no sign, no blanks.  0 or -errno. */
 int tw_parse_u64(const char *s, uint64_t *val);

@@ -3,12 +3,14 @@
  * Periodic, Poisson, gamma and file-driven send schedules.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "schedule.h"
 
 /* Longest gap or mean accepted: one hour. */
@@ -116,6 +118,7 @@ const char *tw_sched_name(enum tw_sched_kind kind)
 	}
 }
 
+
 /* Microseconds with up to three decimals, e.g. "12.5", into ns. */
 static int parse_us(const char *s, uint64_t *ns)
 {
@@ -146,64 +149,91 @@ static int parse_us(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/*
+ * Parse the microseconds of "schedule KIND"; what (e.g. "MEAN_US") names
+ * the value in messages.  positive: 0 is refused.  0, or -1 with a
+ * message in err.
+ */
+static int parse_gap(const char *kind, const char *what, bool positive,
+		     const char *s, uint64_t *ns, char *err, size_t errlen)
+{
+	char keyword[32], expected[128];
+	const char *problem;
+	int ret;
+
+	snprintf(keyword, sizeof(keyword), "schedule %s", kind);
+	snprintf(expected, sizeof(expected),
+		 "%s, microseconds%s with up to 3 decimals, at most %llu", what,
+		 positive ? " above 0" : "", MAX_GAP_NS / 1000);
+	ret = s ? parse_us(s, ns) : -EINVAL;
+	if (!ret && (!positive || *ns))
+		return 0;
+	if (!s)
+		problem = NULL;
+	else if (!ret)
+		problem = "zero";
+	else if (ret == -ERANGE)
+		problem = "too large";
+	else
+		problem = tw_number_problem(s, 3);
+	tw_value_msg(err, errlen, keyword, s, problem, expected);
+	return -1;
+}
+
 int tw_sched_parse(struct tw_sched_spec *spec, int argc, char **argv,
 		   char *err, size_t errlen)
 {
-	const char *kind = argc > 0 ? argv[0] : "";
+	const char *kind = argc > 0 ? argv[0] : NULL;
+	const char *arg1 = argc > 1 ? argv[1] : NULL;
 	char *end;
 
 	memset(spec, 0, sizeof(*spec));
+	if (!kind) {
+		tw_value_msg(err, errlen, "schedule", NULL, NULL,
+			     "periodic, poisson, gamma or file");
+		return -1;
+	}
 	if (!strcmp(kind, "periodic") || !strcmp(kind, "poisson")) {
-		spec->kind = strcmp(kind, "periodic") ? TW_SCHED_POISSON :
-			     TW_SCHED_PERIODIC;
-		if (argc < 2 || parse_us(argv[1], &spec->gap_ns)) {
-			snprintf(err, errlen,
-				 "schedule %s needs a gap in microseconds (up to 3 decimals, at most 1 hour)",
-				 kind);
+		bool periodic = !strcmp(kind, "periodic");
+
+		spec->kind = periodic ? TW_SCHED_PERIODIC : TW_SCHED_POISSON;
+		if (parse_gap(kind, periodic ? "ALPHA_US" : "MEAN_US",
+			      !periodic, arg1, &spec->gap_ns, err, errlen))
 			return -1;
-		}
-		if (spec->kind == TW_SCHED_POISSON && !spec->gap_ns) {
-			snprintf(err, errlen, "a Poisson mean must be above 0");
-			return -1;
-		}
 		return 2;
 	}
 	if (!strcmp(kind, "gamma")) {
 		spec->kind = TW_SCHED_GAMMA;
-		if (argc < 3) {
-			snprintf(err, errlen,
-				 "schedule gamma needs SHAPE and MEAN_US");
+		if (!arg1) {
+			tw_value_msg(err, errlen, "schedule gamma", NULL, NULL,
+				     "SHAPE MEAN_US");
 			return -1;
 		}
 		errno = 0;
-		spec->shape = strtod(argv[1], &end);
-		if (errno || *end || end == argv[1] || !isfinite(spec->shape) ||
+		spec->shape = strtod(arg1, &end);
+		if (errno || *end || end == arg1 || !isfinite(spec->shape) ||
 		    spec->shape < 0.001 || spec->shape > 1e6) {
-			snprintf(err, errlen,
-				 "invalid gamma shape \"%s\": expected a number from 0.001 to 1e6",
-				 argv[1]);
+			tw_value_msg(err, errlen, "schedule gamma", arg1,
+				     NULL, "SHAPE, a number from 0.001 to 1e6");
 			return -1;
 		}
-		if (parse_us(argv[2], &spec->gap_ns) || !spec->gap_ns) {
-			snprintf(err, errlen,
-				 "invalid gamma mean \"%s\": expected microseconds above 0, at most 1 hour",
-				 argv[2]);
+		if (parse_gap(kind, "MEAN_US", true, argc > 2 ? argv[2] : NULL,
+			      &spec->gap_ns, err, errlen))
 			return -1;
-		}
 		return 3;
 	}
 	if (!strcmp(kind, "file")) {
 		spec->kind = TW_SCHED_FILE;
-		if (argc < 2 || !*argv[1]) {
-			snprintf(err, errlen, "schedule file needs a PATH");
+		if (!arg1 || !*arg1) {
+			tw_value_msg(err, errlen, "schedule file", arg1,
+				     arg1 ? "empty" : NULL, "PATH");
 			return -1;
 		}
-		spec->path = argv[1];
+		spec->path = arg1;
 		return 2;
 	}
-	snprintf(err, errlen,
-		 "invalid schedule \"%s\": expected periodic, poisson, gamma or file",
-		 kind);
+	tw_value_msg(err, errlen, "schedule", kind, NULL,
+		     "periodic, poisson, gamma or file");
 	return -1;
 }
 

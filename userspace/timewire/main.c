@@ -3,7 +3,6 @@
  * Entry point: global options and dispatch to the objects.
  */
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +26,6 @@ static void list_objects(void)
 	}
 }
 
-static const struct option long_opts[] = {
-	{ "json",	no_argument,	NULL, 'j' },
-	{ "pretty",	no_argument,	NULL, 'p' },
-	{ "version",	no_argument,	NULL, 'V' },
-	{ "help",	no_argument,	NULL, 'h' },
-	{ NULL,		0,		NULL, 0 },
-};
-
 static void print_usage(FILE *f)
 {
 	size_t i;
@@ -47,21 +38,15 @@ static void print_usage(FILE *f)
 		"Objects:\n");
 	for (i = 0; i < n_objects; i++)
 		fprintf(f, "  %-12s%s\n", objects[i].name, objects[i].help);
+	fprintf(f, "  %-12s%s\n\nOptions:\n", "help", "print this text");
+	tw_options_help(f);
 	fprintf(f,
-		"  %-12s%s\n"
-		"\n"
-		"Options:\n"
-		"  -j, --json     print JSON instead of text\n"
-		"  -p, --pretty   print indented JSON (implies --json)\n"
-		"  -V, --version  same as \"timewire version\"\n"
-		"  -h, --help     same as \"timewire help\"\n"
 		"\n"
 		"Options go before the object, or anywhere a keyword may stand\n"
 		"after it.  Keywords must be spelt out in full.  Exit status:\n"
 		"0 success, 1 usage error or request refused by the kernel, 2 module\n"
 		"not loaded, 3 local failure, 5 some packets not sent or not\n"
-		"reported; see timewire(8).\n",
-		"help", "print this text");
+		"reported; see timewire(8).\n");
 }
 
 static void object_help(const struct tw_object *obj)
@@ -128,7 +113,7 @@ static int run_object(const struct tw_object *obj, int argc, char **argv)
 	if (obj->self)
 		return tw_run_cmd(prefix, obj->self, argc, argv);
 
-	while (argc > 0 && tw_option_word(argv[0]) == 1) {
+	while (argc > 0 && tw_option_word(argv[0]) == TW_OPT_OUTPUT) {
 		argc--;
 		argv++;
 	}
@@ -141,7 +126,7 @@ static int run_object(const struct tw_object *obj, int argc, char **argv)
 		argv = dflt_argv;
 		argc = 1;
 	}
-	if (!strcmp(argv[0], "help") || tw_option_word(argv[0]) == 2) {
+	if (!strcmp(argv[0], "help") || tw_option_word(argv[0]) == TW_OPT_HELP) {
 		object_help(obj);
 		return TW_EXIT_OK;
 	}
@@ -161,87 +146,97 @@ static int run_object(const struct tw_object *obj, int argc, char **argv)
 	return tw_run_cmd(prefix, *c, argc - 1, argv + 1);
 }
 
-/* "timewire help OBJECT [COMMAND]" is "timewire OBJECT [COMMAND] help". */
+/* "timewire OBJECT ...": the object named by argv[0] runs the rest. */
+static int run_words(int argc, char **argv)
+{
+	const char *names[ARRAY_SIZE(objects)];
+	const struct tw_object *obj;
+	size_t i;
+
+	obj = find_object(argv[0]);
+	if (!obj) {
+		for (i = 0; i < n_objects; i++)
+			names[i] = objects[i].name;
+		refuse_word("object", argv[0], names, n_objects,
+			    "timewire help");
+		return TW_EXIT_FAIL;
+	}
+	return run_object(obj, argc - 1, argv + 1);
+}
+
+/*
+ * "timewire help WORDS..." is "timewire WORDS... help", unknown words
+ * answered alike.
+ */
 static int run_help(int argc, char **argv)
 {
-	const struct tw_object *obj;
-	char *args[3];
+	char **words;
+	int ret;
 
 	if (argc == 0) {
 		print_usage(stdout);
 		return TW_EXIT_OK;
 	}
-	obj = find_object(argv[0]);
-	if (!obj || argc > 2 || (argc == 2 && obj->self)) {
-		tw_err("usage: timewire help [OBJECT [COMMAND]]");
-		return TW_EXIT_FAIL;
+	words = calloc(argc + 2, sizeof(*words));
+	if (!words) {
+		tw_err("out of memory");
+		return TW_EXIT_SYS;
 	}
-	if (argc == 1)
-		return run_object(obj, 1, (char *[]){ "help", NULL });
-	args[0] = argv[1];
-	args[1] = "help";
-	args[2] = NULL;
-	return run_object(obj, 2, args);
+	memcpy(words, argv, argc * sizeof(*words));
+	words[argc] = "help";
+	ret = run_words(argc + 1, words);
+	free(words);
+	return ret;
+}
+
+/* The options before the object; returns how many words they took, or -1. */
+static int global_options(int argc, char **argv, bool *version)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		switch (tw_option_word(argv[i])) {
+		case TW_OPT_OUTPUT:
+			break;
+		case TW_OPT_VERSION:
+			*version = true;
+			break;
+		case TW_OPT_HELP:
+			print_usage(stdout);
+			exit(TW_EXIT_OK);
+		default:
+			if (!strcmp(argv[i], "--"))
+				return i;
+			tw_err("unknown option \"%s\"", argv[i]);
+			fprintf(stderr, "Try \"timewire help\".\n");
+			return -1;
+		}
+	}
+	return i - 1;
 }
 
 int main(int argc, char **argv)
 {
-	const struct tw_object *obj;
-	const char *names[ARRAY_SIZE(objects)];
 	bool version = false;
-	size_t i;
-	int c, ret;
+	int n, ret;
 
 	list_objects();
-	/* "+": stop at the object; later options are taken by the parsers. */
-	while ((c = getopt_long(argc, argv, "+jpVh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			tw.json = true;
-			break;
-		case 'p':
-			tw.json = true;
-			tw.pretty = true;
-			break;
-		case 'V':
-			version = true;
-			break;
-		case 'h':
-			print_usage(stdout);
-			return TW_EXIT_OK;
-		default:
-			fprintf(stderr, "Try \"timewire help\".\n");
-			return TW_EXIT_FAIL;
-		}
-	}
-	argc -= optind;
-	argv += optind;
-
-	if (!version && argc == 0) {
-		print_usage(stderr);
+	n = global_options(argc, argv, &version);
+	if (n < 0)
 		return TW_EXIT_FAIL;
-	}
-	if (!version && !strcmp(argv[0], "help"))
-		return run_help(argc - 1, argv + 1);
+	argc -= n + 1;
+	argv += n + 1;
 
 	/* -V ignores the rest, like "timewire version". */
-	obj = find_object("version");
-	if (version) {
-		argc = 0;
-	} else {
-		obj = find_object(argv[0]);
-		if (!obj) {
-			for (i = 0; i < n_objects; i++)
-				names[i] = objects[i].name;
-			refuse_word("object", argv[0], names, n_objects,
-				    "timewire help");
-			return TW_EXIT_FAIL;
-		}
-		argc--;
-		argv++;
-	}
-
-	ret = run_object(obj, argc, argv);
+	if (version)
+		ret = run_object(find_object("version"), 0, argv);
+	else if (argc == 0) {
+		print_usage(stderr);
+		return TW_EXIT_FAIL;
+	} else if (!strcmp(argv[0], "help"))
+		ret = run_help(argc - 1, argv + 1);
+	else
+		ret = run_words(argc, argv);
 	print_finish();
 	return ret;
 }

@@ -60,6 +60,7 @@ struct sess_opts {
 	uint32_t dport;
 	uint32_t sport;
 	const char *report_file;
+	uint64_t start_in_us;
 };
 
 /*
@@ -97,6 +98,15 @@ static const struct tw_arg size_args[] = {
 	{ .name = NULL },
 };
 
+/* When the first packet (send) or train (train, pair) is due. */
+static const struct tw_arg start_args[] = {
+	{ .name = "start-in", .type = TW_ARG_U64,
+	  .off = offsetof(struct sess_opts, start_in_us), .meta = "US",
+	  .help = "first send time, microseconds from now (default 100000)",
+	  .max = MAX_US },
+	{ .name = NULL },
+};
+
 static const struct tw_arg session_tail_args[] = {
 	{ .name = "dst-mac", .type = TW_ARG_MAC,
 	  .off = offsetof(struct sess_opts, dst_mac), .meta = "MAC",
@@ -122,11 +132,11 @@ static const struct tw_arg session_tail_args[] = {
 	  .off = offsetof(struct sess_opts, report_file), .meta = "PATH",
 	  .help = "write one CSV line per packet" },
 	{ .name = "late-ns", .type = TW_ARG_U32,
-	  .off = offsetof(struct sess_opts, late_ns), .meta = "N",
+	  .off = offsetof(struct sess_opts, late_ns), .meta = "NS",
 	  .help = "lateness counted as late (kernel default 20000)",
 	  .max = UINT32_MAX },
 	{ .name = "guard-max-ns", .type = TW_ARG_U32,
-	  .off = offsetof(struct sess_opts, guard_max_ns), .meta = "N",
+	  .off = offsetof(struct sess_opts, guard_max_ns), .meta = "NS",
 	  .help = "cap of the hybrid mode's spin guard",
 	  .max = UINT32_MAX },
 	{ .name = "max-pkts", .type = TW_ARG_U32,
@@ -152,6 +162,7 @@ static void sess_init(struct sess_opts *s)
 	s->src.s_addr = INADDR_ANY;
 	s->dport = TW_PROBE_PORT;
 	s->sport = TW_PROBE_PORT;
+	s->start_in_us = DEFAULT_START_US;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -431,7 +442,6 @@ struct send_opts {
 	struct sess_opts s;	/* first: the shared argument tables say so */
 	uint32_t count;
 	struct tw_sched_spec sched;
-	uint64_t start_in_us;
 	uint32_t batch;
 	uint64_t seed;
 };
@@ -465,10 +475,7 @@ static const struct tw_arg send_args[] = {
 	  .off = offsetof(struct send_opts, seed), .meta = "N",
 	  .help = "seed of poisson and gamma schedules (default: from the clock)",
 	  .max = UINT64_MAX },
-	{ .name = "start-in", .type = TW_ARG_U64,
-	  .off = offsetof(struct send_opts, start_in_us), .meta = "US",
-	  .help = "first send time, microseconds from now (default 100000)",
-	  .max = MAX_US },
+	{ .include = start_args },
 	{ .name = "batch", .type = TW_ARG_U32,
 	  .off = offsetof(struct send_opts, batch), .meta = "N",
 	  .help = "packets per submit message (default: as many as fit in 64 KiB)",
@@ -483,7 +490,6 @@ static void send_init(void *p)
 
 	sess_init(&o->s);
 	o->count = 100;
-	o->start_in_us = DEFAULT_START_US;
 }
 
 static int send_run(void *p, uint64_t seen)
@@ -519,7 +525,7 @@ static int send_run(void *p, uint64_t seen)
 	if (ret)
 		goto out;
 	batch = o->batch ? o->batch : om_batch_default(&run.s);
-	start = tw_now_ns(o->s.clock) + o->start_in_us * 1000;
+	start = tw_now_ns(o->s.clock) + o->s.start_in_us * 1000;
 	for (i = 0; i < (size_t)n; i++)
 		run.s.rep[i].sched_ns = start + offsets[i];
 	ret = om_submit_all(&run.s, batch);
@@ -553,7 +559,6 @@ struct train_opts {
 	uint32_t count;
 	uint32_t repeat;
 	uint64_t gap_us;
-	uint64_t at_us;
 };
 
 _Static_assert(offsetof(struct train_opts, s) == 0, "sess_opts must lead");
@@ -566,21 +571,12 @@ static void train_init(void *p)
 	o->count = 2;
 	o->repeat = 1;
 	o->gap_us = DEFAULT_GAP_US;
-	o->at_us = DEFAULT_START_US;
 }
-
-static const struct tw_arg train_time_args[] = {
-	{ .name = "at", .type = TW_ARG_U64,
-	  .off = offsetof(struct train_opts, at_us), .meta = "US",
-	  .help = "send time of the first train, microseconds from now (default 100000)",
-	  .max = MAX_US },
-	{ .name = NULL },
-};
 
 static const struct tw_arg train_gap_args[] = {
 	{ .name = "gap", .type = TW_ARG_U64,
 	  .off = offsetof(struct train_opts, gap_us), .meta = "US",
-	  .help = "from the start of one train to the next (default 1000)",
+	  .help = "from the start of one train or pair to the next (default 1000)",
 	  .max = MAX_US },
 	{ .name = NULL },
 };
@@ -592,7 +588,7 @@ static const struct tw_arg train_args[] = {
 	  .help = "packets per train", .flags = TW_ARG_REQUIRED,
 	  .min = 2, .max = TW_PROBE_INDEX_MAX + 1 },
 	{ .include = size_args },
-	{ .include = train_time_args },
+	{ .include = start_args },
 	{ .name = "repeat", .type = TW_ARG_U32,
 	  .off = offsetof(struct train_opts, repeat), .meta = "R",
 	  .help = "number of trains (default 1)",
@@ -610,7 +606,7 @@ static const struct tw_arg pair_args[] = {
 	  .min = 1, .max = MAX_COUNT },
 	{ .include = train_gap_args },
 	{ .include = size_args },
-	{ .include = train_time_args },
+	{ .include = start_args },
 	{ .include = session_tail_args },
 	{ .name = NULL },
 };
@@ -659,7 +655,7 @@ static int train_common(struct train_opts *o, const struct tw_arg *args,
 	ret = run_start(&run, &o->s, n);
 	if (ret)
 		goto out;
-	start = tw_now_ns(o->s.clock) + o->at_us * 1000;
+	start = tw_now_ns(o->s.clock) + o->s.start_in_us * 1000;
 	ret = train_submit(&run, o, start);
 	if (!ret || run.s.submitted)
 		run_collect(&run, start + span + REPORT_GRACE_NS);
@@ -697,16 +693,22 @@ static int pair_run(void *p, uint64_t seen)
 /* ---------------------------------------------------------------------- */
 
 static const char send_notes[] =
-"The packets are IPv4/UDP probes (probe.h: magic, sequence number, scheduled\n"
-"time, flags) numbered from 0; the number is also the packet's cookie.  All\n"
-"are handed to the kernel ahead of time; the first is due start-in\n"
-"microseconds from now, the others at their schedule offsets after it.  The\n"
-"tool then waits for one report per packet and prints a summary.\n";
+"The packets are IPv4/UDP probes (PROBE PACKETS in timewire-omware(8): magic,\n"
+"sequence number, scheduled time, flags) numbered from 0; the number is also\n"
+"the packet's cookie.  All are handed to the kernel ahead of time; the first\n"
+"is due start-in microseconds from now, the others at their schedule offsets\n"
+"after it.  The tool then waits for one report per packet and prints a\n"
+"summary.\n";
 
 static const char train_notes[] =
 "Each train of count packets leaves back-to-back at its time; train i is due\n"
-"at + i * gap microseconds from now.  gap_ns in the summary is the spacing of\n"
-"consecutive members of a train as reported by the kernel.\n";
+"start-in + i * gap microseconds from now.  gap_ns in the summary is the\n"
+"spacing of consecutive members of a train as reported by the kernel.\n";
+
+static const char pair_notes[] =
+"The two packets of a pair leave back-to-back at its time; pair i is due\n"
+"start-in + i * gap microseconds from now.  gap_ns in the summary is the\n"
+"spacing of the two packets of a pair as reported by the kernel.\n";
 
 const struct tw_cmd omware_send_cmd = {
 	.name = "send",
@@ -731,7 +733,7 @@ const struct tw_cmd omware_train_cmd = {
 const struct tw_cmd omware_pair_cmd = {
 	.name = "pair",
 	.help = "Send packet pairs (trains of two)",
-	.notes = train_notes,
+	.notes = pair_notes,
 	.args = pair_args,
 	.opts_size = sizeof(struct train_opts),
 	.init = train_init,

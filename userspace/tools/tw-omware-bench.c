@@ -18,7 +18,7 @@
  * separate rows.
  *
  * Every packet is the same IPv4/UDP probe (probe.h); the UDP source port
- * is the method's tag, so a receiver can tell the methods apart.  The
+ * is the run's tag, so a receiver can tell the methods apart.  The
  * actual send time comes from omware's report, or for the socket methods
  * from the software transmit timestamp (SO_TIMESTAMPING, taken by the
  * driver, veth included), or failing that from the clock read right after
@@ -76,7 +76,10 @@
 #define MAX_DELTAS		16
 #define MAX_TRIALS		64
 #define TAG_SPAN		MAX_TRIALS
-#define LEAD_BASE_NS		50000000ULL
+/* The automatic start-in: this plus twice the packets' hand-over time. */
+#define START_BASE_NS		50000000ULL
+/* The module's cap of guard-max-ns (the spec's check). */
+#define GUARD_MAX_LIMIT_NS	2000000
 /* Hand-over cost per packet assumed before one was measured (emulated). */
 #define HANDOVER_GUESS_NS	300000ULL
 /* Reports of cancelled packets may trail the session's deletion. */
@@ -94,8 +97,8 @@ struct bench_opts {
 	uint32_t alpha_us;	/* spacing of packets, or of pairs */
 	uint32_t size;		/* IPv4 total length */
 	uint32_t phi_us;	/* OFR pre-dispatch period */
-	uint32_t guard_max_us;	/* hybrid sessions' guard cap, 0 = module's */
-	uint32_t lead_us;	/* first send time from now; 0: automatic */
+	uint32_t guard_max_ns;	/* hybrid sessions' guard cap, 0 = module's */
+	uint32_t start_in_us;	/* first send time from now; 0: automatic */
 	uint32_t grace_ms;	/* wait for reports after the last send time */
 	const char *methods;	/* comma separated; see bench_notes */
 	const char *deltas;	/* etf deltas in microseconds, comma separated */
@@ -106,14 +109,15 @@ struct bench_opts {
 	const char *out;	/* directory for methods.csv and send.csv */
 	const char *grid;	/* label of the workload, for the analysis */
 	uint32_t round;
-	uint32_t tag;		/* UDP source port of the first method */
+	uint32_t sport;		/* UDP source port (tag) of the first run */
 };
 
 enum bm_base { BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW };
 
 struct bm_method {
-	const char *word;	/* in the "methods" list */
+	const char *word;	/* in the "methods" list, any case */
 	const char *name;	/* in the outputs */
+	const char *help;
 	enum bm_base base;
 	int mode;
 	int xmit;
@@ -122,26 +126,44 @@ struct bm_method {
 };
 
 static const struct bm_method bm_methods[] = {
-	{ "oir", "OIR", BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
-	  false, true },
-	{ "oir-hybrid", "OIR-hybrid", BM_OIR, OMWARE_MODE_HYBRID,
-	  OMWARE_XMIT_DIRECT, false, true },
-	{ "oir-qdisc", "OIR-qdisc", BM_OIR, OMWARE_MODE_TIMER,
-	  OMWARE_XMIT_QDISC, false, true },
-	{ "oir-hybrid-qdisc", "OIR-hybrid-qdisc", BM_OIR, OMWARE_MODE_HYBRID,
-	  OMWARE_XMIT_QDISC, false, true },
-	{ "ofr", "OFR", BM_OFR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
-	  false, true },
-	{ "osm", "OSM", BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
-	  false, true },
-	{ "rsm", "RSM", BM_RSM, 0, 0, false, false },
-	{ "etf", "ETF", BM_ETF, 0, 0, false, false },
-	{ "fq", "FQ", BM_FQ, 0, 0, false, false },
-	{ "tom", "TOM", BM_TOM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT,
-	  true, true },
-	{ "tom-hybrid", "TOM-hybrid", BM_TOM, OMWARE_MODE_HYBRID,
-	  OMWARE_XMIT_DIRECT, true, true },
-	{ "trw", "TRW", BM_TRW, 0, 0, true, false },
+	{ "oir", "OIR", "omware, every packet pre-dispatched up front",
+	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	{ "oir-hybrid", "OIR-hybrid",
+	  "the same in hybrid mode (timer, then spin)",
+	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, false, true },
+	{ "oir-qdisc", "OIR-qdisc",
+	  "the same through the qdisc instead of the driver",
+	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_QDISC, false, true },
+	{ "oir-hybrid-qdisc", "OIR-hybrid-qdisc", "both",
+	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_QDISC, false, true },
+	{ "ofr", "OFR", "omware, submit each packet phi before its time",
+	  BM_OFR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	{ "osm", "OSM", "ofr with phi 0 (sleep, then submit)",
+	  BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	{ "rsm", "RSM", "AF_PACKET socket: absolute sleep, then sendto()",
+	  BM_RSM, 0, 0, false, false },
+	{ "etf", "ETF", "SO_TXTIME through the etf qdisc, one run per delta",
+	  BM_ETF, 0, 0, false, false },
+	{ "fq", "FQ", "SO_TXTIME through the fq qdisc",
+	  BM_FQ, 0, 0, false, false },
+	{ "tom", "TOM", "omware packet pairs (trains of two)",
+	  BM_TOM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, true, true },
+	{ "tom-hybrid", "TOM-hybrid", "the same in hybrid mode",
+	  BM_TOM, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, true, true },
+	{ "trw", "TRW", "AF_PACKET socket: sleep, then two sendto()",
+	  BM_TRW, 0, 0, true, false },
+};
+
+/* Names standing for several methods in the "methods" list. */
+enum bm_group { GROUP_ALL, GROUP_TRAINS, GROUP_PAIRS, GROUP_NONE };
+
+static const struct {
+	const char *word;
+	const char *help;
+} bm_groups[] = {
+	[GROUP_ALL] = { "all", "every method (default)" },
+	[GROUP_TRAINS] = { "trains", "every method but the pair ones" },
+	[GROUP_PAIRS] = { "pairs", "the pair methods" },
 };
 
 #define N_METHODS	ARRAY_SIZE(bm_methods)
@@ -269,19 +291,19 @@ static void build(struct bench *b, struct bm_trial *t, size_t i,
 
 /*
  * Plan the send times, once the method's setup (qdisc, socket, session)
- * is done.  Every method starts the same "lead" after its setup; by
+ * is done.  Every method starts the same "start-in" after its setup; by
  * default that is long enough for the up-front methods to hand everything
  * over first, judged by the last hand-over measured.
  */
 static void trial_schedule(struct bench *b, struct bm_trial *t)
 {
 	uint64_t alpha = (uint64_t)b->o->alpha_us * NSEC_PER_USEC;
-	uint64_t lead = (uint64_t)b->o->lead_us * NSEC_PER_USEC;
+	uint64_t lead = (uint64_t)b->o->start_in_us * NSEC_PER_USEC;
 	uint64_t per_pkt = b->handover_ns ? b->handover_ns : HANDOVER_GUESS_NS;
 	size_t i;
 
 	if (!lead)
-		lead = LEAD_BASE_NS + 2 * t->n * per_pkt;
+		lead = START_BASE_NS + 2 * t->n * per_pkt;
 	t->ready_ns = mono_ns();
 	t->start_ns = t->ready_ns + lead;
 	for (i = 0; i < t->n; i++)
@@ -299,7 +321,7 @@ static void trial_handed_over(struct bench *b, struct bm_trial *t)
 	 */
 	b->handover_ns = (now - t->ready_ns) / (t->n ? t->n : 1);
 	if (now > t->start_ns)
-		tw_warn("%s: handing over took past the first send time; raise \"lead\"",
+		tw_warn("%s: handing over took past the first send time; raise \"start-in\"",
 			t->name);
 }
 
@@ -529,9 +551,9 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 	uint64_t last;
 	size_t i;
 
-	if (t->m->mode == OMWARE_MODE_HYBRID && b->o->guard_max_us) {
+	if (t->m->mode == OMWARE_MODE_HYBRID && b->o->guard_max_ns) {
 		cfg.set |= OM_SET_GUARD_MAX;
-		cfg.guard_max_ns = b->o->guard_max_us * NSEC_PER_USEC;
+		cfg.guard_max_ns = b->o->guard_max_ns;
 	}
 	b->spec.sport = t->tag;
 	if (om_run_init(s, &b->spec, t->n) || om_session_create(s, &cfg)) {
@@ -1017,18 +1039,32 @@ static FILE *open_csv(const char *dir, const char *name, const char *head)
 	return f;
 }
 
-static int parse_list(const char *s, const char *what, char words[][24],
-		      int max)
+/* Print the error about the list value of keyword; returns -1. */
+static int list_error(const char *keyword, const char *list,
+		      const char *problem, const char *expected)
 {
+	char msg[1024];
+
+	tw_err("%s", tw_value_msg(msg, sizeof(msg), keyword, list, problem,
+				  expected));
+	return -1;
+}
+
+/* Split a comma-separated list; at most max words.  -1 after an error. */
+static int parse_list(const char *s, const char *keyword, char words[][24],
+		      int max, const char *expected)
+{
+	const char *list = s;
 	int n = 0;
 
 	while (*s) {
 		size_t len = strcspn(s, ",");
 
-		if (!len || len >= sizeof(words[0]) || n == max) {
-			tw_err("invalid %s list \"%s\"", what, s);
-			return -1;
-		}
+		if (!len || len >= sizeof(words[0]) || n == max)
+			return list_error(keyword, list,
+					  n == max ? "too many entries" :
+					  "an empty or overlong entry",
+					  expected);
 		memcpy(words[n], s, len);
 		words[n++][len] = '\0';
 		s += len;
@@ -1038,39 +1074,78 @@ static int parse_list(const char *s, const char *what, char words[][24],
 	return n;
 }
 
+/* The group a "methods" word names, in any case, or GROUP_NONE. */
+static enum bm_group method_group(const char *word)
+{
+	int g;
+
+	for (g = 0; g < GROUP_NONE; g++)
+		if (!strcasecmp(word, bm_groups[g].word))
+			break;
+	return g;
+}
+
+static bool in_group(const struct bm_method *m, enum bm_group g)
+{
+	return g == GROUP_ALL || (g == GROUP_TRAINS && !m->pair) ||
+	       (g == GROUP_PAIRS && m->pair);
+}
+
+/* "a comma-separated list of oir, ..., trains, pairs or all" into buf. */
+static const char *methods_expected(char *buf, size_t len)
+{
+	size_t used, i;
+
+	used = snprintf(buf, len, "a comma-separated list of");
+	for (i = 0; i < N_METHODS && used < len; i++)
+		used += snprintf(buf + used, len - used, " %s,",
+				 bm_methods[i].word);
+	if (used < len)
+		snprintf(buf + used, len - used, " %s, %s or %s",
+			 bm_groups[GROUP_TRAINS].word,
+			 bm_groups[GROUP_PAIRS].word, bm_groups[GROUP_ALL].word);
+	return buf;
+}
+
+/* Add method j to idx[0..count) unless there; returns the new count. */
+static int add_method(int *idx, int count, int j)
+{
+	int k;
+
+	for (k = 0; k < count; k++)
+		if (idx[k] == j)
+			return count;
+	idx[count] = j;
+	return count + 1;
+}
+
 /* Resolve the "methods" list into method indices, in order. */
 static int pick_methods(const char *list, int *idx)
 {
-	char words[N_METHODS * 2][24];
-	int n, i, k, count = 0;
+	char words[N_METHODS * 2][24], expected[512];
+	int n, i, count = 0;
+	enum bm_group g;
 	size_t j;
 
-	n = parse_list(list, "methods", words, ARRAY_SIZE(words));
+	methods_expected(expected, sizeof(expected));
+	n = parse_list(list, "methods", words, ARRAY_SIZE(words), expected);
 	if (n < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		bool all = !strcmp(words[i], "all");
-		bool trains = !strcmp(words[i], "trains");
-		bool pairs = !strcmp(words[i], "pairs");
-		bool found = false;
+		bool found;
 
+		g = method_group(words[i]);
+		found = g != GROUP_NONE;
 		for (j = 0; j < N_METHODS; j++) {
-			const struct bm_method *m = &bm_methods[j];
-
-			if (!(all || (trains && !m->pair) ||
-			      (pairs && m->pair) || !strcmp(words[i], m->word)))
+			if (!in_group(&bm_methods[j], g) &&
+			    strcasecmp(words[i], bm_methods[j].word))
 				continue;
 			found = true;
-			for (k = 0; k < count; k++)
-				if (idx[k] == (int)j)
-					break;
-			if (k == count)
-				idx[count++] = j;
+			count = add_method(idx, count, j);
 		}
 		if (!found) {
-			tw_err("unknown method \"%s\"; see \"" PROG " help\"",
-			       words[i]);
-			return -1;
+			return list_error("methods", words[i],
+					  "unknown method", expected);
 		}
 	}
 	return count;
@@ -1078,19 +1153,24 @@ static int pick_methods(const char *list, int *idx)
 
 static int parse_deltas(const char *list, uint64_t *d)
 {
+	static const char expected[] =
+		"microseconds from 1 to 1000000, comma separated";
 	char words[MAX_DELTAS][24];
+	const char *problem;
 	int n, i, j;
 
-	n = parse_list(list, "etf delta", words, MAX_DELTAS);
+	n = parse_list(list, "etf-delta", words, MAX_DELTAS, expected);
 	for (i = 0; i < n; i++) {
 		uint64_t v;
 
-		if (tw_parse_u64(words[i], &v) || !v || v > 1000000) {
-			tw_err("invalid etf delta \"%s\": microseconds, 1 to 1000000",
-			       words[i]);
-			return -1;
+		if (!tw_parse_u64(words[i], &v) && v && v <= 1000000) {
+			d[i] = v * NSEC_PER_USEC;
+			continue;
 		}
-		d[i] = v * NSEC_PER_USEC;
+		problem = tw_number_problem(words[i], 0);
+		if (!problem && !tw_parse_u64(words[i], &v))
+			problem = v ? "too large" : "zero";
+		return list_error("etf-delta", words[i], problem, expected);
 	}
 	/* Ascending, so a sweep can stop at the first that works. */
 	for (i = 1; i < n; i++)
@@ -1133,13 +1213,13 @@ static const struct tw_arg bench_args[] = {
 	  .max = 10000000 },
 	{ .name = "size", .type = TW_ARG_U32, .off = OPT(size),
 	  .meta = "BYTES", .help = "IPv4 packet size (default 40, the smallest)",
-	  .min = TW_IP_MIN_LEN, .max = 9000 },
+	  .min = TW_IP_MIN_LEN, .max = TW_IP_MAX_LEN },
 	{ .name = "phi", .type = TW_ARG_U32, .off = OPT(phi_us), .meta = "US",
 	  .help = "OFR pre-dispatch period (default 500)", .max = 10000000 },
-	{ .name = "guard-max", .type = TW_ARG_U32, .off = OPT(guard_max_us),
-	  .meta = "US",
-	  .help = "hybrid mode's guard cap; 0 = the module's default (default 2000)",
-	  .max = 2000 },
+	{ .name = "guard-max-ns", .type = TW_ARG_U32, .off = OPT(guard_max_ns),
+	  .meta = "NS",
+	  .help = "hybrid mode's guard cap; 0 = the module's default (default 2000000)",
+	  .max = GUARD_MAX_LIMIT_NS },
 	{ .name = "methods", .type = TW_ARG_STR, .off = OPT(methods),
 	  .meta = "LIST", .help = "methods to run, comma separated (default all)" },
 	{ .name = "etf-delta", .type = TW_ARG_STR, .off = OPT(deltas),
@@ -1151,9 +1231,9 @@ static const struct tw_arg bench_args[] = {
 	  .off = OPT(fq_flow_limit), .meta = "N",
 	  .help = "fq flow_limit (default: the train length + 100)",
 	  .min = 1, .max = UINT32_MAX },
-	{ .name = "lead", .type = TW_ARG_U32, .off = OPT(lead_us),
+	{ .name = "start-in", .type = TW_ARG_U32, .off = OPT(start_in_us),
 	  .meta = "US",
-	  .help = "first send time after setup (default 50000 + 100 per packet)",
+	  .help = "first send time, microseconds after each method's setup (default: 50000 plus twice the hand-over time of the packets, as last measured)",
 	  .min = 1, .max = 100000000 },
 	{ .name = "grace", .type = TW_ARG_U32, .off = OPT(grace_ms),
 	  .meta = "MS", .help = "wait for reports after the last send (default 2000)",
@@ -1170,31 +1250,41 @@ static const struct tw_arg bench_args[] = {
 	  .meta = "LABEL", .help = "workload label in the CSV (default bench)" },
 	{ .name = "round", .type = TW_ARG_U32, .off = OPT(round), .meta = "N",
 	  .help = "round number in the CSV (default 0)", .max = 1000000 },
-	{ .name = "tag", .type = TW_ARG_U32, .off = OPT(tag), .meta = "PORT",
-	  .help = "UDP source port of the first method, one more per method (default 30000)",
+	{ .name = "sport", .type = TW_ARG_U32, .off = OPT(sport), .meta = "N",
+	  .help = "UDP source port of the first run, one more per run (default 30000)",
 	  .min = 1024, .max = 65535 - TAG_SPAN },
 	{ .name = NULL },
 };
 
-static const char bench_notes[] =
-"Methods (comma separated; \"trains\", \"pairs\" and \"all\" name groups):\n"
-"  oir               omware, every packet pre-dispatched up front\n"
-"  oir-hybrid        the same in hybrid mode (timer, then spin)\n"
-"  oir-qdisc         the same through the qdisc instead of the driver\n"
-"  oir-hybrid-qdisc  both\n"
-"  ofr               omware, submit each packet phi before its time\n"
-"  osm               ofr with phi 0 (sleep, then submit)\n"
-"  rsm               AF_PACKET socket: absolute sleep, then sendto()\n"
-"  etf               SO_TXTIME through the etf qdisc, one run per delta\n"
-"  fq                SO_TXTIME through the fq qdisc\n"
-"  tom, tom-hybrid   omware packet pairs (trains of two)\n"
-"  trw               AF_PACKET socket: sleep, then two sendto()\n"
-"Each method sends \"count\" packets (pairs) \"alpha\" microseconds apart\n"
-"from a start \"lead\" after its setup.  Each run (each etf delta is one)\n"
-"gets its own UDP source port, counting up from \"tag\", so a receiver\n"
-"(tw-rx) can tell them apart.\n"
+static const char bench_notes_tail[] =
+"\"methods\" takes a comma-separated list of these names, in any case; the\n"
+"outputs name the methods in upper case.  Each method sends \"count\" packets\n"
+"(pairs) \"alpha\" microseconds apart from a start \"start-in\" after its\n"
+"setup.  Each run (each etf delta is one) gets its own UDP source port, its\n"
+"tag, counting up from \"sport\", so a receiver (tw-rx) can tell them apart.\n"
 "etf and fq replace the device's root qdisc for their run and delete it\n"
 "afterwards, which restores the default one.  Needs CAP_NET_ADMIN.\n";
+
+static char bench_notes[2048];
+
+/* The notes of "help": the methods from their table, then the rest. */
+static void bench_notes_init(void)
+{
+	size_t used, i;
+
+	used = snprintf(bench_notes, sizeof(bench_notes), "Methods:\n");
+	for (i = 0; i < N_METHODS && used < sizeof(bench_notes); i++)
+		used += snprintf(bench_notes + used, sizeof(bench_notes) - used,
+				 "  %-18s%s\n", bm_methods[i].word,
+				 bm_methods[i].help);
+	for (i = 0; i < GROUP_NONE && used < sizeof(bench_notes); i++)
+		used += snprintf(bench_notes + used, sizeof(bench_notes) - used,
+				 "  %-18s%s\n", bm_groups[i].word,
+				 bm_groups[i].help);
+	if (used < sizeof(bench_notes))
+		snprintf(bench_notes + used, sizeof(bench_notes) - used,
+			 "\n%s", bench_notes_tail);
+}
 
 static void bench_init(void *opts)
 {
@@ -1210,14 +1300,14 @@ static void bench_init(void *opts)
 	 * module's 200 us default is meant for hardware.  The cap bounds the
 	 * spin, whose cost the bench reports.
 	 */
-	o->guard_max_us = 2000;
+	o->guard_max_ns = GUARD_MAX_LIMIT_NS;
 	o->grace_ms = 2000;
 	o->methods = "all";
 	o->deltas = DEFAULT_DELTAS;
 	o->sweep = 1;
 	o->slack_ns = 1;
 	o->grid = "bench";
-	o->tag = 30000;
+	o->sport = 30000;
 }
 
 static int bench_setup(struct bench *b, uint64_t seen)
@@ -1254,7 +1344,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 		tw_err("out of memory");
 		return TW_EXIT_SYS;
 	}
-	b->next_tag = o->tag;
+	b->next_tag = o->sport;
 	if (o->out) {
 		if (mkdir(o->out, 0755) && errno != EEXIST) {
 			tw_err("cannot create %s: %s", o->out, strerror(errno));
@@ -1382,7 +1472,10 @@ static const struct tw_cmd bench_cmd = {
 
 int main(int argc, char **argv)
 {
-	int ret = tw_run_cmd(PROG, &bench_cmd, argc - 1, argv + 1);
+	int ret;
+
+	bench_notes_init();
+	ret = tw_run_cmd(PROG, &bench_cmd, argc - 1, argv + 1);
 
 	print_finish();
 	return ret;
