@@ -100,6 +100,10 @@ static int session_cb(struct nlmsghdr *nlh, void *arg)
 	print_u32_attr(tb, OMWARE_A_OWNER_PORTID, "owner_portid");
 	print_u32_attr(tb, OMWARE_A_PENDING_PKTS, "pending_pkts");
 	print_u64_attr(tb, OMWARE_A_PENDING_BYTES, "pending_bytes");
+	/* hybrid sessions: what the guard has learnt */
+	print_u64_attr(tb, OMWARE_A_GUARD_WAKEUPS, "guard_wakeups");
+	print_u64_attr(tb, OMWARE_A_GUARD_MISSES, "guard_misses");
+	print_u32_attr(tb, OMWARE_A_GUARD_QUANTILE_NS, "guard_quantile_ns");
 	print_stats(tb[OMWARE_A_STATS]);
 	close_object();
 	return 0;
