@@ -427,6 +427,9 @@ static const int a_width[OMWARE_A_MAX + 1] = {
 	[OMWARE_A_OWNER_PORTID] = 4,
 	[OMWARE_A_PENDING_PKTS] = 4,
 	[OMWARE_A_PENDING_BYTES] = 8,
+	[OMWARE_A_GUARD_WAKEUPS] = 8,
+	[OMWARE_A_GUARD_MISSES] = 8,
+	[OMWARE_A_GUARD_QUANTILE_NS] = 4,
 };
 
 static uint64_t nla_uint(struct nlattr *nla)

@@ -55,6 +55,8 @@ static void check_new_session(struct __test_metadata *_metadata,
 	/* a default packet cap */
 	EXPECT_TRUE(in->has[OMWARE_A_MAX_PKTS] && in->v[OMWARE_A_MAX_PKTS]);
 	EXPECT_TRUE(in->has[OMWARE_A_STATS]);
+	/* a timer session has no guard to show */
+	EXPECT_FALSE(in->has[OMWARE_A_GUARD_WAKEUPS]);
 	EXPECT_EQ(0, in->bad_width);
 }
 

@@ -153,6 +153,15 @@ TEST_F(submit, hybrid_never_early_spins)
 			  st1[OMWARE_STATS_A_SPIN_NS])
 			TH_LOG("module SPIN_NS did not grow in hybrid mode");
 	}
+	/* The guard learnt from the wake-ups, and says so. */
+	EXPECT_TRUE(in.has[OMWARE_A_GUARD_WAKEUPS] &&
+		    in.has[OMWARE_A_GUARD_MISSES] &&
+		    in.has[OMWARE_A_GUARD_QUANTILE_NS])
+		TH_LOG("a hybrid session without its guard's figures");
+	EXPECT_LT(0, in.v[OMWARE_A_GUARD_WAKEUPS]);
+	EXPECT_LE(in.v[OMWARE_A_GUARD_MISSES], in.v[OMWARE_A_GUARD_WAKEUPS]);
+	EXPECT_GE(2000000, in.v[OMWARE_A_GUARD_QUANTILE_NS])
+		TH_LOG("quantile above the guard cap");
 	/* Stalls are the host's doing: only their consistency is certain. */
 	EXPECT_TRUE(g1.st_has[OMWARE_STATS_A_SPIN_STALLS] &&
 		    g1.st_has[OMWARE_STATS_A_SPIN_STALL_MAX_NS]);
