@@ -4,6 +4,8 @@
 #
 #   make                 modules + userspace (KDIR= overrides the kernel tree)
 #   make check           install what is missing, build, run every test
+#   make kselftest-install  the guest suites with kselftest's runner, to copy to a
+#                        host or router (INSTALL_PATH=, default .build/kselftest)
 #   make demo            boot the target kernel and run a short OMware comparison
 #   make deps            install build/test dependencies (Debian 12)
 #   make style           checkpatch and sparse on the kernel C
@@ -63,6 +65,10 @@ bench-omware: .deps-ok
 
 bench-core:
 	$(MAKE) -C tests/core bench
+
+.PHONY: kselftest-install
+kselftest-install:
+	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
 
 style:
 	@scripts/style.sh

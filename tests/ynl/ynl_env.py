@@ -10,7 +10,9 @@ import os
 import subprocess
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The source tree; TW_ROOT names it when the suite runs installed elsewhere.
+TOP = os.environ.get('TW_ROOT') or \
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def linux_src():
