@@ -13,8 +13,9 @@
 #
 # A suite is named by its directory relative to tests/ (omware, cli/guest):
 # that is also its kselftest collection.  Test fixtures are not suites.
+# TW_SUITES_DIR reads an installed tree instead of tests/.
 set -u
-tests=$(cd "$(dirname "$0")/.." && pwd)
+tests=${TW_SUITES_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 get() {	# get SUITE VAR
 	(

@@ -67,17 +67,12 @@ step() {
 }
 
 setting() {	# setting COLLECTION VAR: one value of its installed settings
-	(
-		MODULES="" TESTS="" timeout=45
-		# shellcheck source=/dev/null
-		. "./$1/settings"
-		eval "echo \"\${$2}\""
-	)
+	TW_SUITES_DIR=$ksft "$TW_ROOT/tests/lib/suites.sh" get "$@"
 }
 
 # run_suite COLLECTION: the modules in, the collection, the modules out.
 run_suite() {
-	local c=$1 m tests limit rc
+	local c=$1 m t tests limit rc
 
 	for m in $(setting "$c" MODULES); do
 		step "insmod $(ko_name "$m")" insmod "$(ko_path "$m")"
@@ -85,7 +80,8 @@ run_suite() {
 	# (TW_TESTS, a subset, is what vm.sh installed and listed.)
 	tests=$(grep -c "^$c:" kselftest-list.txt)
 	# kselftest's runner limits each program; this bounds the whole run.
-	limit=$((tests * $(setting "$c" timeout) + 60))
+	t=$(setting "$c" timeout)
+	limit=$((tests * ${t:-45} + 60))
 	n=$((n + 1))
 	echo "timewire-guest: running $c" >/dev/kmsg
 	echo "# running $c"

@@ -75,6 +75,10 @@ if ! make -s -C "$top/tests" install INSTALL_PATH="$out/kselftest" \
 	exit 1
 fi
 
+# Bash reads a script as it runs it: the guest runs a copy, so editing the
+# tree during a run cannot change the script under it.
+cp "$top/tests/vm/guest.sh" "$out/guest.sh"
+
 # udev coldplug of these modules costs ~10 s under TCG and nothing here needs them.
 blacklist=kvm_amd,kvm_intel,kvm,ccp,irqbypass,crct10dif_pclmul,crc32_pclmul,crc32c_intel
 blacklist+=,ghash_clmulni_intel,sha512_ssse3,sha256_ssse3,sha1_ssse3,aesni_intel,gf128mul
@@ -94,7 +98,7 @@ boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
 		--cpus 2 --memory "${memory}M" -v --rwdir "$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
-		--exec "TW_ROOT=$top $top/tests/vm/guest.sh $out/kselftest $out ${suites[*]}" \
+		--exec "TW_ROOT=$top $out/guest.sh $out/kselftest $out ${suites[*]}" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
