@@ -32,7 +32,8 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-omware modules_install install help
+	check-host demo style bench-core bench-omware modules_install install help \
+	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
 
@@ -107,6 +108,9 @@ clean: ## remove what the build and the tests wrote
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware $(GEN_DIR)/*.[ch]
 
+kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
+	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
+
 help: ## this list
-	@sed -n 's/^\([a-z_-]*\):.*## \(.*\)/  make \1\t\2/p' Makefile | expand -t 24
+	@awk -F ':.*## ' '/^[a-z_-]+:.*## /{ printf "  make %-18s %s\n", $$1, $$2 }' Makefile
 	@echo "  sudo make modules_install install   after make, on a real host"

@@ -10,7 +10,7 @@ dest=$top/.build/linux-src
 stamp=$dest/.stamp
 
 [ -r "$tarball" ] || { echo "linux-src: $tarball missing (run make deps)" >&2; exit 1; }
-want="$(stat -c '%s %Y' "$tarball") v3"
+want="$(stat -c '%s %Y' "$tarball") v4"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "$dest"
 	exit 0
@@ -23,6 +23,7 @@ paths=(
 	tools/testing/selftests/kselftest.h
 	tools/testing/selftests/kselftest_harness.h
 	tools/testing/selftests/kselftest
+	tools/testing/selftests/run_kselftest.sh
 	tools/testing/selftests/lib.mk
 	tools/testing/selftests/net/mptcp
 	tools/testing/selftests/net/lib.sh

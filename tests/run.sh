@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# timewire test runner: host unit tests first (native, no VM), then one VM
-# boot per guest suite.  Ends with "N passed, N failed, N skipped" and exits
-# non-zero if anything failed.  A skip is never counted as a pass.
+# timewire test runner: host tests first (native, no VM), then the guest
+# suites, one boot per BOOT group.  Nothing is listed here: every
+# tests/<suite>/settings declares its programs (tests/lib/suites.sh).
+# Ends with "N passed, N failed, N skipped" and exits non-zero if anything
+# failed.  A skip is never counted as a pass.
 #
 # Usage: tests/run.sh [--host-only] [--suite NAME]...
+#   NAME: a suite (core, omware, cli/guest, ...), a BOOT group (omware: the
+#   suites that share its boot), or "host" (every host test).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -14,29 +18,13 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only) host_only=1 ;;
 	--suite) only+=("$2"); shift ;;
-	-h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
 done
 
-# Host programs, in order.  Each prints TAP.
-HOST_TESTS=(
-	tests/core/test_timeq
-	tests/core/test_guard
-	tests/core/test_compat
-	tests/cli/test_userlib
-	tests/cli/test_family
-	tests/cross/test_cross.sh
-	tests/cross/test_kmod_cross.sh
-	tests/cli/test_cli.sh
-	tests/ynl/test_spec.sh
-	tests/ynl/test_nlgen.sh
-	tests/omware-bench/test_analyze.py
-)
-# Guest suites, one boot each (the omware boot also runs the CLI and ynl
-# tests against the live family).  The harness self-test boots twice.
-GUEST_SUITES=(harness omware mptcp-peer)
+suites() { tests/lib/suites.sh "$@"; }
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -60,7 +48,9 @@ run_program() {	# run_program NAME CMD...: run, show, count its TAP
 	echo "== $name"
 	"$@" > "$log" 2>&1
 	rc=$?
-	grep -E '^(not ok|ok|#)' "$log" | grep -v '^ok ' | head -n 40
+	# Failures and diagnostics; not kselftest_harness.h's progress lines.
+	grep -E '^(not ok|#)' "$log" |
+		grep -vE '^#  RUN |^# +OK  |^# Starting |^# PASSED: |^# Totals: ' | head -n 40
 	local counts details=()
 	{
 		read -r counts
@@ -71,27 +61,87 @@ run_program() {	# run_program NAME CMD...: run, show, count its TAP
 	echo "   $(echo "$counts" | awk '{print $1" passed, "$2" failed, "$3" skipped"}')"
 }
 
-want() {	# want NAME: is this suite selected?
-	[ ${#only[@]} -eq 0 ] && return 0
+named() {	# named NAME: was NAME given with --suite?
 	local s
 	for s in "${only[@]}"; do [ "$s" = "$1" ] && return 0; done
 	return 1
 }
 
+want() {	# want NAME...: is any of these selected (all are by default)?
+	[ ${#only[@]} -eq 0 ] && return 0
+	local s
+	for s in "$@"; do named "$s" && return 0; done
+	return 1
+}
+
+run_host_tests() {	# run_host_tests SUITE: its HOST_TESTS, in order
+	local t
+	for t in $(suites get "$1" HOST_TESTS); do
+		run_program "tests/$1/$t" "tests/$1/$t"
+	done
+}
+
 start=$(date +%s)
-if want host; then
+host=()
+for s in $(suites host); do
+	want host "$s" && host+=("$s")
+done
+if [ ${#host[@]} -gt 0 ]; then
 	echo "### host tests"
-	if make -s -C tests/core > "$results/host-build.log" 2>&1 &&
-	   make -s -C userspace >> "$results/host-build.log" 2>&1 &&
-	   make -s -C tests/cli >> "$results/host-build.log" 2>&1; then
-		for t in "${HOST_TESTS[@]}"; do
-			run_program "$t" "$t"
-		done
+	if make -s -C userspace > "$results/host-build.log" 2>&1 &&
+	   make -s -C tests host >> "$results/host-build.log" 2>&1; then
+		for s in "${host[@]}"; do run_host_tests "$s"; done
 	else
 		cat "$results/host-build.log"
-		tally "tests/core build" 0 1 0 "FAIL build of the host tests"
+		tally "host build" 0 1 0 "FAIL build of the host tests"
 	fi
 fi
+
+# Host programs that boot guests themselves (the harness's self-test).
+run_vm_tests() {
+	local s
+	for s in $(suites vm); do
+		want "$s" || continue
+		echo "### guest suite: $s"
+		run_host_tests "$s"
+	done
+}
+
+# Guest suites, grouped by BOOT (default: the suite itself), the group's
+# own suite first.  Benchmarks run only when named.
+run_guest_suites() {
+	local -A group=()
+	local order=() dirs=() s boot g name p f sk details
+	for s in $(suites guest) $(suites bench); do
+		boot=$(suites get "$s" BOOT)
+		boot=${boot:-$s}
+		if [ "$(suites get "$s" KIND)" = bench ]; then
+			named "$s" || continue
+		else
+			want "$s" "$boot" || continue
+		fi
+		[ -n "${group[$boot]:-}" ] || order+=("$boot")
+		if [ "$s" = "$boot" ]; then
+			group[$boot]="tests/$s ${group[$boot]:-}"
+		else
+			group[$boot]="${group[$boot]:-} tests/$s"
+		fi
+	done
+	for g in "${order[@]}"; do
+		read -ra dirs <<< "${group[$g]}"
+		name=$(basename "${dirs[0]}")
+		echo "### guest suite: ${dirs[*]#tests/} (one boot)"
+		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" | tee "$results/$name.log" |
+			grep -v '^PASS '
+		if [ -f "$results/$name/summary" ]; then
+			read -r p f sk < "$results/$name/summary"
+			mapfile -t details < <(sed -n "s/^FAIL $name: /FAIL /p" "$results/$name/results.txt" 2>/dev/null)
+			tally "$name" "$p" "$f" "$sk" "${details[@]}"
+		else
+			tally "$name" 0 1 0 "FAIL the harness did not produce results"
+		fi
+	done
+}
 
 if [ "$host_only" -eq 0 ]; then
 	# The guests load the modules built for the test kernel (.build/kmod/).
@@ -99,39 +149,8 @@ if [ "$host_only" -eq 0 ]; then
 		tail -n 20 "$results/kmod-build.log"
 		tally "make modules-test" 0 1 0 "FAIL building the modules for the test kernel"
 	fi
-	for s in "${GUEST_SUITES[@]}"; do
-		want "$s" || continue
-		echo "### guest suite: $s"
-		case $s in
-		harness)
-			run_program tests/harness tests/harness/test_harness.sh
-			continue ;;
-		mptcp-peer)
-			if ! tests/mptcp-peer/build.sh > "$results/mptcp-build.log" 2>&1; then
-				tail -n 20 "$results/mptcp-build.log"
-				tally "$s" 0 1 0 "FAIL building the upstream MPTCP selftests"
-				continue
-			fi ;;
-		omware)
-			# The guest cannot write bytecode caches: fill them here.
-			scripts/linux-src.sh >/dev/null
-			/usr/bin/python3 -m compileall -q tests/ynl >/dev/null 2>&1
-			if ! make -s -C tests/omware > "$results/omware-build.log" 2>&1; then
-				tail -n 20 "$results/omware-build.log"
-				tally "$s" 0 1 0 "FAIL building tests/omware"
-				continue
-			fi ;;
-		esac
-		tests/vm/vm.sh -o "$results/$s" "tests/$s" | tee "$results/$s.log" |
-			grep -v '^PASS '
-		if [ -f "$results/$s/summary" ]; then
-			read -r p f sk < "$results/$s/summary"
-			mapfile -t details < <(sed -n "s/^FAIL $s: /FAIL /p" "$results/$s/results.txt" 2>/dev/null)
-			tally "$s" "$p" "$f" "$sk" "${details[@]}"
-		else
-			tally "$s" 0 1 0 "FAIL the harness did not produce results"
-		fi
-	done
+	run_vm_tests
+	run_guest_suites
 fi
 
 echo

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "compat.h"
-#include "tap.h"
+#include "kselftest_harness.h"
 
 #define POISON		0x6b6b6b6b6b6b6b6bULL
 #define READERS		2
@@ -70,7 +70,11 @@ static void publish(u64 a)
 	}
 }
 
-static void test_rcu(void)
+/*
+ * Readers look at the published object while it is replaced and freed
+ * after each grace period: none may see a freed one, the last stays.
+ */
+TEST(rcu)
 {
 	pthread_t th[READERS];
 	s64 before;
@@ -90,13 +94,10 @@ static void test_rcu(void)
 	WRITE_ONCE(stop, 1);
 	for (i = 0; i < READERS; i++)
 		pthread_join(th[i], NULL);
-	tap_ok(atomic64_read(&reads) >= UPDATES &&
-	       atomic64_read(&bad_reads) == 0,
-	       "RCU: %lld reads across %d updates, %lld saw a freed object",
-	       (long long)atomic64_read(&reads), UPDATES,
-	       (long long)atomic64_read(&bad_reads));
-	tap_ok(gcfg->a == UPDATES && gcfg->b == 2 * UPDATES + 1,
-	       "RCU: last published object is visible");
+	ASSERT_GE(atomic64_read(&reads), UPDATES);
+	ASSERT_EQ(0, atomic64_read(&bad_reads));
+	ASSERT_EQ(UPDATES, gcfg->a);
+	ASSERT_EQ(2 * UPDATES + 1, gcfg->b);
 	kfree(gcfg);
 }
 
@@ -126,7 +127,8 @@ static void *counter(void *arg)
 	return NULL;
 }
 
-static void test_locks(void)
+/* A spinlock serialises two threads; atomic64 adds from both add up. */
+TEST(locks)
 {
 	pthread_t th[2];
 	int i;
@@ -137,12 +139,9 @@ static void test_locks(void)
 		pthread_create(&th[i], NULL, counter, NULL);
 	for (i = 0; i < 2; i++)
 		pthread_join(th[i], NULL);
-	tap_ok(plain_count == 2 * LOCK_ITERS,
-	       "spinlock serialises two threads (%llu)",
-	       (unsigned long long)plain_count);
-	tap_ok(atomic64_read(&atomic_count) == 6 * LOCK_ITERS &&
-	       atomic64_add_return(-1, &atomic_count) == 6 * LOCK_ITERS - 1,
-	       "atomic64 add from two threads");
+	ASSERT_EQ(2 * LOCK_ITERS, plain_count);
+	ASSERT_EQ(6 * LOCK_ITERS, atomic64_read(&atomic_count));
+	ASSERT_EQ(6 * LOCK_ITERS - 1, atomic64_add_return(-1, &atomic_count));
 }
 
 struct outer {
@@ -150,43 +149,64 @@ struct outer {
 	u64 member;
 };
 
-static void test_helpers(void)
+TEST(minmax)
+{
+	int side = 0;
+
+	ASSERT_EQ(3, min(3, 5));
+	ASSERT_EQ(5, max(3, 5));
+	ASSERT_EQ(7, min_t(u32, 7, -1));
+	ASSERT_EQ(1, max_t(s64, -2, 1));
+	ASSERT_EQ(5, clamp(9, 2, 5));
+	ASSERT_EQ(2, clamp(-1, 2, 5));
+	ASSERT_EQ(44, clamp_t(u8, 300, 0, 255));
+	/* min evaluates its arguments once */
+	ASSERT_EQ(0, min(side++, 10));
+	ASSERT_EQ(1, side);
+}
+
+TEST(div_helpers)
+{
+	ASSERT_EQ(3333333333ULL, div_u64(10000000000ULL, 3));
+	ASSERT_EQ(U32_MAX, div64_u64(U64_MAX, 1ULL << 32));
+	ASSERT_EQ(-3, div_s64(-7, 2));
+	ASSERT_EQ(3, div64_s64(-9, -3));
+}
+
+TEST(container_of_member)
 {
 	struct outer o;
-	unsigned long warns = tw_host_warnings;
-	u64 t0, t1;
-	int side = 0;
-	u8 *p;
 
-	tap_ok(min(3, 5) == 3 && max(3, 5) == 5 && min_t(u32, 7, -1) == 7 &&
-	       max_t(s64, -2, 1) == 1 && clamp(9, 2, 5) == 5 &&
-	       clamp(-1, 2, 5) == 2 && clamp_t(u8, 300, 0, 255) == 44,
-	       "min/max/clamp");
-	tap_ok(min(side++, 10) == 0 && side == 1, "min evaluates once");
-	tap_ok(div_u64(10000000000ULL, 3) == 3333333333ULL &&
-	       div64_u64(U64_MAX, 1ULL << 32) == U32_MAX &&
-	       div_s64(-7, 2) == -3 && div64_s64(-9, -3) == 3,
-	       "div helpers");
-	tap_ok(container_of(&o.member, struct outer, member) == &o,
-	       "container_of");
-	p = kzalloc(4096, GFP_ATOMIC);
-	tap_ok(p && p[0] == 0 && p[4095] == 0 &&
-	       !memcmp(p, p + 1, 4095), "kzalloc zeroes");
-	kfree(p);
-	t0 = ktime_get_ns();
-	t1 = ktime_get_ns();
-	tap_ok(t0 > 0 && t1 >= t0, "ktime_get_ns is monotonic");
-	tap_diag("a WARNING about 1 + 1 == 2 is expected next");
-	tap_ok(WARN_ON(1 + 1 == 2) && !WARN_ON(0) &&
-	       tw_host_warnings == warns + 1,
-	       "WARN_ON returns its condition and counts");
+	ASSERT_EQ(&o, container_of(&o.member, struct outer, member));
 }
 
-int main(void)
+TEST(kzalloc_zeroes)
 {
-	tap_plan(11);
-	test_rcu();
-	test_locks();
-	test_helpers();
-	return tap_done();
+	u8 *p = kzalloc(4096, GFP_ATOMIC);
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, p[0]);
+	ASSERT_EQ(0, memcmp(p, p + 1, 4095));
+	kfree(p);
 }
+
+TEST(ktime_monotonic)
+{
+	u64 t0 = ktime_get_ns(), t1 = ktime_get_ns();
+
+	ASSERT_GT(t0, 0);
+	ASSERT_GE(t1, t0);
+}
+
+/* WARN_ON returns its condition and counts the warnings that fire. */
+TEST(warn_on)
+{
+	unsigned long warns = tw_host_warnings;
+
+	TH_LOG("a WARNING about 1 + 1 == 2 is expected next");
+	ASSERT_TRUE(WARN_ON(1 + 1 == 2));
+	ASSERT_FALSE(WARN_ON(0));
+	ASSERT_EQ(warns + 1, tw_host_warnings);
+}
+
+TEST_HARNESS_MAIN

@@ -4,7 +4,7 @@
  * with synthetic lateness distributions.
  */
 #include "guard.h"
-#include "tap.h"
+#include "kselftest_harness.h"
 
 static u64 rng_state = 0x2545f4914f6cdd1dULL;
 
@@ -62,6 +62,11 @@ static u64 permille(const struct run_stats *st)
 	return st->misses * 1000 / (u64)st->n;
 }
 
+static u64 per10k(const struct run_stats *st)
+{
+	return st->misses * 10000 / (u64)st->n;
+}
+
 static s64 draw_heavy(void) { return uni(80000, 120000); }
 static s64 draw_light(void) { return uni(5000, 10000); }
 static s64 draw_tail(void)
@@ -103,162 +108,182 @@ static s64 draw_early(void)
 	return uni(-50000, 0);
 }
 
-static void test_init(void)
-{
+/*
+ * The harness runs each test in a process of its own: a warning counted at
+ * teardown is the test's own, and only the one it announced may fire.
+ */
+FIXTURE(guard) {
 	struct tw_guard g;
-	unsigned long warns;
+	unsigned long expected_warns;
+};
 
-	tw_guard_init(&g, 1000, 500000);
-	tap_ok(tw_guard_ns(&g) == 50000 && g.min_ns == 1000 &&
-	       g.max_ns == 500000, "init starts at 50 us (got %u)",
-	       tw_guard_ns(&g));
-	tw_guard_init(&g, 1000, 20000);
-	tap_ok(tw_guard_ns(&g) == 20000, "init start capped by max (got %u)",
-	       tw_guard_ns(&g));
-	tw_guard_init(&g, 80000, 200000);
-	tap_ok(tw_guard_ns(&g) == 80000, "init start raised to min (got %u)",
-	       tw_guard_ns(&g));
-	warns = tw_host_warnings;
-	tap_diag("a WARNING about min_ns > max_ns is expected next");
-	tw_guard_init(&g, 9000, 3000);
-	tap_ok(tw_host_warnings == warns + 1 && tw_guard_ns(&g) == 9000 &&
-	       g.min_ns <= g.max_ns, "min > max warns and is repaired");
+FIXTURE_SETUP(guard)
+{
+	self->expected_warns = 0;
 }
 
-static void test_adapt(void)
+FIXTURE_TEARDOWN(guard)
 {
-	struct run_stats st;
-	struct tw_guard g;
-
-	tw_guard_init(&g, 1000, 500000);
-	st = feed(&g, 200, draw_heavy);
-	tap_ok(tw_guard_ns(&g) >= 110000,
-	       "lateness 80..120 us: guard rises above 110 us within 200 samples (got %u, %llu misses)",
-	       tw_guard_ns(&g), (unsigned long long)st.misses);
-	st = feed(&g, 20000, draw_heavy);
-	tap_ok(permille(&st) < 2 && avg(&st) >= 110000 && avg(&st) < 150000,
-	       "lateness 80..120 us: misses %llu/1000 < 2, mean guard %u in [110, 150) us",
-	       (unsigned long long)permille(&st), avg(&st));
-
-	st = feed(&g, 5000, draw_light);
-	st = feed(&g, 20000, draw_light);
-	tap_ok(avg(&st) >= 9000 && avg(&st) < 20000 && st.guard_max < 25000,
-	       "lateness drops to 5..10 us: guard follows down (mean %u, max %u)",
-	       avg(&st), st.guard_max);
-	tap_ok(permille(&st) < 2, "lateness 5..10 us: misses %llu/1000 < 2",
-	       (unsigned long long)permille(&st));
-
-	st = feed(&g, 5000, draw_tail);
-	st = feed(&g, 100000, draw_tail);
-	tap_ok(permille(&st) < 3 && avg(&st) > 30000 && avg(&st) < 80000,
-	       "2%% slow tail at 40..50 us: misses %llu/1000 < 3, mean guard %u in (30, 80) us",
-	       (unsigned long long)permille(&st), avg(&st));
-
-	/* The tail a p99 guard would leave uncovered. */
-	tw_guard_init(&g, 1000, 500000);
-	st = feed(&g, 5000, draw_rare);
-	st = feed(&g, 200000, draw_rare);
-	tap_ok(st.misses * 10000 / (u64)st.n < 15 && avg(&st) > 40000 &&
-	       avg(&st) < 100000,
-	       "0.5%% slow tail at 40..50 us: misses %llu/10000 < 15, mean guard %u in (40, 100) us",
-	       (unsigned long long)(st.misses * 10000 / (u64)st.n), avg(&st));
+	EXPECT_EQ(self->expected_warns, tw_host_warnings);
 }
 
-static void test_outliers(void)
+TEST_F(guard, init)
 {
-	struct run_stats st;
-	struct tw_guard g;
+	struct tw_guard *g = &self->g;
 
-	tw_guard_init(&g, 1000, 2000000);
-	feed(&g, 5000, draw_light);
-	st = feed(&g, 200000, draw_spike);
-	tap_ok(avg(&st) < 50000,
-	       "1 ms outliers at 0.05%%: mean guard %u stays below 50 us",
-	       avg(&st));
-	st = feed(&g, 5000, draw_spikes);
-	st = feed(&g, 200000, draw_spikes);
-	tap_ok(st.misses * 10000 / (u64)st.n < 15 &&
-	       avg(&st) > 1000000 && avg(&st) < 2000000,
-	       "1 ms outliers at 0.33%%: covered, misses %llu/10000 < 15, mean guard %u",
-	       (unsigned long long)(st.misses * 10000 / (u64)st.n), avg(&st));
+	tw_guard_init(g, 1000, 500000);
+	/* starts at 50 us */
+	ASSERT_EQ(50000, tw_guard_ns(g));
+	ASSERT_EQ(1000, g->min_ns);
+	ASSERT_EQ(500000, g->max_ns);
+	/* start capped by max */
+	tw_guard_init(g, 1000, 20000);
+	ASSERT_EQ(20000, tw_guard_ns(g));
+	/* start raised to min */
+	tw_guard_init(g, 80000, 200000);
+	ASSERT_EQ(80000, tw_guard_ns(g));
+	/* min > max warns and is repaired */
+	TH_LOG("a WARNING about min_ns > max_ns is expected next");
+	self->expected_warns = 1;
+	tw_guard_init(g, 9000, 3000);
+	ASSERT_EQ(1, tw_host_warnings);
+	ASSERT_EQ(9000, tw_guard_ns(g));
+	ASSERT_LE(g->min_ns, g->max_ns);
 }
 
-static void test_bounds(void)
+TEST_F(guard, adapt)
 {
+	struct tw_guard *g = &self->g;
 	struct run_stats st;
-	struct tw_guard g;
 
+	tw_guard_init(g, 1000, 500000);
+	st = feed(g, 200, draw_heavy);
+	/* lateness 80..120 us: the guard rises above 110 us in 200 samples */
+	ASSERT_GE(tw_guard_ns(g), 110000)
+		TH_LOG("guard %u, %llu misses", tw_guard_ns(g),
+		       (unsigned long long)st.misses);
+	st = feed(g, 20000, draw_heavy);
+	/* and then misses fewer than 2 in 1000, mean guard in [110, 150) us */
+	ASSERT_TRUE(permille(&st) < 2 && avg(&st) >= 110000 && avg(&st) < 150000)
+		TH_LOG("misses %llu/1000, mean guard %u",
+		       (unsigned long long)permille(&st), avg(&st));
+
+	/* lateness drops to 5..10 us: the guard follows down */
+	st = feed(g, 5000, draw_light);
+	st = feed(g, 20000, draw_light);
+	ASSERT_TRUE(avg(&st) >= 9000 && avg(&st) < 20000 && st.guard_max < 25000)
+		TH_LOG("mean %u, max %u", avg(&st), st.guard_max);
+	ASSERT_LT(permille(&st), 2);
+
+	/* 2% slow tail at 40..50 us: misses < 3/1000, mean in (30, 80) us */
+	st = feed(g, 5000, draw_tail);
+	st = feed(g, 100000, draw_tail);
+	ASSERT_TRUE(permille(&st) < 3 && avg(&st) > 30000 && avg(&st) < 80000)
+		TH_LOG("misses %llu/1000, mean guard %u",
+		       (unsigned long long)permille(&st), avg(&st));
+
+	/*
+	 * 0.5% slow tail at 40..50 us, the one a p99 guard would leave
+	 * uncovered: misses < 15/10000, mean guard in (40, 100) us.
+	 */
+	tw_guard_init(g, 1000, 500000);
+	st = feed(g, 5000, draw_rare);
+	st = feed(g, 200000, draw_rare);
+	ASSERT_TRUE(per10k(&st) < 15 && avg(&st) > 40000 && avg(&st) < 100000)
+		TH_LOG("misses %llu/10000, mean guard %u",
+		       (unsigned long long)per10k(&st), avg(&st));
+}
+
+TEST_F(guard, outliers)
+{
+	struct tw_guard *g = &self->g;
+	struct run_stats st;
+
+	/* 1 ms outliers at 0.05%: the mean guard stays below 50 us */
+	tw_guard_init(g, 1000, 2000000);
+	feed(g, 5000, draw_light);
+	st = feed(g, 200000, draw_spike);
+	ASSERT_LT(avg(&st), 50000);
+	/* 1 ms outliers at 0.33%: covered, misses < 15/10000 */
+	st = feed(g, 5000, draw_spikes);
+	st = feed(g, 200000, draw_spikes);
+	ASSERT_TRUE(per10k(&st) < 15 && avg(&st) > 1000000 && avg(&st) < 2000000)
+		TH_LOG("misses %llu/10000, mean guard %u",
+		       (unsigned long long)per10k(&st), avg(&st));
+}
+
+TEST_F(guard, bounds)
+{
+	struct tw_guard *g = &self->g;
 	u32 lo = U32_MAX, hi = 0;
+	struct run_stats st;
 	int i;
 
 	/* Alternate wild phases with early wake-ups that pull it to min. */
-	tw_guard_init(&g, 3000, 70000);
+	tw_guard_init(g, 3000, 70000);
 	for (i = 0; i < 10; i++) {
-		st = feed(&g, 10000, i & 1 ? draw_early : draw_wild);
+		st = feed(g, 10000, i & 1 ? draw_early : draw_wild);
 		lo = min(lo, st.guard_min);
 		hi = max(hi, st.guard_max);
 	}
-	tap_ok(lo >= 3000 && hi <= 70000,
-	       "wild and early samples: guard stays in [3, 70] us (saw %u..%u)",
-	       lo, hi);
-	tap_ok(lo == 3000 && hi == 70000, "and reaches both bounds");
+	/* the guard stays in [3, 70] us and reaches both bounds */
+	ASSERT_EQ(3000, lo);
+	ASSERT_EQ(70000, hi);
 
-	tw_guard_init(&g, 25000, 25000);
-	st = feed(&g, 10000, draw_wild);
-	tap_ok(st.guard_min == 25000 && st.guard_max == 25000,
-	       "min == max pins the guard");
+	/* min == max pins the guard */
+	tw_guard_init(g, 25000, 25000);
+	st = feed(g, 10000, draw_wild);
+	ASSERT_EQ(25000, st.guard_min);
+	ASSERT_EQ(25000, st.guard_max);
 }
 
-static void test_miss(void)
+TEST_F(guard, miss)
 {
-	struct tw_guard g;
+	struct tw_guard *g = &self->g;
 	u64 misses;
 	u32 g0, big;
 
-	tw_guard_init(&g, 1000, 200000);
-	feed(&g, 20000, draw_light);
-	g0 = tw_guard_ns(&g);
-	misses = g.misses;
+	/* one miss raises the guard at once */
+	tw_guard_init(g, 1000, 200000);
+	feed(g, 20000, draw_light);
+	g0 = tw_guard_ns(g);
+	misses = g->misses;
 	big = g0 + 30000;
-	tw_guard_observe(&g, big);
-	tap_ok(tw_guard_ns(&g) >= big && g.misses == misses + 1,
-	       "one miss of %u ns raises the guard at once (%u -> %u)",
-	       big, g0, tw_guard_ns(&g));
-	feed(&g, 10000, draw_light);
-	tap_ok(tw_guard_ns(&g) < g0 + 10000,
-	       "after the miss it comes back down (%u)", tw_guard_ns(&g));
-	tw_guard_observe(&g, 10000000);
-	tap_ok(tw_guard_ns(&g) == 200000, "a miss beyond max pins at max");
+	tw_guard_observe(g, big);
+	ASSERT_GE(tw_guard_ns(g), big) TH_LOG("guard was %u", g0);
+	ASSERT_EQ(misses + 1, g->misses);
+	/* and after the miss it comes back down */
+	feed(g, 10000, draw_light);
+	ASSERT_LT(tw_guard_ns(g), g0 + 10000);
+	/* a miss beyond max pins at max */
+	tw_guard_observe(g, 10000000);
+	ASSERT_EQ(200000, tw_guard_ns(g));
+}
+
+TEST_F(guard, big_miss)
+{
+	struct tw_guard *g = &self->g;
 
 	/* 30 ms << 8 needs more than 32 bits: the fixed point must be u64. */
-	tw_guard_init(&g, 1000, 100000000);
-	feed(&g, 1000, draw_light);
-	tw_guard_observe(&g, 30000000);
-	tap_ok(tw_guard_ns(&g) >= 30000000 && tw_guard_ns(&g) < 31000000,
-	       "a 30 ms miss under a 100 ms cap raises the guard to 30 ms (%u)",
-	       tw_guard_ns(&g));
-	tw_guard_init(&g, 1000, 200000);
-	feed(&g, 20000, draw_light);
-	tw_guard_observe(&g, 10000000);
-	tap_ok(tw_guard_quantile_ns(&g) <= 200000,
-	       "the quantile estimate stays within the cap (%u)",
-	       tw_guard_quantile_ns(&g));
-	feed(&g, 500, draw_light);
-	tap_ok(tw_guard_ns(&g) < 50000,
-	       "a one-off miss fades within 500 samples (%u)", tw_guard_ns(&g));
+	tw_guard_init(g, 1000, 100000000);
+	feed(g, 1000, draw_light);
+	tw_guard_observe(g, 30000000);
+	ASSERT_GE(tw_guard_ns(g), 30000000);
+	ASSERT_LT(tw_guard_ns(g), 31000000);
 }
 
-int main(void)
+TEST_F(guard, miss_fades)
 {
-	unsigned long expected_warns = 1;	/* from the min > max case */
+	struct tw_guard *g = &self->g;
 
-	tap_plan(22);
-	test_init();
-	test_adapt();
-	test_outliers();
-	test_bounds();
-	test_miss();
-	tap_ok(tw_host_warnings == expected_warns,
-	       "no unexpected warning fired");
-	return tap_done();
+	tw_guard_init(g, 1000, 200000);
+	feed(g, 20000, draw_light);
+	tw_guard_observe(g, 10000000);
+	/* the quantile estimate stays within the cap */
+	ASSERT_LE(tw_guard_quantile_ns(g), 200000);
+	/* a one-off miss fades within 500 samples */
+	feed(g, 500, draw_light);
+	ASSERT_LT(tw_guard_ns(g), 50000);
 }
+
+TEST_HARNESS_MAIN

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_timeq.c - host unit tests of the time-ordered schedule queue,
- * checked against a sorted array and against the heap invariants.
+ * checked against a sorted array and against the queue's invariants (the
+ * run in order, the red-black rules of the tree).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "timeq.h"
-#include "tap.h"
+#include "kselftest_harness.h"
 
 struct item {
 	struct tw_timeq_node node;
@@ -199,52 +200,68 @@ static bool drain_matches(struct tw_timeq *q, struct tw_timeq_node **want,
 	return tw_timeq_empty(q) && !tw_timeq_pop(q);
 }
 
-static void test_empty(void)
-{
+/*
+ * Every test gets a fresh queue; the harness runs each in its own process,
+ * so a warning counted after the test is that test's own.
+ */
+FIXTURE(timeq) {
 	struct tw_timeq q;
+};
 
-	tw_timeq_init(&q);
-	tap_ok(tw_timeq_empty(&q) && tw_timeq_len(&q) == 0 &&
-	       !tw_timeq_peek(&q) && !tw_timeq_pop(&q),
-	       "empty queue: empty, len 0, peek and pop NULL");
+FIXTURE_SETUP(timeq)
+{
+	tw_timeq_init(&self->q);
 }
 
-static void test_single(void)
+FIXTURE_TEARDOWN(timeq)
 {
-	struct tw_timeq q;
-	struct item it;
-	bool ok;
+	EXPECT_EQ(0, tw_host_warnings);
+}
 
-	tw_timeq_init(&q);
+/* empty queue: empty, len 0, peek and pop NULL */
+TEST_F(timeq, empty)
+{
+	ASSERT_TRUE(tw_timeq_empty(&self->q));
+	ASSERT_EQ(0, tw_timeq_len(&self->q));
+	ASSERT_NULL(tw_timeq_peek(&self->q));
+	ASSERT_NULL(tw_timeq_pop(&self->q));
+}
+
+/* single node: insert, peek, pop, queued flag */
+TEST_F(timeq, single)
+{
+	struct tw_timeq *q = &self->q;
+	struct item it;
+
 	tw_timeq_node_init(&it.node);
-	ok = !tw_timeq_node_queued(&q, &it.node);
-	insert(&q, &it, 42);
-	ok &= tw_timeq_node_queued(&q, &it.node);
-	ok &= !tw_timeq_empty(&q) && tw_timeq_len(&q) == 1;
-	ok &= tw_timeq_peek(&q) == &it.node && it.node.key == 42;
-	ok &= tw_timeq_pop(&q) == &it.node && tw_timeq_empty(&q);
-	ok &= !tw_timeq_node_queued(&q, &it.node);
-	tap_ok(ok, "single node: insert, peek, pop, queued flag");
+	ASSERT_FALSE(tw_timeq_node_queued(q, &it.node));
+	insert(q, &it, 42);
+	ASSERT_TRUE(tw_timeq_node_queued(q, &it.node));
+	ASSERT_FALSE(tw_timeq_empty(q));
+	ASSERT_EQ(1, tw_timeq_len(q));
+	ASSERT_EQ(&it.node, tw_timeq_peek(q));
+	ASSERT_EQ(42, it.node.key);
+	ASSERT_EQ(&it.node, tw_timeq_pop(q));
+	ASSERT_TRUE(tw_timeq_empty(q));
+	ASSERT_FALSE(tw_timeq_node_queued(q, &it.node));
 }
 
 /* Insert keys made by gen(i) and check the drain against a stable sort. */
-static bool check_order(size_t n, u64 (*gen)(size_t i))
+static bool check_order(struct tw_timeq *q, size_t n, u64 (*gen)(size_t i))
 {
 	struct item *it = items_new(n);
 	struct tw_timeq_node **want = malloc(n * sizeof(*want));
-	struct tw_timeq q;
 	size_t i;
 	bool ok;
 
-	tw_timeq_init(&q);
 	for (i = 0; i < n; i++) {
-		insert(&q, &it[i], gen(i));
+		insert(q, &it[i], gen(i));
 		want[i] = &it[i].node;
 	}
 	/* (key, order) is a total order: qsort gives the one right answer. */
 	qsort(want, n, sizeof(*want), cmp_node);
-	ok = tw_timeq_len(&q) == n && timeq_valid(&q);
-	ok &= drain_matches(&q, want, n);
+	ok = tw_timeq_len(q) == n && timeq_valid(q);
+	ok &= drain_matches(q, want, n);
 	free(want);
 	free(it);
 	return ok;
@@ -268,26 +285,51 @@ static u64 gen_batches(size_t i)
 	return (i / 1000) * 900000 + (i % 1000) * 1000;
 }
 
-static void test_orders(void)
+/* A batch of keys drains in (key, insertion) order. */
+FIXTURE(order) {
+	struct tw_timeq q;
+};
+
+FIXTURE_VARIANT(order) {
+	size_t n;
+	u64 (*gen)(size_t i);
+};
+
+/* sorted batch */
+FIXTURE_VARIANT_ADD(order, sorted) { .n = 1000, .gen = gen_sorted };
+/* reverse order */
+FIXTURE_VARIANT_ADD(order, reverse) { .n = 1000, .gen = gen_reverse };
+/* all-equal keys pop in insertion order (FIFO) */
+FIXTURE_VARIANT_ADD(order, all_equal) { .n = 1000, .gen = gen_same };
+/* few distinct keys: sorted by key, FIFO within a key */
+FIXTURE_VARIANT_ADD(order, few_distinct) { .n = 5000, .gen = gen_dup };
+/* keys 0 and U64_MAX */
+FIXTURE_VARIANT_ADD(order, extreme) { .n = 100, .gen = gen_extreme };
+/* 1e5 random keys */
+FIXTURE_VARIANT_ADD(order, random) { .n = 100000, .gen = gen_random };
+/* 1e5 keys in overlapping sorted batches */
+FIXTURE_VARIANT_ADD(order, batches) { .n = 100000, .gen = gen_batches };
+
+FIXTURE_SETUP(order)
 {
-	tap_ok(check_order(1000, gen_sorted), "sorted batch drains in order");
-	tap_ok(check_order(1000, gen_reverse), "reverse order drains in order");
-	tap_ok(check_order(1000, gen_same),
-	       "all-equal keys pop in insertion order (FIFO)");
-	tap_ok(check_order(5000, gen_dup),
-	       "few distinct keys: sorted by key, FIFO within a key");
-	tap_ok(check_order(100, gen_extreme), "keys 0 and U64_MAX order");
-	tap_ok(check_order(100000, gen_random),
-	       "1e5 random keys drain in (key, seq) order");
-	tap_ok(check_order(100000, gen_batches),
-	       "1e5 keys in overlapping sorted batches drain in order");
+	tw_timeq_init(&self->q);
+}
+
+FIXTURE_TEARDOWN(order)
+{
+	EXPECT_EQ(0, tw_host_warnings);
+}
+
+TEST_F(order, drains_in_order)
+{
+	ASSERT_TRUE(check_order(&self->q, variant->n, variant->gen));
 }
 
 /*
- * Build a heap of n nodes, pop a few so it has depth, then remove each
- * node in turn (from a fresh copy of the same heap) and check the rest.
+ * Build a queue of n nodes, pop a few so it has depth, then remove each
+ * node in turn (from a fresh copy of the same queue) and check the rest.
  */
-static void test_remove_each(void)
+TEST_F(timeq, remove_each)
 {
 	const size_t n = 64, npop = 5;
 	size_t victim, i, j, cnt_root = 0, cnt_inner = 0, cnt_leaf = 0;
@@ -300,7 +342,7 @@ static void test_remove_each(void)
 	for (i = 0; i < n; i++)
 		keys[i] = rng() % 50;
 	for (victim = npop; victim < n && ok; victim++) {
-		struct tw_timeq q;
+		struct tw_timeq q;	/* rebuilt for every victim */
 		struct tw_timeq_node *v = NULL;
 		size_t w = 0;
 
@@ -348,33 +390,33 @@ static void test_remove_each(void)
 		ok &= tw_timeq_len(&q) == w && timeq_valid(&q);
 		ok &= drain_matches(&q, want, w);
 	}
-	tap_ok(ok, "remove of every node leaves a valid heap with the rest");
-	tap_ok(cnt_root > 0 && cnt_inner > 0 && cnt_leaf > 0 &&
-	       cnt_red > 0 && cnt_black > 0 && cnt_run > 0,
-	       "removals covered tree root (%zu), two children (%zu), leaf (%zu), red (%zu), black (%zu), run (%zu)",
-	       cnt_root, cnt_inner, cnt_leaf, cnt_red, cnt_black, cnt_run);
 	free(want);
 	free(it);
+	/* the removal left a valid queue with the rest */
+	ASSERT_TRUE(ok) TH_LOG("victim %zu", victim);
+	/* and the victims covered every place a node can have */
+	ASSERT_TRUE(cnt_root > 0 && cnt_inner > 0 && cnt_leaf > 0 &&
+		    cnt_red > 0 && cnt_black > 0 && cnt_run > 0)
+		TH_LOG("tree root %zu, two children %zu, leaf %zu, red %zu, black %zu, run %zu",
+		       cnt_root, cnt_inner, cnt_leaf, cnt_red, cnt_black, cnt_run);
 }
 
 /*
  * Random insert / pop / remove against the sorted-array reference.
  * key_range small gives many equal keys.
  */
-static bool random_ops(size_t nitems, size_t ops, u64 key_range,
-		       bool monotonic)
+static bool random_ops(struct tw_timeq *q, size_t nitems, size_t ops,
+		       u64 key_range, bool monotonic)
 {
 	struct item *it = items_new(nitems);
 	size_t *freelist = malloc(nitems * sizeof(*freelist));
 	size_t nfree = nitems, i, op;
 	struct ref ref = { 0 };
-	struct tw_timeq q;
 	u64 now = 0;
 	bool ok = true;
 
 	for (i = 0; i < nitems; i++)
 		freelist[i] = nitems - 1 - i;
-	tw_timeq_init(&q);
 	for (op = 0; op < ops && ok; op++) {
 		unsigned int r = rng() % 100;
 		struct tw_timeq_node *n;
@@ -385,10 +427,10 @@ static bool random_ops(size_t nitems, size_t ops, u64 key_range,
 
 			if (monotonic)
 				key += now;
-			insert(&q, x, key);
+			insert(q, x, key);
 			ref_insert(&ref, &x->node);
 		} else if (r < 80) {
-			n = tw_timeq_pop(&q);
+			n = tw_timeq_pop(q);
 			if (!ref.len) {
 				ok = !n;
 				continue;
@@ -402,78 +444,102 @@ static bool random_ops(size_t nitems, size_t ops, u64 key_range,
 							 node)->id;
 		} else if (ref.len) {
 			n = ref.v[rng() % ref.len];
-			tw_timeq_remove(&q, n);
+			tw_timeq_remove(q, n);
 			ok = ref_remove(&ref, n) &&
-			     !tw_timeq_node_queued(&q, n);
+			     !tw_timeq_node_queued(q, n);
 			freelist[nfree++] = container_of(n, struct item,
 							 node)->id;
 		}
-		ok &= tw_timeq_len(&q) == ref.len;
-		ok &= tw_timeq_peek(&q) == (ref.len ? ref.v[0] : NULL);
+		ok &= tw_timeq_len(q) == ref.len;
+		ok &= tw_timeq_peek(q) == (ref.len ? ref.v[0] : NULL);
 		if (op % 997 == 0)
-			ok &= timeq_valid(&q);
+			ok &= timeq_valid(q);
 	}
-	ok &= timeq_valid(&q) && drain_matches(&q, ref.v, ref.len);
+	ok &= timeq_valid(q) && drain_matches(q, ref.v, ref.len);
 	free(ref.v);
 	free(freelist);
 	free(it);
 	return ok;
 }
 
-static void test_random(void)
+/* Random insert / pop / remove against the sorted-array reference. */
+FIXTURE(random_ops) {
+	struct tw_timeq q;
+};
+
+FIXTURE_VARIANT(random_ops) {
+	size_t nitems;
+	u64 key_range;
+	bool monotonic;
+};
+
+/* small queue, many equal keys */
+FIXTURE_VARIANT_ADD(random_ops, small_equal_keys) {
+	.nitems = 64, .key_range = 16,
+};
+
+/* up to 2000 pending */
+FIXTURE_VARIANT_ADD(random_ops, wide_keys) {
+	.nitems = 2000, .key_range = 1ULL << 40,
+};
+
+/* times move forward like a schedule */
+FIXTURE_VARIANT_ADD(random_ops, schedule) {
+	.nitems = 5000, .key_range = 100000, .monotonic = true,
+};
+
+FIXTURE_SETUP(random_ops)
 {
-	tap_ok(random_ops(64, 200000, 16, false),
-	       "random ops, small queue, many equal keys, match reference");
-	tap_ok(random_ops(2000, 200000, 1ULL << 40, false),
-	       "random ops, up to 2000 pending, match reference");
-	tap_ok(random_ops(5000, 200000, 100000, true),
-	       "random ops, times move forward like a schedule, match reference");
+	tw_timeq_init(&self->q);
+}
+
+FIXTURE_TEARDOWN(random_ops)
+{
+	EXPECT_EQ(0, tw_host_warnings);
+}
+
+TEST_F(random_ops, match_reference)
+{
+	ASSERT_TRUE(random_ops(&self->q, variant->nitems, 200000,
+			       variant->key_range, variant->monotonic));
 }
 
 /* A seq counter keeps FIFO across interleaved pops and inserts. */
-static void test_fifo_interleaved(void)
+TEST_F(timeq, fifo_interleaved)
 {
 	struct item *it = items_new(300);
-	struct tw_timeq q;
+	struct tw_timeq *q = &self->q;
 	int i, last = -1;
 	bool ok = true;
 
-	tw_timeq_init(&q);
 	for (i = 0; i < 100; i++)
-		insert(&q, &it[i], 7);
+		insert(q, &it[i], 7);
 	for (i = 0; i < 50; i++) {
-		struct item *x = container_of(tw_timeq_pop(&q), struct item,
+		struct item *x = container_of(tw_timeq_pop(q), struct item,
 					      node);
 		ok &= x->id == i;
 	}
 	for (i = 100; i < 300; i++)
-		insert(&q, &it[i], 7);
-	while (!tw_timeq_empty(&q)) {
-		struct item *x = container_of(tw_timeq_pop(&q), struct item,
+		insert(q, &it[i], 7);
+	while (!tw_timeq_empty(q)) {
+		struct item *x = container_of(tw_timeq_pop(q), struct item,
 					      node);
 		ok &= x->id > last || last < 50;
 		ok &= x->id >= 50;
 		last = x->id;
 	}
-	tap_ok(ok && last == 299,
-	       "equal keys stay FIFO across interleaved pop and insert");
 	free(it);
+	ASSERT_TRUE(ok);
+	ASSERT_EQ(299, last);
 }
 
-int main(void)
+/* TW_SEED=N reruns the randomised tests with other inputs. */
+int main(int argc, char **argv)
 {
 	const char *seed = getenv("TW_SEED");
 
 	if (seed)
 		rng_state = strtoull(seed, NULL, 0) | 1;
-	tap_plan(16);
-	tap_diag("seed 0x%llx", (unsigned long long)rng_state);
-	test_empty();
-	test_single();
-	test_orders();
-	test_remove_each();
-	test_random();
-	test_fifo_interleaved();
-	tap_ok(tw_host_warnings == 0, "no warning fired");
-	return tap_done();
+	ksft_print_msg("seed 0x%llx\n", (unsigned long long)rng_state);
+	return test_harness_run(argc, argv);
 }

@@ -2,41 +2,121 @@
 # Input: the program's output; variable rc = its exit status.
 # Output: one line "PASSED FAILED SKIPPED", then one line per failure
 # or skip: "FAIL|SKIP description".
-# Only top-level results count (subtests indented by a harness are ignored).
-# A program that printed no result counts once, by its exit status; one
-# that failed without a "not ok" line counts one failure more.
-/^ok [0-9]+/ || /^not ok [0-9]+/ {
-	line = $0
-	notok = (line ~ /^not ok/)
-	skip = (line ~ /# *[Ss][Kk][Ii][Pp]/)
-	sub(/^(not )?ok [0-9]+ *(- *)?/, "", line)
-	if (skip) {
-		skipped++
-		detail[++nd] = "SKIP " line
-	} else if (notok && line !~ /# *[Tt][Oo][Dd][Oo]/) {
-		failed++
-		detail[++nd] = "FAIL " line
-	} else {
-		passed++
+#
+# Nested TAP, as kselftest's runner writes it (each program's own output
+# indented by "# " under the runner's result line for that program), is
+# counted by its innermost results: a program's subtests count, not the
+# program.  A result with no subtests counts once; one that failed without
+# a failing subtest (an exit status, a timeout) counts one failure more.
+# "ok ... # SKIP" is a skip, "# TODO" and "# XFAIL" are not failures,
+# "# XPASS" is one.  At the top, a program that printed no result counts
+# once by its exit status (4 = skip), and one that exited non-zero
+# without a failing result counts one failure more.
+
+# Leading "# " groups give the depth; the rest is left in `body`.
+function depth_of(line,    d) {
+	d = 0
+	while (substr(line, 1, 2) == "# ") {
+		line = substr(line, 3)
+		d++
 	}
-	results++
+	body = line
+	return d
 }
-END {
-	if (results == 0) {
-		if (rc == 0)
-			passed++
-		else if (rc == 4) {
-			skipped++
-			detail[++nd] = "SKIP (whole program)"
-		} else {
-			failed++
-			detail[++nd] = "FAIL exit status " rc
-		}
-	} else if (rc != 0 && rc != 4 && failed == 0) {
-		failed++
-		detail[++nd] = "FAIL exit status " rc " with no failing result"
+
+function add(d, status, text) {
+	if (status == "PASS")
+		passed[d]++
+	else if (status == "FAIL")
+		failed[d]++
+	else
+		skipped[d]++
+	if (status != "PASS")
+		detail[d, ++nd[d]] = status " " text
+}
+
+# Move level `from`'s counts into level `from - 1`, naming its results
+# after their parent (empty: no parent result line, as when it was killed).
+function fold(from, parent,    to, i, st) {
+	to = from - 1
+	passed[to] += passed[from]
+	failed[to] += failed[from]
+	skipped[to] += skipped[from]
+	for (i = 1; i <= nd[from]; i++) {
+		st = substr(detail[from, i], 1, 4)
+		detail[to, ++nd[to]] = st " " (parent == "" ? "" : parent ": ") \
+			substr(detail[from, i], 6)
 	}
-	printf "%d %d %d\n", passed, failed, skipped
-	for (i = 1; i <= nd; i++)
-		print detail[i]
+	passed[from] = failed[from] = skipped[from] = nd[from] = 0
+	reason[from] = ""
+}
+
+function results_at(d) {
+	return passed[d] + failed[d] + skipped[d]
+}
+
+# "lifecycle.sh # exit=1" -> "lifecycle.sh"
+function short_name(text) {
+	sub(/ +#.*$/, "", text)
+	return text
+}
+
+{
+	d = depth_of($0)
+	if (d > maxd)
+		maxd = d
+}
+
+body ~ /^1\.\.0 *# *[Ss][Kk][Ii][Pp]/ {
+	r = body
+	sub(/^1\.\.0 *# *[Ss][Kk][Ii][Pp] */, "", r)
+	reason[d] = r
+	next
+}
+
+body ~ /^(not )?ok [0-9]+/ {
+	notok = (body ~ /^not ok/)
+	text = body
+	sub(/^(not )?ok [0-9]+ *(- *)?/, "", text)
+	sub(/^selftests: [^:]*: /, "", text)
+	if (text ~ /# *[Ss][Kk][Ii][Pp]/)
+		status = "SKIP"
+	else if (notok && text !~ /# *[Tt][Oo][Dd][Oo]/ && text !~ /# *XFAIL/)
+		status = "FAIL"
+	else if (text ~ /# *XPASS/)
+		status = "FAIL"
+	else
+		status = "PASS"
+	# Orphans deeper than our own subtests belong to them.
+	for (k = maxd; k > d + 1; k--)
+		fold(k, "")
+	if (results_at(d + 1) == 0) {
+		if (status == "SKIP" && reason[d + 1] != "")
+			text = short_name(text) ": " reason[d + 1]
+		add(d, status, text)
+	} else {
+		child_failed = failed[d + 1]
+		fold(d + 1, short_name(text))
+		if (status == "FAIL" && child_failed == 0)
+			add(d, status, text)
+	}
+	reason[d + 1] = ""
+}
+
+END {
+	for (k = maxd; k > 0; k--)
+		fold(k, "")
+	if (results_at(0) == 0) {
+		if (rc == 0)
+			passed[0]++
+		else if (rc == 4)
+			add(0, "SKIP", reason[0] != "" ? reason[0] : "(whole program)")
+		else
+			add(0, "FAIL", "exit status " rc)
+	} else if (rc != 0 && rc != 4 && failed[0] == 0) {
+		add(0, "FAIL", "exit status " rc " with no failing result")
+	}
+	printf "%d %d %d\n", passed[0], failed[0], skipped[0]
+	for (i = 1; i <= nd[0]; i++)
+		print detail[0, i]
 }

@@ -10,6 +10,7 @@ OMW_KO=${TW_KO_DIR:-$TW_ROOT}/omware/omware.ko
 # Skip or bail out before any test when the suite cannot run at all.
 omw_require() {
 	[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+	command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 	if [ ! -x "$OMW_NL" ]; then
 		echo "Bail out! $OMW_NL not built (make -C tests/omware)"
 		exit "$KSFT_FAIL"

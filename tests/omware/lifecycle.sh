@@ -32,9 +32,9 @@ cleanup() {
 	grep -q '^omware ' /proc/modules || insmod "$OMW_KO" 2>/dev/null
 	rm -rf "$tmp"
 }
-trap cleanup EXIT
 
 omw_require
+trap cleanup EXIT
 tap_plan 17
 
 base_sessions=$(omw_state sessions)

@@ -1,26 +1,28 @@
 #!/bin/bash
-# Runs inside the guest: loads the suite's modules, runs its tests in order,
-# stores each program's output and exit status in $TW_OUT for the host.
-# Usage: guest.sh SUITE_DIR OUT_DIR
+# Runs inside the guest: for each suite (a kselftest collection installed
+# in KSFT_DIR by tests/vm/vm.sh), loads the modules its settings name, runs
+# it with kselftest's own run_kselftest.sh as a user would on a router,
+# and unloads the modules.  Stores each run's output and exit status in
+# $TW_OUT for the host.
+# Usage: guest.sh KSFT_DIR OUT_DIR COLLECTION...
 set -u
-suite=$1
+ksft=$1
 export TW_OUT=$2
+shift 2
 export TW_ROOT=${TW_ROOT:?}
+export TW_KO_DIR=${TW_KO_DIR:-$TW_ROOT}
 export PATH="$TW_ROOT/userspace/timewire:$TW_ROOT/userspace/tools:$PATH"
 # First of all: tells the host this boot reached the tests (it never
 # boots again once this exists).
 : > "$TW_OUT/started"
-cd "$suite" || exit 1
-
-MODULES=""
-TIMEOUT=300
-run_tests=${TESTS:-}
-# shellcheck source=/dev/null
-. ./settings
-[ -n "$run_tests" ] && TESTS=$run_tests
+cd "$ksft" || exit 1
+# kselftest's runner writes the programs' output to /dev/stdout, which
+# virtme-ng points at its own console port: make it the caller's stdout,
+# as on any other system.
+ln -sfn /proc/self/fd/1 /dev/stdout
 
 dmesg -c >/dev/null 2>&1
-echo "timewire-guest: kernel $(uname -r), suite $(basename "$suite")" >/dev/kmsg
+echo "timewire-guest: kernel $(uname -r), suites $*" >/dev/kmsg
 
 # Flipping the timestamping static key while the other vCPU runs traffic
 # oopses multi-threaded TCG (kernel text patching race): keep the key on for
@@ -38,10 +40,14 @@ record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
 	echo "$2" > "$TW_OUT/$n.rc"
 }
 
-# MODULES entries: "name" for name/name.ko, or a path without the .ko
-# suffix, below the modules' build directory (vm.sh passes TW_KO_DIR).
-ko_dir=${TW_KO_DIR:-$TW_ROOT}
-ko_path() { case $1 in */*) echo "$ko_dir/$1.ko" ;; *) echo "$ko_dir/$1/$1.ko" ;; esac; }
+# MODULES entries: "name" for $TW_KO_DIR/name/name.ko, or a path below
+# $TW_KO_DIR without the .ko suffix.
+ko_path() {
+	case $1 in
+	*/*) echo "${TW_KO_DIR:-$TW_ROOT}/$1.ko" ;;
+	*) echo "${TW_KO_DIR:-$TW_ROOT}/$1/$1.ko" ;;
+	esac
+}
 ko_name() { basename "$1"; }
 
 # step NAME CMD...: a harness action, recorded as a program with one result.
@@ -60,29 +66,47 @@ step() {
 	record "$name" 0
 }
 
-for m in $MODULES; do
-	step "insmod $(ko_name "$m")" insmod "$(ko_path "$m")"
-done
+setting() {	# setting COLLECTION VAR: one value of its installed settings
+	TW_SUITES_DIR=$ksft "$TW_ROOT/tests/lib/suites.sh" get "$@"
+}
 
-for t in $TESTS; do
+# run_suite COLLECTION: the modules in, the collection, the modules out.
+run_suite() {
+	local c=$1 m t tests limit rc
+
+	for m in $(setting "$c" MODULES); do
+		step "insmod $(ko_name "$m")" insmod "$(ko_path "$m")"
+	done
+	# (TW_TESTS, a subset, is what vm.sh installed and listed.)
+	tests=$(grep -c "^$c:" kselftest-list.txt)
+	# kselftest's runner limits each program; this bounds the whole run.
+	t=$(setting "$c" timeout)
+	limit=$((tests * ${t:-45} + 60))
 	n=$((n + 1))
-	echo "timewire-guest: running $t" >/dev/kmsg
-	echo "# running $t"
-	timeout -k 10 "$TIMEOUT" "./$t" > "$TW_OUT/$n.out" 2>&1 < /dev/null
-	rc=$?
-	[ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "not ok 999 - $t timed out after ${TIMEOUT}s" >> "$TW_OUT/$n.out"
+	echo "timewire-guest: running $c" >/dev/kmsg
+	echo "# running $c"
+	# Through a pipe: the runner reopens /dev/stdout, which on a plain file
+	# starts writing at offset 0 again, over its own output.
+	timeout -k 10 "$limit" ./run_kselftest.sh -c "$c" 2>&1 < /dev/null | cat > "$TW_OUT/$n.out"
+	rc=${PIPESTATUS[0]}
+	[ $rc -eq 124 ] || [ $rc -eq 137 ] &&
+		echo "not ok 999 - $c: the runner timed out after ${limit}s" >> "$TW_OUT/$n.out"
 	sed 's/^/  /' "$TW_OUT/$n.out" | tail -n 40
-	record "$t" $rc
+	record "$c" $rc
+	# Unloading after the suite exercises every exit path with the suite's
+	# leftovers; a module that will not go is a failure.
+	for m in $(setting "$c" MODULES); do
+		m=$(ko_name "$m")
+		grep -q "^$m " /proc/modules && step "rmmod $m" rmmod "$m"
+	done
+}
+
+for c in "$@"; do
+	run_suite "$c"
 done
 
 kill "$tsholder" 2>/dev/null
 wait "$tsholder" 2>/dev/null
-# Unloading after the suite exercises every exit path with the suite's
-# leftovers; a module that will not go is a failure.
-for m in $MODULES; do
-	m=$(ko_name "$m")
-	grep -q "^$m " /proc/modules && step "rmmod $m" rmmod "$m"
-done
 echo "timewire-guest: done" >/dev/kmsg
 dmesg > "$TW_OUT/dmesg.txt"
 echo "$n" > "$TW_OUT/count"

@@ -1,31 +1,44 @@
 #!/usr/bin/env bash
 # Boot the target kernel once in QEMU (virtme-ng, host filesystem shared
-# read-only), run one guest suite, and report its results on the host.
+# read-only), run one or more guest suites in that boot, and report their
+# results on the host.  The suites are first installed as kselftest
+# collections (make -C tests install) into OUTDIR/kselftest; the guest runs
+# each with kselftest's run_kselftest.sh, as a user would on a router.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR...
 #
 # Prints one line per test result (PASS/FAIL/SKIP), then
-# "suite: N passed, N failed, N skipped".  Writes OUTDIR/summary (three
-# numbers), the programs' outputs, the console log and the guest's dmesg.
+# "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
+# name).  Writes OUTDIR/summary (three numbers), the runs' outputs, the
+# console log and the guest's dmesg.
 # Exit status: 0 all passed or skipped; 1 a test failed, the guest did not
 # finish, or the kernel log shows a warning, BUG, oops or call trace.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernel-version.sh"
 
+usage() { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR..." >&2; exit 2; }
 out=""
 kver=${KVER:-}
 while getopts "o:k:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	k) kver=$OPTARG ;;
-	*) echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR" >&2; exit 2; }
-suite=$(cd "$1" && pwd) || exit 2
-name=$(basename "$suite")
+[ $# -ge 1 ] || usage
+# A suite is named by its directory below tests/: its kselftest collection.
+suites=()
+for d in "$@"; do
+	d=$(cd "$d" && pwd) || exit 2
+	case $d in
+	"$top"/tests/*) suites+=("${d#"$top"/tests/}") ;;
+	*) echo "vm: $d is not a suite below $top/tests" >&2; exit 2 ;;
+	esac
+done
+name=$(basename "${suites[0]}")
 [ -n "$kver" ] || kver=$(tw_kernel_installed) || { echo "vm: no target kernel installed (make deps)" >&2; exit 2; }
 kernel=/boot/vmlinuz-$kver
 [ -r "$kernel" ] || { echo "vm: $kernel not readable" >&2; exit 2; }
@@ -36,16 +49,37 @@ out=$(cd "$out" && pwd)	# the guest does not share our working directory
 # make modules-test builds the modules of this kernel here.
 ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 
-MODULES=""
-TESTS=""
-TIMEOUT=300
-MEMORY=1G
-TCG_THREAD=multi
-APPEND=""	# extra kernel command line
-# shellcheck source=/dev/null
-. "$suite/settings"
-# A developer may run a subset: TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE
-TESTS=${TW_TESTS:-$TESTS}
+setting() { "$top/tests/lib/suites.sh" get "$@"; }
+mib() {	# mib SIZE: 2G -> 2048, 512M -> 512
+	case $1 in *G) echo $((${1%G} * 1024)) ;; *M) echo "${1%M}" ;; *) echo "$1" ;; esac
+}
+
+# One boot for all: the most memory any suite asks for, single-threaded
+# TCG if any needs it, every suite's extra kernel command line, and the
+# sum of their programs' limits.
+memory=1024 TCG_THREAD=multi APPEND="" limit=180
+for s in "${suites[@]}"; do
+	m=$(setting "$s" MEMORY)
+	[ -n "$m" ] && [ "$(mib "$m")" -gt "$memory" ] && memory=$(mib "$m")
+	[ "$(setting "$s" TCG_THREAD)" = single ] && TCG_THREAD=single
+	APPEND+=" $(setting "$s" APPEND)"
+	t=$(setting "$s" timeout)
+	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45}))
+done
+
+# TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE installs and runs a subset.
+if ! make -s -C "$top/tests" install INSTALL_PATH="$out/kselftest" \
+	SUITES="${suites[*]}" > "$out/install.log" 2>&1; then
+	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
+	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
+	echo "0 1 0" > "$out/summary"
+	echo "$name: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+# Bash reads a script as it runs it: the guest runs a copy, so editing the
+# tree during a run cannot change the script under it.
+cp "$top/tests/vm/guest.sh" "$out/guest.sh"
 
 # udev coldplug of these modules costs ~10 s under TCG and nothing here needs them.
 blacklist=kvm_amd,kvm_intel,kvm,ccp,irqbypass,crct10dif_pclmul,crc32_pclmul,crc32c_intel
@@ -58,17 +92,15 @@ accel=(--disable-kvm)
 if [ "$("$top/tests/vm/kvm-probe.sh" "$kernel")" = kvm ]; then
 	accel=()
 elif [ "$TCG_THREAD" = single ]; then
-	accel+=(--qemu-opts "-accel tcg,thread=single")
+	accel+=("--qemu-opts=-accel tcg,thread=single")
 fi
 
-ntests=$(echo "$TESTS" | wc -w)
-limit=$((ntests * TIMEOUT + 180))
-echo "vm: suite $name on $kver (${accel[*]:-kvm}), limit ${limit}s"
+echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}), limit ${limit}s"
 boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
-		--cpus 2 --memory "$MEMORY" -v --rwdir "$out" \
+		--cpus 2 --memory "${memory}M" -v --rwdir "$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
-		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TESTS='$TESTS' $top/tests/vm/guest.sh $suite $out" \
+		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir $out/guest.sh $out/kselftest $out ${suites[*]}" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }

@@ -20,7 +20,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
-. "$top/tests/lib/tap.sh"
+. "$here/../lib/tap.sh"
 
 py=${YNL_PYTHON:-/usr/bin/python3}
 export YNL_NO_SCHEMA=1
@@ -29,10 +29,16 @@ ns2=tw-ynl2-$$
 tmp=$(mktemp -d)
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+# Installed, the suite carries the kernel's ynl and the spec (tests/ynl/Makefile).
+if [ -f "$here/cli.py" ]; then
+	ynl_cli=("$py" "$here/cli.py" --spec "$here/omware.yaml")
+elif [ -x "$top/scripts/ynl.sh" ]; then
+	ynl_cli=("$top/scripts/ynl.sh" --spec omware)
+else
+	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
+fi
 "$py" -c 'import yaml' 2>/dev/null ||
 	tap_skip_all "$py lacks yaml (apt install python3-yaml)"
-"$top/scripts/linux-src.sh" >/dev/null 2>&1 ||
-	tap_skip_all "kernel sources (ynl) not extracted"
 
 registered() {
 	if command -v genl >/dev/null; then
@@ -41,11 +47,7 @@ registered() {
 		"$py" "$here/omware_ynl.py" probe >/dev/null
 	fi
 }
-if ! registered; then
-	ko=${TW_KO_DIR:-$top}/omware/omware.ko
-	[ -f "$ko" ] && insmod "$ko" 2>/dev/null
-	registered || tap_skip_all "omware family not registered"
-fi
+registered || tap_skip_all "omware family not registered (module not loaded)"
 
 cleanup() {
 	ip netns del "$ns" 2>/dev/null
@@ -59,7 +61,7 @@ ip netns add "$ns" && ip netns add "$ns2" &&
 	ip -n "$ns" link set veth0 up && ip -n "$ns" link set veth1 up ||
 	tap_skip_all "cannot create the network namespaces"
 
-ynl() { ip netns exec "$ns" "$top/scripts/ynl.sh" --spec omware --no-schema "$@"; }
+ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }
 
 # json_check FILE EXPR: EXPR (python, over the JSON value r) holds for FILE.
 json_check() {
@@ -138,7 +140,7 @@ tap_ok "ynl shows the handler's extack (no such device)" \
 unpriv() {
 	ip netns exec "$ns" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all --bounding-set=-all \
-		"$top/scripts/ynl.sh" --spec omware --no-schema "$@"
+		"${ynl_cli[@]}" --no-schema "$@"
 }
 no_admin() {
 	unpriv --do stats-get >"$tmp/unpriv-get.out" 2>&1 || {

@@ -1,16 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Locate the kernel's ynl library (extracted by scripts/linux-src.sh) and
-load netlink specs with it, validated against the schema of their protocol.
+"""Locate the kernel's ynl library and load netlink specs with it,
+validated against the schema of their protocol.
 
-A spec is named by path, or by family: this tree's
-Documentation/netlink/specs/<name>.yaml first, then the kernel's.
+In the source tree the library is in the kernel source extracted by
+scripts/linux-src.sh.  Installed (make -C tests install), the suite carries
+its own copy (cli.py and lib/ next to this file) and the specs it drives.
+
+A spec is named by path, or by family: <name>.yaml next to this file, this
+tree's Documentation/netlink/specs/<name>.yaml, then the kernel's.
 """
 
 import os
 import subprocess
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The source tree; TW_ROOT names it when the suite runs installed elsewhere.
+TOP = os.environ.get('TW_ROOT') or os.path.dirname(os.path.dirname(HERE))
+INSTALLED = os.path.isfile(os.path.join(HERE, 'cli.py'))
 
 
 def linux_src():
@@ -19,11 +26,14 @@ def linux_src():
                           text=True).stdout.strip()
 
 
-SRC = linux_src()
-for _d in ('tools/net/ynl', 'tools/net/ynl/pyynl'):
-    if os.path.isdir(os.path.join(SRC, _d, 'lib')):
-        sys.path.insert(0, os.path.join(SRC, _d))
-        break
+SRC = None if INSTALLED else linux_src()
+if INSTALLED:
+    sys.path.insert(0, HERE)
+else:
+    for _d in ('tools/net/ynl', 'tools/net/ynl/pyynl'):
+        if os.path.isdir(os.path.join(SRC, _d, 'lib')):
+            sys.path.insert(0, os.path.join(SRC, _d))
+            break
 
 # pylint: disable=wrong-import-position
 from lib import NlError, SpecFamily, YnlFamily  # noqa: E402
@@ -32,9 +42,12 @@ from lib import NlError, SpecFamily, YnlFamily  # noqa: E402
 def spec_path(name):
     if os.sep in name or name.endswith('.yaml'):
         return name
+    candidates = [os.path.join(HERE, name + '.yaml')]
     for base in (TOP, SRC):
-        path = os.path.join(base, 'Documentation', 'netlink', 'specs',
-                            name + '.yaml')
+        if base:
+            candidates.append(os.path.join(base, 'Documentation', 'netlink',
+                                           'specs', name + '.yaml'))
+    for path in candidates:
         if os.path.exists(path):
             return path
     raise FileNotFoundError(f'no spec for family {name}')
@@ -44,7 +57,7 @@ def schema_path(spec):
     """The kernel's schema for the spec's protocol; '' (no validation) when
     YNL_NO_SCHEMA is set, as in the guest, where validating costs seconds
     and tests/ynl/test_spec.sh has validated the spec on the host."""
-    if os.environ.get('YNL_NO_SCHEMA'):
+    if os.environ.get('YNL_NO_SCHEMA') or not SRC:
         return ''
     proto = 'genetlink'
     with open(spec, encoding='utf-8') as f:
@@ -65,4 +78,4 @@ def load_family(name, connect=True):
     return YnlFamily(path, schema_path(path), process_unknown=True)
 
 
-__all__ = ['NlError', 'TOP', 'SRC', 'load_family', 'spec_path', 'schema_path']
+__all__ = ['NlError', 'TOP', 'SRC', 'INSTALLED', 'load_family', 'spec_path', 'schema_path']

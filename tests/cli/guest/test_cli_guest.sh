@@ -13,12 +13,12 @@
 set -u
 root=${TW_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
-. "$root/tests/lib/tap.sh"
+. "$(dirname "$0")/../../lib/tap.sh"
 
 TW=$root/userspace/timewire/timewire
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-[ -x "$TW" ] || tap_skip_all "$TW not built"
-grep -q '^omware ' /proc/modules || tap_skip_all "omware module not loaded"
+[ -x "$TW" ] || TW=$(command -v timewire) || tap_skip_all "timewire not built or installed"
+grep -qs '^omware ' /proc/modules || tap_skip_all "omware module not loaded"
 
 t=$(mktemp -d)
 cleanup() {

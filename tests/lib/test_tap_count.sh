@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tap-count.awk counts what the harness reports: plain TAP from our shell
+# tests, kselftest_harness.h programs, and kselftest's runner nesting each
+# program's TAP under its own result line.  A skip is never a pass.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$here/tap.sh"
+
+# count RC TEXT: the counts line for TEXT (printf %b escapes) exiting RC.
+count() { printf '%b' "$2" | awk -v rc="$1" -f "$here/tap-count.awk" | head -n 1; }
+# details RC TEXT: the FAIL/SKIP lines.
+details() { printf '%b' "$2" | awk -v rc="$1" -f "$here/tap-count.awk" | tail -n +2; }
+
+# is DESC WANT GOT: one result comparing two strings.
+is() {
+	[ "$2" = "$3" ] || tap_diag "$1: want '$2', got '$3'"
+	tap_result "$([ "$2" = "$3" ]; echo $?)" "$1"
+}
+
+# One kselftest_harness.h program: results at the top, diagnostics in "# ".
+harness='TAP version 13\n1..3\n# Starting 3 tests from 1 test cases.\n'
+harness+='#  RUN           f.a ...\n#            OK  f.a\nok 1 f.a\n'
+harness+='#  RUN           f.b ...\n# t.c:9:b:Expected 1 (1) == 2 (2)\n'
+harness+='#            FAIL  f.b\nnot ok 2 f.b\n'
+harness+='#      SKIP      no device\nok 3 f.c # SKIP no device\n'
+harness+='# FAILED: 1 / 3 tests passed.\n'
+
+# kselftest's runner over four programs of collection "s".
+runner='TAP version 13\n1..4\n# timeout set to 45\n'
+runner+='# selftests: s: p\n# TAP version 13\n# 1..3\n# ok 1 a\n'
+runner+='# not ok 2 b\n# ok 3 c # SKIP later\nnot ok 1 selftests: s: p # exit=1\n'
+runner+='# selftests: s: q\n# TAP version 13\n# 1..0 # SKIP needs root\n'
+runner+='ok 2 selftests: s: q # SKIP\n'
+runner+='# selftests: s: r\n# ok 1 x\n# ok 2 y\n'
+runner+='not ok 3 selftests: s: r # TIMEOUT 45 seconds\n'
+runner+='# selftests: s: t\nok 4 selftests: s: t\n'
+
+tap_plan 13
+is "plain: passes, failures and skips" "1 1 1" \
+	"$(count 1 'ok 1 - a\nnot ok 2 - b\nok 3 - c # SKIP no\n')"
+is "plain: exit 4 without results is a skip, not a pass" "0 0 1" \
+	"$(count 4 '1..0 # SKIP nothing here\n')"
+is "plain: the skip's reason is reported" "SKIP nothing here" \
+	"$(details 4 'TAP version 13\n1..0 # SKIP nothing here\n')"
+is "plain: non-zero exit without a failing result is a failure" "1 1 0" \
+	"$(count 1 'ok 1 - a\n')"
+is "plain: no result and exit 0 is one pass" "1 0 0" "$(count 0 '')"
+is "plain: TODO and XFAIL are not failures, XPASS is" "2 1 0" \
+	"$(count 1 'not ok 1 a # TODO\nok 2 b # XFAIL\nok 3 c # XPASS\n')"
+is "kselftest_harness: a failing TEST fails, a SKIP skips" "1 1 1" \
+	"$(count 1 "$harness")"
+is "kselftest_harness: the failing TEST is named" "FAIL f.b" \
+	"$(details 1 "$harness" | grep FAIL)"
+is "runner: subtests count, not the programs" "4 2 2" "$(count 1 "$runner")"
+is "runner: a failing subtest is named after its program" "FAIL p: b" \
+	"$(details 1 "$runner" | sed -n 1p)"
+is "runner: a skipped program gives its one-line reason" "SKIP q: needs root" \
+	"$(details 1 "$runner" | grep '^SKIP q')"
+is "runner: a timeout fails, its passed subtests still count" \
+	"FAIL r # TIMEOUT 45 seconds" "$(details 1 "$runner" | grep '^FAIL r')"
+is "runner: a program that fails with no failing subtest counts one failure" \
+	"2 1 0" "$(count 1 '# ok 1 a\n# ok 2 b\nnot ok 1 selftests: s: p # exit=1\n')"
+tap_done
