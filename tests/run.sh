@@ -36,7 +36,7 @@ HOST_TESTS=(
 )
 # Guest suites, one boot each (the omware boot also runs the CLI and ynl
 # tests against the live family).  The harness self-test boots twice.
-GUEST_SUITES=(harness omware mptcp-peer)
+GUEST_SUITES=(harness omware nlfuzz mptcp-peer)
 
 passed=0 failed=0 skipped=0
 failures=()
@@ -119,6 +119,12 @@ if [ "$host_only" -eq 0 ]; then
 			if ! make -s -C tests/omware > "$results/omware-build.log" 2>&1; then
 				tail -n 20 "$results/omware-build.log"
 				tally "$s" 0 1 0 "FAIL building tests/omware"
+				continue
+			fi ;;
+		nlfuzz)
+			if ! make -s -C tests/nlfuzz > "$results/nlfuzz-build.log" 2>&1; then
+				tail -n 20 "$results/nlfuzz-build.log"
+				tally "$s" 0 1 0 "FAIL building tests/nlfuzz"
 				continue
 			fi ;;
 		esac
