@@ -922,6 +922,44 @@ static void phase_root(struct fz *z, uint64_t until)
 	report(z, "as root", z->fails);
 }
 
+/* The owner's objects and what each has pending. */
+struct frozen {
+	int n;
+	uint32_t ids[MAX_IDS];
+	uint64_t pkts[MAX_IDS];
+};
+
+/* Once the frames due soon have left, the counts stand still. */
+static int freeze(const struct nlf_recipe *r, void *conn, struct frozen *fr)
+{
+	int i, fails = 0;
+
+	sleep_ms(1000);
+	fr->n = r->ids(conn, fr->ids, MAX_IDS);
+	for (i = 0; i < fr->n; i++)
+		fails += r->pending(fr->ids[i], &fr->pkts[i]) != 0;
+	return fails;
+}
+
+/* Objects gone or changed since freeze(), each named. */
+static int changed(const struct nlf_recipe *r, const struct frozen *fr,
+		   const char *who)
+{
+	uint64_t after;
+	int i, n = 0;
+
+	for (i = 0; i < fr->n; i++) {
+		if (r->pending(fr->ids[i], &after) == 0 &&
+		    after == fr->pkts[i])
+			continue;
+		diag("object %u: %llu packets pending before %s ran, %llu after",
+		     fr->ids[i], (unsigned long long)fr->pkts[i], who,
+		     (unsigned long long)after);
+		n++;
+	}
+	return n;
+}
+
 static int drop_privileges(void)
 {
 	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
@@ -939,6 +977,7 @@ static void phase_unpriv(struct fz *z, uint64_t until)
 {
 	const struct nlf_recipe *r = z->f->r;
 	void *conn = r->start(&z->t);
+	struct frozen fr;
 	pid_t pid;
 	int fails;
 
@@ -948,6 +987,7 @@ static void phase_unpriv(struct fz *z, uint64_t until)
 				      r->family);
 		return;
 	}
+	fails = freeze(r, conn, &fr);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -965,9 +1005,11 @@ static void phase_unpriv(struct fz *z, uint64_t until)
 			fail(z, "no admin-only command was tried");
 		child_exit(z);
 	}
-	fails = pid < 0 ? 1 : child_status(pid);
+	fails += pid < 0 ? 1 : child_status(pid);
+	/* whatever the kernel says is admin-only: nothing may change */
+	fails += changed(r, &fr, "the unprivileged caller");
 	r->stop(conn);
-	ksft_test_result(!fails, "%s unprivileged: no admin-only command succeeded\n",
+	ksft_test_result(!fails, "%s unprivileged: no admin-only command succeeded, nothing changed\n",
 			 r->family);
 }
 
@@ -1014,9 +1056,8 @@ static void phase_netns(struct fz *z, uint64_t until)
 {
 	const struct nlf_recipe *r = z->f->r;
 	void *conn = r->start(&z->t);
-	uint64_t before[MAX_IDS], after;
-	uint32_t ids[MAX_IDS];
-	int n, i, fails = 0;
+	struct frozen fr;
+	int fails;
 	pid_t pid;
 
 	if (!conn) {
@@ -1024,24 +1065,13 @@ static void phase_netns(struct fz *z, uint64_t until)
 				      r->family);
 		return;
 	}
-	/* frames due soon leave first, so the counts stand still */
-	sleep_ms(1000);
-	n = r->ids(conn, ids, MAX_IDS);
-	for (i = 0; i < n; i++)
-		fails += r->pending(ids[i], &before[i]) != 0;
+	fails = freeze(r, conn, &fr);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0)
-		netns_child(z, ids, n, until);
+		netns_child(z, fr.ids, fr.n, until);
 	fails += pid < 0 ? 1 : child_status(pid);
-	for (i = 0; i < n; i++) {
-		if (r->pending(ids[i], &after) || after != before[i]) {
-			diag("object %u: %llu packets pending before the other netns ran, %llu after",
-			     ids[i], (unsigned long long)before[i],
-			     (unsigned long long)after);
-			fails++;
-		}
-	}
+	fails += changed(r, &fr, "the other netns");
 	r->stop(conn);
 	ksft_test_result(!fails, "%s other netns: nothing read or changed across\n",
 			 r->family);
