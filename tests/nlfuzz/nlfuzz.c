@@ -924,18 +924,19 @@ static void phase_root(struct fz *z, uint64_t until)
 
 /* The owner's objects and what each has pending. */
 struct frozen {
+	void *conn;
 	int n;
 	uint32_t ids[MAX_IDS];
 	uint64_t pkts[MAX_IDS];
 };
 
 /* Once the frames due soon have left, the counts stand still. */
-static int freeze(const struct nlf_recipe *r, void *conn, struct frozen *fr)
+static int freeze(const struct nlf_recipe *r, struct frozen *fr)
 {
 	int i, fails = 0;
 
 	sleep_ms(1000);
-	fr->n = r->ids(conn, fr->ids, MAX_IDS);
+	fr->n = r->ids(fr->conn, fr->ids, MAX_IDS);
 	for (i = 0; i < fr->n; i++)
 		fails += r->pending(fr->ids[i], &fr->pkts[i]) != 0;
 	return fails;
@@ -973,48 +974,27 @@ static int drop_privileges(void)
  * sessions are its own, so only the capability check stands between it
  * and them.
  */
-static void phase_unpriv(struct fz *z, uint64_t until)
+static void unpriv_child(struct fz *z, const struct frozen *fr,
+			 uint64_t until)
 {
 	const struct nlf_recipe *r = z->f->r;
-	void *conn = r->start(&z->t);
-	struct frozen fr;
-	pid_t pid;
-	int fails;
+	void *conn = fr->conn;
 
-	z->sent = z->ok = z->refused = 0;
-	if (!conn) {
-		ksft_test_result_fail("%s unprivileged: cannot start traffic\n",
-				      r->family);
-		return;
-	}
-	fails = freeze(r, conn, &fr);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		z->fails = 0;
-		z->unpriv = true;
-		if (drop_privileges())
-			fail(z, "cannot drop privileges: %s", strerror(errno));
-		do
-			steps(z, conn, 16);
-		while (!z->fails && mono() < until);
-		printf("# %s unprivileged: %lu requests, %lu succeeded, %lu refused (%lu admin-only)\n",
-		       r->family, z->sent, z->ok, z->refused,
-		       z->admin_refused);
-		if (!z->admin_refused)
-			fail(z, "no admin-only command was tried");
-		child_exit(z);
-	}
-	fails += pid < 0 ? 1 : child_status(pid);
-	/* whatever the kernel says is admin-only: nothing may change */
-	fails += changed(r, &fr, "the unprivileged caller");
-	r->stop(conn);
-	ksft_test_result(!fails, "%s unprivileged: no admin-only command succeeded, nothing changed\n",
-			 r->family);
+	z->unpriv = true;
+	if (drop_privileges())
+		fail(z, "cannot drop privileges: %s", strerror(errno));
+	do
+		steps(z, conn, 16);
+	while (!z->fails && mono() < until);
+	printf("# %s unprivileged: %lu requests, %lu succeeded, %lu refused (%lu admin-only)\n",
+	       r->family, z->sent, z->ok, z->refused, z->admin_refused);
+	if (!z->admin_refused)
+		fail(z, "no admin-only command was tried");
+	child_exit(z);
 }
 
 /* The objects of the first netns must be out of sight and reach. */
-static void netns_child(struct fz *z, const uint32_t *ids, int n,
+static void netns_child(struct fz *z, const struct frozen *fr,
 			uint64_t until)
 {
 	const struct nlf_recipe *r = z->f->r;
@@ -1023,8 +1003,6 @@ static void netns_child(struct fz *z, const uint32_t *ids, int n,
 	uint64_t pkts;
 	int i;
 
-	z->fails = 0;
-	z->sent = z->ok = z->refused = 0;
 	if (enter_ns(z->t.ns)) {
 		fail(z, "cannot enter netns %s", z->t.ns);
 		child_exit(z);
@@ -1034,12 +1012,13 @@ static void netns_child(struct fz *z, const uint32_t *ids, int n,
 		fail(z, "netns %s sees %zu objects, %llu packets, %llu bytes pending of another netns",
 		     z->t.ns, cs.objects, (unsigned long long)cs.pending_pkts,
 		     (unsigned long long)cs.pending_bytes);
-	for (i = 0; i < n; i++)
-		if (!r->pending(ids[i], &pkts))
+	for (i = 0; i < fr->n; i++)
+		if (!r->pending(fr->ids[i], &pkts))
 			fail(z, "netns %s reads object %u of another netns",
-			     z->t.ns, ids[i]);
+			     z->t.ns, fr->ids[i]);
 	/* the far side of the veth, seen from here */
 	view = z->t;
+	snprintf(view.dev, sizeof(view.dev), "%s", z->t.peer);
 	view.ifindex = if_nametoindex(z->t.peer);
 	memcpy(view.mac, z->t.peer_mac, ETH_ALEN);
 	memcpy(view.peer_mac, z->t.mac, ETH_ALEN);
@@ -1052,29 +1031,51 @@ static void netns_child(struct fz *z, const uint32_t *ids, int n,
 	child_exit(z);
 }
 
-static void phase_netns(struct fz *z, uint64_t until)
+struct beside {
+	const char *name;	/* of the phase */
+	const char *who;	/* who must change nothing */
+	const char *claim;	/* what passing means */
+	void (*child)(struct fz *z, const struct frozen *fr, uint64_t until);
+};
+
+static const struct beside unprivileged = {
+	"unprivileged", "the unprivileged caller",
+	"no admin-only command succeeded, nothing changed", unpriv_child,
+};
+
+static const struct beside other_netns = {
+	"other netns", "the other netns", "nothing read or changed across",
+	netns_child,
+};
+
+/*
+ * A connection of root's, frozen, while a child process fuzzes beside it:
+ * whatever the kernel flags admin-only, its objects must not change.
+ */
+static void phase_beside(struct fz *z, uint64_t until, const struct beside *b)
 {
 	const struct nlf_recipe *r = z->f->r;
-	void *conn = r->start(&z->t);
-	struct frozen fr;
-	int fails;
+	struct frozen fr = { .conn = r->start(&z->t) };
 	pid_t pid;
+	int fails;
 
-	if (!conn) {
-		ksft_test_result_fail("%s other netns: cannot start traffic\n",
-				      r->family);
+	if (!fr.conn) {
+		ksft_test_result_fail("%s %s: cannot start traffic\n",
+				      r->family, b->name);
 		return;
 	}
-	fails = freeze(r, conn, &fr);
+	fails = freeze(r, &fr);
 	fflush(stdout);
 	pid = fork();
-	if (pid == 0)
-		netns_child(z, fr.ids, fr.n, until);
+	if (pid == 0) {
+		z->fails = 0;
+		z->sent = z->ok = z->refused = 0;
+		b->child(z, &fr, until);
+	}
 	fails += pid < 0 ? 1 : child_status(pid);
-	fails += changed(r, &fr, "the other netns");
-	r->stop(conn);
-	ksft_test_result(!fails, "%s other netns: nothing read or changed across\n",
-			 r->family);
+	fails += changed(r, &fr, b->who);
+	r->stop(fr.conn);
+	ksft_test_result(!fails, "%s %s: %s\n", r->family, b->name, b->claim);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1245,8 +1246,8 @@ static void fuzz_family(struct fam *f, const struct opts *o,
 		ksft_exit_fail_msg("cannot build the veth/netns topology\n");
 	cleanup_topo = &z.t;
 	phase_root(&z, t0 + span / 2);
-	phase_unpriv(&z, t0 + span * 3 / 4);
-	phase_netns(&z, t0 + span);
+	phase_beside(&z, t0 + span * 3 / 4, &unprivileged);
+	phase_beside(&z, t0 + span, &other_netns);
 	check_left(&z);
 	topo_del(&z.t);
 	cleanup_topo = NULL;
