@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nlfuzz.h - what the netlink fuzzer needs to know of a family beyond what
+ * the kernel tells it (CTRL_CMD_GETFAMILY, CTRL_CMD_GETPOLICY): how to make
+ * valid traffic, and how to count what is left when the run is over.
+ */
+#ifndef NLFUZZ_H
+#define NLFUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omware_wire.h"
+
+#define NLF_MSG_MAX	8192
+
+/*
+ * One request as bytes: a netlink header, a genl header, attributes.
+ * @buf follows an int, so it is aligned for the headers.
+ */
+struct nlf_msg {
+	int len;
+	uint8_t buf[NLF_MSG_MAX];
+};
+
+/* What a fresh socket of the current netns sees. */
+struct nlf_census {
+	size_t objects;
+	uint64_t pending_pkts, pending_bytes;
+};
+
+/*
+ * A family's valid traffic.  A connection is an owner socket with a few
+ * objects (sessions) on the topology's device, traffic pending on them.
+ */
+struct nlf_recipe {
+	const char *family;	/* generic netlink family name */
+	const char *module;	/* unloaded at the end of the run */
+	void *(*start)(const struct topo *t);
+	int (*fd)(void *conn);
+	/* one valid request on the connection's objects: 0, or -1 */
+	int (*valid)(void *conn, struct nlf_msg *m);
+	int (*ids)(void *conn, uint32_t *ids, int max);
+	void (*stop)(void *conn);	/* closes the owner socket */
+	/* through a fresh socket: 0 and the object's pending packets */
+	int (*pending)(uint32_t id, uint64_t *pkts);
+	int (*census)(struct nlf_census *c);
+};
+
+extern const struct nlf_recipe nlf_omware;
+
+#endif
