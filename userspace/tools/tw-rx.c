@@ -2,43 +2,56 @@
 /*
  * tw-rx - receive timewire probes and record when they arrived.
  *
- * Runs in the receiving network namespace.  Every probe (probe.h) seen on
- * the interface is recorded with the kernel's software receive timestamp
- * and written out as CSV when the run ends:
+ * Runs in the receiving network namespace (or, with -d out, in the
+ * sending one).  Every probe (probe.h) seen on the interface is recorded
+ * with the kernel's software timestamp and written out as CSV when the run
+ * ends:
  *
  *   tag,seq,sched_ns,rx_ns,rx_src,kern_ns,udp_ns,user_ns,size
  *
  * tag is the UDP source port (the sender gives every method of a run its
- * own), rx_ns the arrival time converted to CLOCK_MONOTONIC (the clock the
+ * own), rx_ns the observed time converted to CLOCK_MONOTONIC (the clock the
  * probes are scheduled in), kern_ns / udp_ns / user_ns the raw
  * CLOCK_REALTIME readings it was chosen from, and rx_src says which one.
  * The compact probe of a packet under 48 bytes carries only the low 32 bits
  * of its scheduled time; tw-rx restores the rest from rx_ns.
  *
- * The veth delivery-time pitfall: since Linux 5.18 a packet sent with
- * SO_TXTIME keeps its delivery time (a CLOCK_TAI or CLOCK_MONOTONIC value)
- * in skb->tstamp across a veth pair into the peer namespace, and the
- * receive path does not stamp a packet whose tstamp is set.  An AF_PACKET
- * tap then reports the scheduled time as the "receive" timestamp, or (as
- * seen on 6.12) a time filled in after the arrival; either would make the
- * sender look better or worse than it is.  IPv4 local delivery
- * replaces such a delivery time with the real time, so a UDP socket bound
- * to the probe port sees a genuine timestamp: equal to the tap's for an
- * ordinary packet (both copies carry the same skb->tstamp), different for
- * one that carried a delivery time.  tw-rx therefore receives every probe
- * twice, on the AF_PACKET socket and on the UDP socket, and when the two
- * timestamps differ it uses the UDP one (rx_src "udp").  Without a UDP
+ * The wire point (-d out): an AF_PACKET tap on the sender's interface sees
+ * every outgoing packet from dev_queue_xmit_nit(), which stamps the copy
+ * with the real time right before the driver's transmit, whatever sent it
+ * (a socket, a qdisc's timer, the omware module) and whatever delivery time
+ * the packet carries.  That is one point for every sender, the moment the
+ * packet leaves for the wire, and nothing that happens to the packet after
+ * it (the receiver's backlog, its socket, this program's own reading)
+ * moves the timestamp (rx_src "wire").  A sender that hands frames to the
+ * driver without that call (PACKET_QDISC_BYPASS, XDP) is not seen at all,
+ * so it cannot be flattered, only counted as lost.
+ *
+ * The receive point (-d in, the default) has a pitfall on veth: since
+ * Linux 5.18 a packet sent with SO_TXTIME keeps its delivery time (a
+ * CLOCK_TAI or CLOCK_MONOTONIC value) in skb->tstamp across a veth pair
+ * into the peer namespace, and the receive path does not stamp a packet
+ * whose tstamp is set.  The tap then stamps it only when it queues its own
+ * copy, after the receiver's backlog, while an ordinary packet is stamped
+ * on entering the backlog.  IPv4 local delivery replaces such a delivery
+ * time with the real time later still, so a UDP socket bound to the probe
+ * port sees a timestamp equal to the tap's for an ordinary packet (both
+ * copies carry the same skb->tstamp) and different for one that carried a
+ * delivery time.  tw-rx therefore receives every probe twice, on the
+ * AF_PACKET socket and on the UDP socket, and when the two timestamps
+ * differ it uses the UDP one (rx_src "udp"): a later point than the other
+ * packets', which is why timing comparisons use -d out.  Without a UDP
  * copy, a tap timestamp later than the clock read right after recvmsg()
  * or more than 10 s older is rejected in favour of that clock read
  * (rx_src "user").  The UDP socket also keeps the receiving stack from
  * answering every probe with an ICMP port unreachable.
  *
- * Both sockets are opened once, before any probe is sent, and kept for the
+ * The sockets are opened once, before any probe is sent, and kept for the
  * whole run: enabling receive timestamps flips a static key (the kernel
  * patches its own text), which is best done while the network is quiet.
  *
- * Usage: tw-rx -i IFNAME -o FILE [-p PORT] [-n COUNT] [-t SECONDS]
- *              [-s SUMMARY] [-r READY] [-U] [-q]
+ * Usage: tw-rx -i IFNAME -o FILE [-d in|out] [-p PORT] [-n COUNT]
+ *              [-t SECONDS] [-s SUMMARY] [-r READY] [-U] [-q]
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -187,11 +200,16 @@ static void set_bufs(int fd)
 	}
 }
 
-static int open_packet(const char *ifname)
+/*
+ * Outgoing packets reach only ETH_P_ALL taps (dev_queue_xmit_nit() walks
+ * ptype_all alone); incoming ones need no more than IPv4.
+ */
+static int open_packet(const char *ifname, bool outgoing)
 {
+	uint16_t proto = htons(outgoing ? ETH_P_ALL : ETH_P_IP);
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_IP),
+		.sll_protocol = proto,
 	};
 	int fd;
 
@@ -200,8 +218,7 @@ static int open_packet(const char *ifname)
 		fprintf(stderr, "tw-rx: no interface %s\n", ifname);
 		exit(1);
 	}
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    htons(ETH_P_IP));
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
 	if (fd < 0) {
 		perror("tw-rx: AF_PACKET socket");
 		exit(1);
@@ -268,8 +285,8 @@ struct counters {
 	uint64_t nomem;
 };
 
-static void drain_packet(int fd, struct table *t, uint16_t port,
-			 struct counters *c)
+static void drain_packet(int fd, bool outgoing, struct table *t,
+			 uint16_t port, struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -293,7 +310,7 @@ static void drain_packet(int fd, struct table *t, uint16_t port,
 		user = tw_now_ns(CLOCK_REALTIME);
 		if (n < 0)
 			return;
-		if (sll.sll_pkttype == PACKET_OUTGOING)
+		if ((sll.sll_pkttype == PACKET_OUTGOING) != outgoing)
 			continue;
 		if (n > (ssize_t)sizeof(buf))
 			n = sizeof(buf);
@@ -382,9 +399,10 @@ static int64_t to_mono(int64_t rt, struct tw_clock_pair a,
 	return rt - (oa + (int64_t)((ob - oa) * f));
 }
 
+/* tap_src names the tap's point in the CSV: "wire" (-d out) or "sw". */
 static int write_csv(const char *path, const struct table *t,
-		     struct tw_clock_pair a, struct tw_clock_pair b,
-		     struct verdicts *v)
+		     const char *tap_src, struct tw_clock_pair a,
+		     struct tw_clock_pair b, struct verdicts *v)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t i;
@@ -417,7 +435,7 @@ static int write_csv(const char *path, const struct table *t,
 			v->user_fix++;
 		} else {
 			rx = r->kern_rt;
-			src = "sw";
+			src = tap_src;
 			v->sw++;
 		}
 		rx = to_mono(rx, a, b);
@@ -439,13 +457,58 @@ static int write_csv(const char *path, const struct table *t,
 	return 0;
 }
 
+struct run {
+	const char *ifname;
+	unsigned long port;
+	bool outgoing, use_udp;
+	const char *why;	/* what ended it */
+	size_t probes;
+	struct counters c;
+	struct verdicts v;
+	unsigned int socket_drops;
+	struct tw_clock_pair a, b;
+};
+
+static int write_summary(const char *path, const struct run *r)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	fprintf(f, "{\"ifname\": \"%s\", \"direction\": \"%s\",\n"
+		" \"port\": %lu, \"stop\": \"%s\",\n",
+		r->ifname, r->outgoing ? "out" : "in", r->port, r->why);
+	fprintf(f, " \"probes\": %zu, \"pkt_probes\": %" PRIu64
+		", \"udp_probes\": %" PRIu64 ", \"duplicates\": %" PRIu64
+		", \"nomem\": %" PRIu64 ",\n", r->probes, r->c.pkt_probes,
+		r->c.udp_probes, r->c.dup, r->c.nomem);
+	fprintf(f, " \"rx_src\": {\"%s\": %" PRIu64 ", \"udp\": %" PRIu64
+		", \"user\": %" PRIu64 ", \"udp-only\": %" PRIu64 "},\n",
+		r->outgoing ? "wire" : "sw", r->v.sw, r->v.udp_fix,
+		r->v.user_fix, r->v.udp_only);
+	fprintf(f, " \"pkt_socket_drops\": %u,\n"
+		" \"clock_offset_ns\": {\"start\": %" PRId64
+		", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
+		r->socket_drops, r->a.clock - r->a.mono,
+		r->b.clock - r->b.mono, r->use_udp ? "true" : "false");
+	if (fclose(f)) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tw-rx -i IFNAME -o FILE [-p PORT] [-n COUNT] [-t SECONDS]\n"
-		"             [-s SUMMARY] [-r READY] [-U] [-q]\n"
+		"Usage: tw-rx -i IFNAME -o FILE [-d in|out] [-p PORT] [-n COUNT]\n"
+		"             [-t SECONDS] [-s SUMMARY] [-r READY] [-U] [-q]\n"
 		"  -i IFNAME   interface to listen on\n"
 		"  -o FILE     CSV output, written when the run ends (- = stdout)\n"
+		"  -d in|out   record probes arriving (default) or leaving IFNAME;\n"
+		"              out is the wire point, the same for every sender\n"
 		"  -p PORT     UDP destination port of the probes (default %u)\n"
 		"  -n COUNT    stop after COUNT probes (default: no limit)\n"
 		"  -t SECONDS  stop after SECONDS (default 60)\n"
@@ -466,14 +529,23 @@ int main(int argc, char **argv)
 	socklen_t pstlen = sizeof(pst);
 	struct tw_clock_pair a, b;
 	struct table t = { 0 };
-	bool use_udp = true, quiet = false;
+	struct run run;
+	bool use_udp = true, quiet = false, outgoing = false;
 	const char *why = "timeout";
 	int64_t deadline;
 	struct pollfd pfd[2];
 	int opt, nfd;
 
-	while ((opt = getopt(argc, argv, "i:o:p:n:t:s:r:Uqh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:o:d:p:n:t:s:r:Uqh")) != -1) {
 		switch (opt) {
+		case 'd':
+			if (strcmp(optarg, "in") && strcmp(optarg, "out")) {
+				fprintf(stderr, "tw-rx: -d takes in or out, not %s\n",
+					optarg);
+				return 1;
+			}
+			outgoing = !strcmp(optarg, "out");
+			break;
 		case 'i':
 			ifname = optarg;
 			break;
@@ -515,8 +587,11 @@ int main(int argc, char **argv)
 	}
 
 	tw_stop_on_signals();
+	/* Leaving packets carry no delivery time to correct. */
+	if (outgoing)
+		use_udp = false;
 
-	pfd[0].fd = open_packet(ifname);
+	pfd[0].fd = open_packet(ifname, outgoing);
 	pfd[0].events = POLLIN;
 	nfd = 1;
 	if (use_udp) {
@@ -536,8 +611,8 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	if (!quiet)
-		fprintf(stderr, "tw-rx: listening on %s port %lu\n", ifname,
-			port);
+		fprintf(stderr, "tw-rx: listening on %s port %lu (%s)\n",
+			ifname, port, outgoing ? "outgoing" : "incoming");
 
 	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
 	while (!tw_stop) {
@@ -553,7 +628,7 @@ int main(int argc, char **argv)
 			perror("tw-rx: poll");
 			break;
 		}
-		drain_packet(pfd[0].fd, &t, port, &c);
+		drain_packet(pfd[0].fd, outgoing, &t, port, &c);
 		if (use_udp)
 			drain_udp(pfd[1].fd, &t, &c);
 		if (count && c.pkt_probes >= count) {
@@ -571,30 +646,15 @@ int main(int argc, char **argv)
 	b = tw_clock_pair(CLOCK_REALTIME);
 	getsockopt(pfd[0].fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
-	if (write_csv(out, &t, a, b, &v))
+	if (write_csv(out, &t, outgoing ? "wire" : "sw", a, b, &v))
 		return 1;
-	if (summary) {
-		FILE *f = fopen(summary, "w");
-
-		if (!f) {
-			perror(summary);
-			return 1;
-		}
-		fprintf(f, "{\"ifname\": \"%s\", \"port\": %lu, \"stop\": \"%s\",\n"
-			" \"probes\": %zu, \"pkt_probes\": %" PRIu64
-			", \"udp_probes\": %" PRIu64 ", \"duplicates\": %" PRIu64
-			", \"nomem\": %" PRIu64 ",\n"
-			" \"rx_src\": {\"sw\": %" PRIu64 ", \"udp\": %" PRIu64
-			", \"user\": %" PRIu64 ", \"udp-only\": %" PRIu64 "},\n"
-			" \"pkt_socket_drops\": %u,\n"
-			" \"clock_offset_ns\": {\"start\": %" PRId64
-			", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
-			ifname, port, why, t.n, c.pkt_probes, c.udp_probes,
-			c.dup, c.nomem, v.sw, v.udp_fix, v.user_fix, v.udp_only,
-			pst.tp_drops, a.clock - a.mono, b.clock - b.mono,
-			use_udp ? "true" : "false");
-		fclose(f);
-	}
+	run = (struct run){
+		.ifname = ifname, .port = port, .outgoing = outgoing,
+		.use_udp = use_udp, .why = why, .probes = t.n, .c = c, .v = v,
+		.socket_drops = pst.tp_drops, .a = a, .b = b,
+	};
+	if (summary && write_summary(summary, &run))
+		return 1;
 	if (!quiet)
 		fprintf(stderr,
 			"tw-rx: %zu probes (%s); timestamps: %" PRIu64
