@@ -286,7 +286,8 @@ def check_summary(check, d):
           " that the observer is not the wire tap",
           "Offset c = 5.0 us" in out and
           "Pre-registered: OIR-hybrid (trains), TOM (pairs)" in out and
-          "Short run (1 round, 200 packets per cell): noisy" in out and
+          "\nShort run (1 round, 200 packets per cell): noisy; verdicts"
+          " indicative only.\n" in out and
           "warning: the observer is unknown, not the wire tap" in
           words(out))
     check("summary: counts N/A apart",
@@ -368,6 +369,15 @@ def check_point(check):
           "observed at another point: ETF-500 +500.0 us" and
           "ETF-500 +500.0 us" in words(out))
     check("the wire observer: no warning", "warning" not in out)
+    res, _p, out = scenario(omware_only)
+    check("no socket method: c = 0, said so; the point check N/A",
+          res.get("offset_c_ns") == 0 and
+          "Offset c = 0: no socket method's TX timestamp" in out and
+          target(res, "run", "run").get("result") == "N/A")
+
+
+def omware_only(r):
+    r.add("a1000-s40-idle", "OIR-hybrid", jitter(100, 1000), mode="hybrid")
 
 
 def missing_ref(hybrid_amp, rt_err="sched_setscheduler: EPERM", rt_lost=0):
