@@ -1458,7 +1458,8 @@ static const struct tw_arg bench_args[] = {
 	  .help = "OFR pre-dispatch period (default 500)", .max = 10000000 },
 	{ .name = "guard-max-ns", .type = TW_ARG_U32, .off = OPT(guard_max_ns),
 	  .meta = "NS",
-	  .help = "guard cap of the hybrid mode and RSM-RT; 0 = the module's default (default " STR(OMWARE_GUARD_MAX_NS_DEFAULT) ", the module's)",
+	  .help = "guard cap of the hybrid mode and RSM-RT; 0 = the module's default (default "
+		  STR(OMWARE_GUARD_MAX_NS_DEFAULT) ", the module's)",
 	  .max = OMWARE_GUARD_MAX_NS_LIMIT },
 	{ .name = "methods", .type = TW_ARG_STR, .off = OPT(methods),
 	  .meta = "LIST", .help = "methods to run, comma separated (default all)" },
