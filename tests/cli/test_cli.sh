@@ -94,7 +94,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 86
+tap_plan 88
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -254,15 +254,15 @@ tap_ok "every keyword has one placeholder (unit) in every command and the bench"
 [ -z "$bad" ] || tap_diag "differing: $bad"
 if [ -x "$BENCH" ]; then
 	ok=0
-	for k in sport guard-max-ns start-in size; do
+	for k in sport guard-max-ns start-in size seed; do
 		grep -q "^$k " "$tmp/args-bench" || { ok=1; tap_diag "bench lacks $k"; }
 	done
-	for k in tag guard-max lead; do
+	for k in tag guard-max lead rotate; do
 		# shellcheck disable=SC2086
 		run_bench $bench_args "$k" 1
 		grep -q "unknown argument \"$k\"" "$err" || { ok=1; tap_diag "bench takes $k"; }
 	done
-	tap_ok "the bench says sport, guard-max-ns, start-in (not tag, guard-max, lead)" \
+	tap_ok "the bench says sport, guard-max-ns, start-in, seed (not tag, guard-max, lead, rotate)" \
 		test $ok -eq 0
 	run omware send dev lo size 65536 schedule periodic 1
 	sed -n 's/.*expected //p' "$err" > "$tmp/size-cli"
@@ -331,6 +331,8 @@ methods oir,,rsm
 etf-delta 0
 etf-delta 10,1e3
 guard-max-ns x
+seed 4294967296
+seed -1
 alpha
 LIST
 fi
@@ -461,11 +463,11 @@ if [ -x "$BENCH" ]; then
 		      grep -q "error \"tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.\"$" "$out"'
 	# Method names in any case; text output of key-value pairs.
 	tap_ok "tw-omware-bench: method names in any case (Etf,FQ)" \
-		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods Etf,FQ etf-delta 100 count 2 grace 10;
+		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods Etf,FQ etf-delta 100 count 2 grace 10 seed 1;
 		      test $rc -eq 5 && grep -q "^ETF-100 " "$out" && grep -q "^FQ " "$out"'
 	cp "$out" "$tmp/bench.txt"
 	# shellcheck disable=SC2086
-	PATH=$tmp/bin:$PATH run_bench -json $bench_args methods etf,fq etf-delta 100 count 2 grace 10
+	PATH=$tmp/bin:$PATH run_bench -json $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed 1
 	cp "$out" "$tmp/bench.json"
 	tap_ok "tw-omware-bench -json (iproute2's form) prints JSON" is_json "$tmp/bench.json"
 	tap_ok "tw-omware-bench text: key-value pairs, values with blanks quoted" \
@@ -473,10 +475,11 @@ if [ -x "$BENCH" ]; then
 import json, shlex, sys
 text = open(sys.argv[1]).read().splitlines()
 runs = json.load(open(sys.argv[2]))["methods"]
-assert len(runs) == 2 and len(text) == 5, text
+# The workload, the seed and order, then the warm-up and the two runs.
+assert len(runs) == 3 and len(text) == 8, text
 # Each run: a line "NAME key value ...", then a line "key value ...".
 for i, run in enumerate(runs):
-    words = shlex.split(text[1 + 2 * i]) + shlex.split(text[2 + 2 * i])
+    words = shlex.split(text[2 + 2 * i]) + shlex.split(text[3 + 2 * i])
     assert words[0] == run["method"] and len(words) % 2 == 1, words
     pairs = dict(zip(words[1::2], words[2::2]))
     assert set(pairs) == set(run) - {"method"}, (pairs, run)
@@ -484,9 +487,32 @@ for i, run in enumerate(runs):
         assert pairs[k] == str(run[k]), (k, pairs[k], run[k])
     assert " " in pairs["qdisc"] and " " in pairs["error"]
 PY
+	# The order: a seeded shuffle, printed; the warm-up runs its first
+	# method, and every run has a tag of its own.
+	ok=0
+	orders=""
+	for seed in 1 2 3 4 5 6 7 8 1; do
+		# shellcheck disable=SC2086
+		PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed $seed
+		order=$(awk '$1 == "seed" && $2 == '"$seed"' { print $4 }' "$out")
+		runs=$(awk '/^[A-Z]/ { sub(/-100$/, "", $1)
+			print $1 ($4 == "warmup" && $5 == 1 ? "*" : "") }' "$out" | paste -sd,)
+		tags=$(awk '/^[A-Z]/ { print $3 }' "$out" | sort -u | paste -sd,)
+		[ "$runs" = "${order%%,*}*,$order" ] && [ "$tags" = 30000,30001,30002 ] ||
+			{ ok=1; tap_diag "seed $seed: order $order, runs $runs, tags $tags"; }
+		orders="$orders $seed:$order"
+	done
+	# The same seed, the same order; some seeds put each method first.
+	first=$(echo "$orders" | tr ' ' '\n' | grep '^1:' | sort -u | wc -l)
+	kinds=$(echo "$orders" | tr ' ' '\n' | grep : | cut -d: -f2 | sort -u | paste -sd' ')
+	tap_ok "tw-omware-bench: seeded order, warm-up first, unique tags" \
+		eval 'test $ok -eq 0 && test "$first" -eq 1 && test "$kinds" = "ETF,FQ FQ,ETF"'
+	tap_ok "tw-omware-bench help lists rsm-rt" \
+		eval 'sed -n "/^Methods:/,/^\$/p" "$tmp/bench-help" | grep -q "^  rsm-rt  .*SCHED_FIFO"'
 else
 	for t in help "missing dev" "unknown method" "without the module" \
-		"a failing tc" "methods in any case" "-json" "text pairs"; do
+		"a failing tc" "methods in any case" "-json" "text pairs" \
+		"seeded order" "rsm-rt"; do
 		tap_skip "tw-omware-bench: $t" "$BENCH not built"
 	done
 fi
@@ -588,12 +614,13 @@ if [ -x "$BENCH" ]; then
 	check "start-in" "$BENCH" dev lo st
 	check "oir oir-hybrid oir-qdisc oir-hybrid-qdisc" "$BENCH" dev lo methods oir
 	check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trains" "$BENCH" dev lo methods rsm,t
+	check "rsm rsm-rt" "$BENCH" dev lo methods rs
 	check "first all" "$BENCH" dev lo etf-sweep ""
 	check "" "$BENCH" dev lo alpha ""
 	tap_ok "completion of tw-omware-bench: keywords, the methods list, no numbers" \
 		test $ok -eq 0
 	# The methods it offers are those of the help, in the help's order.
-	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  / { print $1 }' | paste -sd ' ')
+	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  [^ ]/ { print $1 }' | paste -sd ' ')
 	tap_ok "completion of methods follows tw-omware-bench help" \
 		eval 'test -n "$want" && test "$(cand "$BENCH" dev lo methods "")" = "$want"'
 	got=$(complete_words "$root/completion/tw-omware-bench.bash" "$BENCH" dev lo meth)

@@ -208,6 +208,8 @@ int om_session_create(struct om_session *s, const struct om_session_cfg *cfg)
 	s->late_ns = cfg->set & OM_SET_LATE ? cfg->late_ns :
 		     OM_DEFAULT_LATE_NS;
 	memset(s->stats, 0, sizeof(s->stats));
+	s->guard_ns = 0;
+	s->guard_misses = 0;
 	return TW_EXIT_OK;
 }
 
@@ -222,6 +224,10 @@ static int session_get_cb(struct nlmsghdr *nlh, void *arg)
 		return 0;
 	if (tb[OMWARE_A_LATE_NS])
 		s->late_ns = nla_get_u32(tb[OMWARE_A_LATE_NS]);
+	if (tb[OMWARE_A_GUARD_NS])
+		s->guard_ns = nla_get_u64(tb[OMWARE_A_GUARD_NS]);
+	if (tb[OMWARE_A_GUARD_MISSES])
+		s->guard_misses = nla_get_u64(tb[OMWARE_A_GUARD_MISSES]);
 	if (!tb[OMWARE_A_STATS] ||
 	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS],
 			     omware_stats_policy))

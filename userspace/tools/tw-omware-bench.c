@@ -10,12 +10,17 @@
  *   OFR  omware, sleep until phi before each send time, then submit it
  *   OSM  OFR with phi = 0 (sequential)
  *   RSM  AF_PACKET socket, clock_nanosleep(TIMER_ABSTIME), then sendto
+ *   RSM-RT  RSM from a pinned SCHED_FIFO thread that sleeps until a guard
+ *        before the time, then spins: hybrid mode's way, in user space
  *   TOM  omware trains of two (packet pairs), pre-dispatched
  *   TRW  AF_PACKET socket, sleep, then two sendto back to back
  *   ETF  SO_TXTIME through the etf qdisc, one trial per delta
  *   FQ   SO_TXTIME through the fq qdisc (earliest departure time)
  * OIR and TOM also run in the hybrid mode, and OIR through the qdisc, as
  * separate rows.
+ *
+ * The methods run in an order shuffled by a printed seed, after one
+ * warm-up run of the first of them, which the analysis leaves out.
  *
  * Every packet is the same IPv4/UDP probe (probe.h); the UDP source port
  * is the run's tag, so a receiver can tell the methods apart.  The
@@ -32,6 +37,8 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +46,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -58,7 +66,11 @@
 #include "lib/stop.h"
 #include "omware/packet.h"
 #include "omware/probe.h"
+#include "omware/schedule.h"
 #include "omware/session.h"
+
+/* The module's adaptive guard, from the portable core. */
+#include "guard.h"
 
 #ifndef SO_TXTIME
 #define SO_TXTIME		61
@@ -69,17 +81,31 @@
 #endif
 
 #define PROG			"tw-omware-bench"
+#define STR_(x)			#x
+#define STR(x)			STR_(x)
 #define NSEC_PER_SEC		TW_NSEC_PER_SEC
 #define NSEC_PER_USEC		TW_NSEC_PER_USEC
 #define ERRQ_RCVBUF		(64 << 20)
 #define DEFAULT_DELTAS		"50,100,200,500,1000,2000,5000,10000"
 #define MAX_DELTAS		16
+/* Runs of one invocation, the warm-up included: they fit the tags. */
 #define MAX_TRIALS		64
 #define TAG_SPAN		MAX_TRIALS
 /* The automatic start-in: this plus twice the packets' hand-over time. */
 #define START_BASE_NS		50000000ULL
-/* The module's cap of guard-max-ns (the spec's check). */
-#define GUARD_MAX_LIMIT_NS	2000000
+/*
+ * CPU time is taken over the same window for every method: from the
+ * moment its schedule is planned (before any hand-over) to this long
+ * after its last send time.
+ */
+#define CPU_SETTLE_NS		20000000ULL
+/* A spinning RSM-RT thread that lost its CPU this long: a stall, as the
+ * module counts one.
+ */
+#define SPIN_STALL_NS		20000
+/* SCHED_FIFO priority of RSM-RT: the module's kthread gets FIFO 1 too. */
+#define RT_PRIORITY		1
+#define RT_STACK_BYTES		(256 << 10)
 /* Hand-over cost per packet assumed before one was measured (emulated). */
 #define HANDOVER_GUESS_NS	300000ULL
 /* Reports of cancelled packets may trail the session's deletion. */
@@ -97,14 +123,14 @@ struct bench_opts {
 	uint32_t alpha_us;	/* spacing of packets, or of pairs */
 	uint32_t size;		/* IPv4 total length */
 	uint32_t phi_us;	/* OFR pre-dispatch period */
-	uint32_t guard_max_ns;	/* hybrid sessions' guard cap, 0 = module's */
+	uint32_t guard_max_ns;	/* hybrid and RSM-RT guard cap */
 	uint32_t start_in_us;	/* first send time from now; 0: automatic */
 	uint32_t grace_ms;	/* wait for reports after the last send time */
 	const char *methods;	/* comma separated; see bench_notes */
 	const char *deltas;	/* etf deltas in microseconds, comma separated */
 	int sweep;		/* etf: stop at the first delta without drops */
 	uint32_t fq_flow_limit;
-	uint32_t rotate;	/* start the method list at this index */
+	uint32_t seed;		/* of the shuffled method order */
 	uint32_t slack_ns;	/* timer slack of this process */
 	const char *out;	/* directory for methods.csv and send.csv */
 	const char *grid;	/* label of the workload, for the analysis */
@@ -112,7 +138,10 @@ struct bench_opts {
 	uint32_t sport;		/* UDP source port (tag) of the first run */
 };
 
-enum bm_base { BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW };
+enum bm_base {
+	BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_RSM_RT, BM_ETF, BM_FQ, BM_TOM,
+	BM_TRW
+};
 
 struct bm_method {
 	const char *word;	/* in the "methods" list, any case */
@@ -142,6 +171,9 @@ static const struct bm_method bm_methods[] = {
 	  BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
 	{ "rsm", "RSM", "AF_PACKET socket: absolute sleep, then sendto()",
 	  BM_RSM, 0, 0, false, false },
+	{ "rsm-rt", "RSM-RT",
+	  "AF_PACKET socket from a pinned SCHED_FIFO thread:\nsleep until a guard before the time, then spin",
+	  BM_RSM_RT, 0, 0, false, false },
 	{ "etf", "ETF", "SO_TXTIME through the etf qdisc, one run per delta",
 	  BM_ETF, 0, 0, false, false },
 	{ "fq", "FQ", "SO_TXTIME through the fq qdisc",
@@ -189,15 +221,22 @@ struct bm_trial {
 	uint16_t tag;
 	size_t n;		/* packets */
 	struct bm_sample *s;
+	bool warmup;		/* run before the measured ones, left out */
 	uint64_t ready_ns;	/* setup done, schedule planned */
 	uint64_t start_ns;	/* first send time */
 	uint64_t delta_ns;
+	/* CPU time over the window of CPU_SETTLE_NS; its start values */
 	uint64_t cpu_proc_ns;
 	uint64_t cpu_busy_ns;
-	uint64_t wall_ns;
+	uint64_t wall_ns;	/* the window's length */
+	uint64_t cpu_proc0, cpu_busy0;
+	bool window_closed;
 	uint64_t spin_ns;
 	uint64_t spin_stalls;
 	uint64_t spin_stall_max_ns;
+	bool guarded;		/* hybrid or RSM-RT: guard_* are meaningful */
+	uint64_t guard_ns;	/* the guard in force at the end */
+	uint64_t guard_misses;	/* wake-ups later than the guard */
 	size_t submitted;
 	size_t got;		/* reports or timestamps */
 	size_t sent, dropped, early, missing;
@@ -216,6 +255,10 @@ struct bench {
 	struct om_session om;	/* connected when an omware method runs */
 
 	uint16_t next_tag;
+	int trials;		/* runs so far, the warm-up included */
+	bool partial;		/* a measured run failed or lost packets */
+	uint32_t seed;
+	int rt_cpu;		/* where RSM-RT's thread runs */
 	int64_t tai_off;	/* CLOCK_TAI - CLOCK_MONOTONIC */
 	int64_t rt_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	bool qdisc_changed;
@@ -304,11 +347,31 @@ static void trial_schedule(struct bench *b, struct bm_trial *t)
 
 	if (!lead)
 		lead = START_BASE_NS + 2 * t->n * per_pkt;
+	/* The CPU window opens before anything is handed over. */
+	t->cpu_proc0 = rusage_ns();
+	t->cpu_busy0 = busy_ns();
 	t->ready_ns = mono_ns();
 	t->start_ns = t->ready_ns + lead;
 	for (i = 0; i < t->n; i++)
 		t->s[i].sched_ns = t->start_ns +
 				   (t->m->pair ? i / 2 : i) * alpha;
+}
+
+/*
+ * Close the CPU window CPU_SETTLE_NS after the last send time (sleeping
+ * until then), or now if the method is still busy after that: a sender
+ * that falls behind pays for its lateness too.
+ */
+static void trial_window_end(struct bm_trial *t)
+{
+	if (!t->ready_ns || t->window_closed)
+		return;
+	tw_sleep_until(CLOCK_MONOTONIC,
+		       t->s[t->n - 1].sched_ns + CPU_SETTLE_NS);
+	t->cpu_proc_ns = rusage_ns() - t->cpu_proc0;
+	t->cpu_busy_ns = busy_ns() - t->cpu_busy0;
+	t->wall_ns = mono_ns() - t->ready_ns;
+	t->window_closed = true;
 }
 
 /* Learn from an up-front hand-over how long the next ones may take. */
@@ -537,6 +600,11 @@ static void om_take_reports(struct bench *b, struct bm_trial *t)
 	t->spin_ns = s->stats[OMWARE_STATS_A_SPIN_NS];
 	t->spin_stalls = s->stats[OMWARE_STATS_A_SPIN_STALLS];
 	t->spin_stall_max_ns = s->stats[OMWARE_STATS_A_SPIN_STALL_MAX_NS];
+	if (t->m->mode == OMWARE_MODE_HYBRID) {
+		t->guarded = true;
+		t->guard_ns = s->guard_ns;
+		t->guard_misses = s->guard_misses;
+	}
 }
 
 static void om_trial(struct bench *b, struct bm_trial *t)
@@ -567,6 +635,9 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 	if (!om_hand_over(b, t))
 		trial_fail(t, "%s", s->err);
 
+	/* Reports are taken as they come, in the CPU window too. */
+	om_collect(s, last + CPU_SETTLE_NS);
+	trial_window_end(t);
 	/* A sender that fell behind hands the last packet over late. */
 	if (mono_ns() > last)
 		last = mono_ns();
@@ -754,6 +825,138 @@ static int sock_send(struct bench *b, struct bm_trial *t, int fd, size_t i,
 	return 0;
 }
 
+/* RSM-RT's sending thread and what it works with. */
+struct rt_sender {
+	struct bench *b;
+	struct bm_trial *t;
+	int fd;
+	struct tw_guard guard;
+};
+
+/* Pin the calling thread and make it SCHED_FIFO; false after an error. */
+static bool rt_enter(struct bm_trial *t, int cpu)
+{
+	struct sched_param sp = { .sched_priority = RT_PRIORITY };
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	ret = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (ret) {
+		trial_fail(t, "cannot pin the sending thread to CPU %d: %s",
+			   cpu, strerror(ret));
+		return false;
+	}
+	ret = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (ret) {
+		trial_fail(t, "cannot make the sending thread SCHED_FIFO %d: %s",
+			   RT_PRIORITY, strerror(ret));
+		return false;
+	}
+	return true;
+}
+
+/* Spin on the clock until target; the spin and its stalls are counted. */
+static void rt_spin(struct bm_trial *t, uint64_t now, uint64_t target)
+{
+	uint64_t prev;
+
+	while (now < target && !tw_stop) {
+		prev = now;
+		now = mono_ns();
+		t->spin_ns += now - prev;
+		/* Preemption included: user space cannot tell it apart. */
+		if (now - prev > SPIN_STALL_NS) {
+			t->spin_stalls++;
+			t->spin_stall_max_ns = max(t->spin_stall_max_ns,
+						   now - prev);
+		}
+	}
+}
+
+/*
+ * Wait for target as hybrid mode does: sleep until the guard before it,
+ * feed the wake-up's lateness to the guard, then spin.  Within the guard
+ * already (the previous packet was close), spin without sleeping.
+ */
+static void rt_wait(struct rt_sender *r, uint64_t target)
+{
+	uint64_t guard = tw_guard_ns(&r->guard);
+	uint64_t wake = target > guard ? target - guard : 0;
+	uint64_t now = mono_ns();
+
+	if (wake > now) {
+		tw_sleep_until(CLOCK_MONOTONIC, wake);
+		now = mono_ns();
+		tw_guard_observe(&r->guard, (int64_t)(now - wake));
+	}
+	rt_spin(r->t, now, target);
+}
+
+static void *rt_send_thread(void *arg)
+{
+	struct rt_sender *r = arg;
+	struct bm_trial *t = r->t;
+	struct bench *b = r->b;
+	size_t i;
+
+	/* Never silently RSM: without its footing the run fails. */
+	if (!rt_enter(t, b->rt_cpu))
+		return NULL;
+	for (i = 0; i < t->n && !tw_stop; i++) {
+		build(b, t, i, b->buf);
+		rt_wait(r, t->s[i].sched_ns);
+		sock_send(b, t, r->fd, i, b->buf, 0);
+	}
+	return NULL;
+}
+
+/*
+ * RSM-RT's memory is locked (rt_lock() before the schedule, so that its
+ * cost is setup, not sending): page faults while spinning would be
+ * stalls of its own making.  Failing that it goes on, warned.
+ */
+static void rt_lock(struct bm_trial *t, bool lock)
+{
+	if (t->m->base != BM_RSM_RT)
+		return;
+	if (!lock)
+		munlockall();
+	else if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		tw_warn("%s: cannot lock memory (%s), going on without",
+			t->name, strerror(errno));
+}
+
+/*
+ * RSM-RT: RSM from a thread on the footing of the module's hybrid
+ * kthread: SCHED_FIFO 1, one CPU, the same guard policy and cap.
+ */
+static void rt_send(struct bench *b, struct bm_trial *t, int fd)
+{
+	uint32_t cap = b->o->guard_max_ns ? b->o->guard_max_ns :
+		       OMWARE_GUARD_MAX_NS_DEFAULT;
+	struct rt_sender r = { .b = b, .t = t, .fd = fd };
+	pthread_attr_t attr;
+	pthread_t thread;
+	int ret;
+
+	tw_guard_init(&r.guard, min_t(u32, OMWARE_GUARD_MIN_NS, cap), cap);
+	pthread_attr_init(&attr);
+	/* A small stack: locked memory is populated up front. */
+	pthread_attr_setstacksize(&attr, RT_STACK_BYTES);
+	ret = pthread_create(&thread, &attr, rt_send_thread, &r);
+	pthread_attr_destroy(&attr);
+	if (ret)
+		trial_fail(t, "cannot start the sending thread: %s",
+			   strerror(ret));
+	else
+		pthread_join(thread, NULL);
+	t->guarded = true;
+	t->guard_ns = tw_guard_ns(&r.guard);
+	t->guard_misses = r.guard.misses;
+}
+
 static void sock_trial(struct bench *b, struct bm_trial *t)
 {
 	uint64_t until, last;
@@ -770,6 +973,7 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 		return;
 	if (t->m->base == BM_ETF)
 		off = b->tai_off;
+	rt_lock(t, true);
 	trial_schedule(b, t);
 	last = t->s[t->n - 1].sched_ns;
 
@@ -790,6 +994,9 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 			sock_send(b, t, fd, i, b->buf, 0);
 		}
 		break;
+	case BM_RSM_RT:
+		rt_send(b, t, fd);
+		break;
 	case BM_TRW:
 		for (i = 0; i + 1 < t->n && !tw_stop; i += 2) {
 			build(b, t, i, b->buf);
@@ -802,6 +1009,8 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	default:
 		break;
 	}
+	trial_window_end(t);
+	rt_lock(t, false);
 
 	/* Timestamps and drop reports; etf may still hold packets. */
 	if (mono_ns() > last)
@@ -871,7 +1080,6 @@ static void trial_free(struct bm_trial *t)
 
 static void trial_run(struct bench *b, struct bm_trial *t)
 {
-	uint64_t cpu0, busy0, wall0;
 	size_t i;
 
 	/* Only etf and fq want a qdisc of their own; "replace" switches
@@ -881,16 +1089,12 @@ static void trial_run(struct bench *b, struct bm_trial *t)
 		restore_qdisc(b);
 	b->rt_off = tw_clock_offset(CLOCK_REALTIME);
 	b->tai_off = tw_clock_offset(CLOCK_TAI);
-	cpu0 = rusage_ns();
-	busy0 = busy_ns();
-	wall0 = mono_ns();
 	if (t->m->omware)
 		om_trial(b, t);
 	else
 		sock_trial(b, t);
-	t->cpu_proc_ns = rusage_ns() - cpu0;
-	t->cpu_busy_ns = busy_ns() - busy0;
-	t->wall_ns = mono_ns() - wall0;
+	/* A run that stopped early still gets its window. */
+	trial_window_end(t);
 
 	for (i = 0; i < t->n; i++) {
 		struct bm_sample *s = &t->s[i];
@@ -943,6 +1147,8 @@ static void trial_print(struct bm_trial *t)
 	open_object(NULL);
 	print_name("method", t->name);
 	print_uint("tag", t->tag);
+	if (t->warmup)
+		print_uint("warmup", 1);
 	print_u64("packets", t->n);
 	print_u64("sent", t->sent);
 	print_u64("dropped", t->dropped);
@@ -957,10 +1163,15 @@ static void trial_print(struct bm_trial *t)
 	print_s64("idt_error_p50_ns", st.p50);
 	print_s64("idt_error_p99_ns", st.p99);
 	print_u64("cpu_ns_per_pkt", t->n ? t->cpu_proc_ns / t->n : 0);
+	print_u64("busy_ns_per_pkt", t->n ? t->cpu_busy_ns / t->n : 0);
 	if (t->spin_ns) {
 		print_u64("spin_ns", t->spin_ns);
 		print_u64("spin_stalls", t->spin_stalls);
 		print_u64("spin_stall_max_ns", t->spin_stall_max_ns);
+	}
+	if (t->guarded) {
+		print_u64("guard_ns", t->guard_ns);
+		print_u64("guard_misses", t->guard_misses);
 	}
 	if (t->err[0])
 		print_string("error", t->err);
@@ -970,42 +1181,71 @@ static void trial_print(struct bm_trial *t)
 	free(idt);
 }
 
-static void trial_write(struct bench *b, struct bm_trial *t)
+/* The mode column: omware's mode, "rt" for RSM-RT, "-" for the rest. */
+static const char *method_mode(const struct bm_method *m)
 {
-	struct bench_opts *o = b->o;
+	if (m->base == BM_RSM_RT)
+		return "rt";
+	if (!m->omware)
+		return "-";
+	return m->mode == OMWARE_MODE_HYBRID ? "hybrid" : "timer";
+}
+
+/* The row's last columns: error, seed, warm-up and the guard's. */
+static void trial_write_tail(struct bench *b, struct bm_trial *t)
+{
+	char err[sizeof(t->err)];
 	size_t i;
 
-	if (b->methods_csv) {
-		char err[sizeof(t->err)];
+	/* The analysis splits on commas: keep them out of the text. */
+	snprintf(err, sizeof(err), "%s", t->err);
+	for (i = 0; err[i]; i++)
+		if (err[i] == ',' || err[i] == '\n')
+			err[i] = ';';
+	fprintf(b->methods_csv, "%s,%u,%d,", err, b->seed, t->warmup);
+	/* Empty where there is no guard. */
+	if (t->guarded)
+		fprintf(b->methods_csv, "%llu,%llu",
+			(unsigned long long)t->guard_ns,
+			(unsigned long long)t->guard_misses);
+	else
+		fputc(',', b->methods_csv);
+	fputc('\n', b->methods_csv);
+}
 
-		/* The analysis splits on commas: keep them out of the text. */
-		snprintf(err, sizeof(err), "%s", t->err);
-		for (i = 0; err[i]; i++)
-			if (err[i] == ',' || err[i] == '\n')
-				err[i] = ';';
-		fprintf(b->methods_csv,
-			"%u,%s,%u,%s,%s,%zu,%llu,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%zu,%zu,%zu,%zu,%llu,%llu,%llu,%s\n",
-			t->tag, o->grid, o->round, t->name,
-			t->m->pair ? "pair" : "train",
-			t->m->pair ? t->n / 2 : t->n,
-			(unsigned long long)o->alpha_us * NSEC_PER_USEC,
-			o->size,
-			(unsigned long long)(t->m->base == BM_OFR ?
-					     o->phi_us * NSEC_PER_USEC : 0),
-			(unsigned long long)t->delta_ns,
-			t->m->omware ? (t->m->mode == OMWARE_MODE_HYBRID ?
-					"hybrid" : "timer") : "-",
-			t->m->omware ? (t->m->xmit == OMWARE_XMIT_QDISC ?
-					"qdisc" : "direct") : "-",
-			t->qdisc, (unsigned long long)t->start_ns,
-			(unsigned long long)t->cpu_proc_ns,
-			(unsigned long long)t->cpu_busy_ns,
-			(unsigned long long)t->wall_ns, t->submitted, t->sent,
-			t->dropped, t->early, (unsigned long long)t->spin_ns,
-			(unsigned long long)t->spin_stalls,
-			(unsigned long long)t->spin_stall_max_ns, err);
-		fflush(b->methods_csv);
-	}
+static void trial_write_method(struct bench *b, struct bm_trial *t)
+{
+	struct bench_opts *o = b->o;
+
+	fprintf(b->methods_csv,
+		"%u,%s,%u,%s,%s,%zu,%llu,%u,%llu,%llu,%s,%s,%s,%llu,%llu,%llu,%llu,%zu,%zu,%zu,%zu,%llu,%llu,%llu,",
+		t->tag, o->grid, o->round, t->name,
+		t->m->pair ? "pair" : "train",
+		t->m->pair ? t->n / 2 : t->n,
+		(unsigned long long)o->alpha_us * NSEC_PER_USEC,
+		o->size,
+		(unsigned long long)(t->m->base == BM_OFR ?
+				     o->phi_us * NSEC_PER_USEC : 0),
+		(unsigned long long)t->delta_ns, method_mode(t->m),
+		t->m->omware ? (t->m->xmit == OMWARE_XMIT_QDISC ?
+				"qdisc" : "direct") : "-",
+		t->qdisc, (unsigned long long)t->start_ns,
+		(unsigned long long)t->cpu_proc_ns,
+		(unsigned long long)t->cpu_busy_ns,
+		(unsigned long long)t->wall_ns, t->submitted, t->sent,
+		t->dropped, t->early, (unsigned long long)t->spin_ns,
+		(unsigned long long)t->spin_stalls,
+		(unsigned long long)t->spin_stall_max_ns);
+	trial_write_tail(b, t);
+	fflush(b->methods_csv);
+}
+
+static void trial_write(struct bench *b, struct bm_trial *t)
+{
+	size_t i;
+
+	if (b->methods_csv)
+		trial_write_method(b, t);
 	if (!b->send_csv)
 		return;
 	for (i = 0; i < t->n; i++) {
@@ -1218,8 +1458,9 @@ static const struct tw_arg bench_args[] = {
 	  .help = "OFR pre-dispatch period (default 500)", .max = 10000000 },
 	{ .name = "guard-max-ns", .type = TW_ARG_U32, .off = OPT(guard_max_ns),
 	  .meta = "NS",
-	  .help = "hybrid mode's guard cap; 0 = the module's default (default 2000000)",
-	  .max = GUARD_MAX_LIMIT_NS },
+	  .help = "guard cap of the hybrid mode and RSM-RT; 0 = the module's default (default "
+		  STR(OMWARE_GUARD_MAX_NS_DEFAULT) ", the module's)",
+	  .max = OMWARE_GUARD_MAX_NS_LIMIT },
 	{ .name = "methods", .type = TW_ARG_STR, .off = OPT(methods),
 	  .meta = "LIST", .help = "methods to run, comma separated (default all)" },
 	{ .name = "etf-delta", .type = TW_ARG_STR, .off = OPT(deltas),
@@ -1238,9 +1479,9 @@ static const struct tw_arg bench_args[] = {
 	{ .name = "grace", .type = TW_ARG_U32, .off = OPT(grace_ms),
 	  .meta = "MS", .help = "wait for reports after the last send (default 2000)",
 	  .max = 600000 },
-	{ .name = "rotate", .type = TW_ARG_U32, .off = OPT(rotate),
-	  .meta = "N", .help = "start the method list at its N-th entry",
-	  .max = 1000000 },
+	{ .name = "seed", .type = TW_ARG_U32, .off = OPT(seed),
+	  .meta = "N", .help = "seed of the shuffled method order (default: from the clock)",
+	  .max = UINT32_MAX },
 	{ .name = "slack", .type = TW_ARG_U32, .off = OPT(slack_ns),
 	  .meta = "NS", .help = "timer slack of the sleeping methods (default 1)",
 	  .min = 1, .max = 100000000 },
@@ -1260,12 +1501,32 @@ static const char bench_notes_tail[] =
 "\"methods\" takes a comma-separated list of these names, in any case; the\n"
 "outputs name the methods in upper case.  Each method sends \"count\" packets\n"
 "(pairs) \"alpha\" microseconds apart from a start \"start-in\" after its\n"
-"setup.  Each run (each etf delta is one) gets its own UDP source port, its\n"
-"tag, counting up from \"sport\", so a receiver (tw-rx) can tell them apart.\n"
+"setup.  The methods run in an order shuffled by \"seed\", after a warm-up\n"
+"run of the first of them.  Each run (the warm-up and each etf delta too)\n"
+"gets its own UDP source port, its tag, counting up from \"sport\", so a\n"
+"receiver (tw-rx) can tell them apart.\n"
 "etf and fq replace the device's root qdisc for their run and delete it\n"
 "afterwards, which restores the default one.  Needs CAP_NET_ADMIN.\n";
 
-static char bench_notes[2048];
+static char bench_notes[4096];
+
+/* "  word  help", a help of several lines indented under its first. */
+static size_t note_method(char *buf, size_t len, const struct bm_method *m)
+{
+	const char *help = m->help;
+	size_t used = snprintf(buf, len, "  %-18s", m->word);
+
+	while (used < len) {
+		int line = strcspn(help, "\n");
+
+		used += snprintf(buf + used, len - used, "%.*s\n", line, help);
+		if (!help[line] || used >= len)
+			break;
+		help += line + 1;
+		used += snprintf(buf + used, len - used, "%20s", "");
+	}
+	return used;
+}
 
 /* The notes of "help": the methods from their table, then the rest. */
 static void bench_notes_init(void)
@@ -1274,9 +1535,8 @@ static void bench_notes_init(void)
 
 	used = snprintf(bench_notes, sizeof(bench_notes), "Methods:\n");
 	for (i = 0; i < N_METHODS && used < sizeof(bench_notes); i++)
-		used += snprintf(bench_notes + used, sizeof(bench_notes) - used,
-				 "  %-18s%s\n", bm_methods[i].word,
-				 bm_methods[i].help);
+		used += note_method(bench_notes + used,
+				    sizeof(bench_notes) - used, &bm_methods[i]);
 	for (i = 0; i < GROUP_NONE && used < sizeof(bench_notes); i++)
 		used += snprintf(bench_notes + used, sizeof(bench_notes) - used,
 				 "  %-18s%s\n", bm_groups[i].word,
@@ -1295,12 +1555,8 @@ static void bench_init(void *opts)
 	o->alpha_us = 1000;
 	o->size = TW_IP_MIN_LEN;
 	o->phi_us = 500;
-	/*
-	 * The guard must cover the platform's timer lateness to hide it; the
-	 * module's 200 us default is meant for hardware.  The cap bounds the
-	 * spin, whose cost the bench reports.
-	 */
-	o->guard_max_ns = GUARD_MAX_LIMIT_NS;
+	/* The module's own default: no cap the module would not give. */
+	o->guard_max_ns = OMWARE_GUARD_MAX_NS_DEFAULT;
 	o->grace_ms = 2000;
 	o->methods = "all";
 	o->deltas = DEFAULT_DELTAS;
@@ -1345,13 +1601,19 @@ static int bench_setup(struct bench *b, uint64_t seen)
 		return TW_EXIT_SYS;
 	}
 	b->next_tag = o->sport;
+	b->seed = tw_arg_given(bench_args, seen, "seed") ? o->seed :
+		  (uint32_t)(tw_now_ns(CLOCK_REALTIME) ^ getpid());
+	/* RSM-RT's CPU, chosen once: the one the bench starts on. */
+	b->rt_cpu = sched_getcpu();
+	if (b->rt_cpu < 0)
+		b->rt_cpu = 0;
 	if (o->out) {
 		if (mkdir(o->out, 0755) && errno != EEXIST) {
 			tw_err("cannot create %s: %s", o->out, strerror(errno));
 			return TW_EXIT_SYS;
 		}
 		b->methods_csv = open_csv(o->out, "methods.csv",
-			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err");
+			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err,seed,warmup,guard_ns,guard_misses");
 		b->send_csv = open_csv(o->out, "send.csv",
 			"tag,seq,sched_ns,sent_ns,sent_src,user_ns,status");
 		if (!b->methods_csv || !b->send_csv)
@@ -1382,14 +1644,118 @@ static int bench_connect(struct bench *b, const int *idx, int n)
 	return om_connect(&b->om);
 }
 
+/* Fisher-Yates shuffle of idx[0..n) by the generator seeded with seed. */
+static void shuffle_methods(int *idx, int n, uint32_t seed)
+{
+	struct tw_rng rng;
+	int i, j, x;
+
+	tw_rng_seed(&rng, seed);
+	for (i = n - 1; i > 0; i--) {
+		/* The modulo's bias is below 2^-59 for so few entries. */
+		j = tw_rng_next(&rng) % (i + 1);
+		x = idx[i];
+		idx[i] = idx[j];
+		idx[j] = x;
+	}
+}
+
+/* The workload, the seed and the order it gives, RSM-RT's CPU. */
+static void print_plan(struct bench *b, const int *idx, int n)
+{
+	struct bench_opts *o = b->o;
+	char order[N_METHODS * 24] = "";
+	size_t used = 0;
+	int k;
+
+	for (k = 0; k < n && used < sizeof(order); k++)
+		used += snprintf(order + used, sizeof(order) - used, "%s%s",
+				 k ? "," : "", bm_methods[idx[k]].name);
+	print_string("dev", o->dev);
+	print_u64("count", o->count);
+	print_u64("alpha_us", o->alpha_us);
+	print_u64("size", o->size);
+	print_string("grid", o->grid);
+	print_u64("round", o->round);
+	print_nl();
+	print_u64("seed", b->seed);
+	print_string("order", order);
+	print_uint("rt_cpu", b->rt_cpu);
+	print_nl();
+}
+
+/*
+ * Run method m once (etf: at delta), print and record it.  *clean says
+ * whether it sent everything; b->partial notes a measured run that did
+ * not.  Returns an exit code.
+ */
+static int run_one(struct bench *b, const struct bm_method *m,
+		   uint64_t delta, bool warmup, bool *clean)
+{
+	struct bm_trial *t;
+
+	if (b->trials++ >= MAX_TRIALS) {
+		tw_err("too many runs for the tag range");
+		return TW_EXIT_FAIL;
+	}
+	t = trial_new(b, m, delta);
+	if (!t) {
+		tw_err("out of memory");
+		return TW_EXIT_SYS;
+	}
+	t->warmup = warmup;
+	trial_run(b, t);
+	trial_print(t);
+	trial_write(b, t);
+	*clean = !t->err[0] && !t->missing && !t->dropped;
+	/* etf's drops are what its sweep looks for. */
+	if (!warmup && (t->err[0] || t->missing ||
+			(t->dropped && m->base != BM_ETF)))
+		b->partial = true;
+	trial_free(t);
+	return TW_EXIT_OK;
+}
+
+/* Every run of method m: one, or etf's deltas in ascending order. */
+static int run_method(struct bench *b, const struct bm_method *m,
+		      const uint64_t *deltas, int ndelta)
+{
+	int d, nd = m->base == BM_ETF ? ndelta : 1, ret;
+	bool clean;
+
+	for (d = 0; d < nd && !tw_stop; d++) {
+		ret = run_one(b, m, m->base == BM_ETF ? deltas[d] : 0, false,
+			      &clean);
+		if (ret)
+			return ret;
+		/* A sweep stops at the smallest delta that loses nothing. */
+		if (m->base == BM_ETF && b->o->sweep && clean)
+			break;
+	}
+	return TW_EXIT_OK;
+}
+
+/* The warm-up (the first method, etf at its first delta), then all. */
+static int run_methods(struct bench *b, const int *idx, int n,
+		       const uint64_t *deltas, int ndelta)
+{
+	const struct bm_method *first = &bm_methods[idx[0]];
+	int k, ret;
+	bool clean;
+
+	ret = run_one(b, first, first->base == BM_ETF ? deltas[0] : 0, true,
+		      &clean);
+	for (k = 0; k < n && !ret && !tw_stop; k++)
+		ret = run_method(b, &bm_methods[idx[k]], deltas, ndelta);
+	return ret;
+}
+
 static int bench_run(void *opts, uint64_t seen)
 {
 	struct bench_opts *o = opts;
 	struct bench b = { .o = o };
-	int idx[N_METHODS], n, k, ret, ndelta;
+	int idx[N_METHODS], n, ret, ndelta;
 	uint64_t deltas[MAX_DELTAS];
-	bool partial = false;
-	int trials = 0;
 
 	n = pick_methods(o->methods, idx);
 	if (n < 0)
@@ -1404,51 +1770,13 @@ static int bench_run(void *opts, uint64_t seen)
 		goto out;
 
 	tw_stop_on_signals();
-
-	print_string("dev", o->dev);
-	print_u64("count", o->count);
-	print_u64("alpha_us", o->alpha_us);
-	print_u64("size", o->size);
-	print_string("grid", o->grid);
-	print_u64("round", o->round);
-	print_nl();
+	shuffle_methods(idx, n, b.seed);
+	print_plan(&b, idx, n);
 	open_array("methods");
-	for (k = 0; k < n && !tw_stop; k++) {
-		const struct bm_method *m = &bm_methods[idx[(k + o->rotate) % n]];
-		int d, nd = m->base == BM_ETF ? ndelta : 1;
-
-		for (d = 0; d < nd && !tw_stop; d++) {
-			struct bm_trial *t;
-
-			if (++trials > MAX_TRIALS) {
-				tw_err("too many runs for the tag range");
-				ret = TW_EXIT_FAIL;
-				goto out;
-			}
-			t = trial_new(&b, m, m->base == BM_ETF ? deltas[d] : 0);
-			if (!t) {
-				tw_err("out of memory");
-				ret = TW_EXIT_SYS;
-				goto out;
-			}
-			trial_run(&b, t);
-			trial_print(t);
-			trial_write(&b, t);
-			if (t->err[0] || t->missing ||
-			    (t->dropped && m->base != BM_ETF))
-				partial = true;
-			/* A sweep stops at the smallest delta that loses nothing. */
-			if (m->base == BM_ETF && o->sweep && !t->err[0] &&
-			    !t->dropped && !t->missing) {
-				trial_free(t);
-				break;
-			}
-			trial_free(t);
-		}
-	}
+	ret = run_methods(&b, idx, n, deltas, ndelta);
 	close_array();
-	ret = tw_stop ? TW_EXIT_PARTIAL :
-	      partial ? TW_EXIT_PARTIAL : TW_EXIT_OK;
+	if (!ret && (tw_stop || b.partial))
+		ret = TW_EXIT_PARTIAL;
 out:
 	restore_qdisc(&b);
 	om_close(&b.om);

@@ -168,6 +168,15 @@
 #define OMWARE_FAMILY_NAME	"omware"
 #define OMWARE_FAMILY_VERSION	1
 
+/*
+ * Bounds of OMWARE_A_GUARD_MAX_NS, the cap of the hybrid mode's adaptive
+ * guard, and its default: the guard never goes below GUARD_MIN_NS, and a
+ * session that does not set the cap gets GUARD_MAX_NS_DEFAULT.
+ */
+#define OMWARE_GUARD_MIN_NS		1000
+#define OMWARE_GUARD_MAX_NS_DEFAULT	200000
+#define OMWARE_GUARD_MAX_NS_LIMIT	2000000
+
 enum omware_mode {
 	/* Transmit from the hrtimer callback (softirq context). */
 	OMWARE_MODE_TIMER,
