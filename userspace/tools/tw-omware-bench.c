@@ -971,8 +971,14 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	fd = sock_open(b, t);
 	if (fd < 0)
 		return;
+	/*
+	 * Without launch-time offload etf releases a packet delta before its
+	 * txtime (and drops it once txtime has passed): a txtime delta after
+	 * the scheduled time makes the release window [sched, sched + delta],
+	 * never early, as a user who wants the packet out at sched would set.
+	 */
 	if (t->m->base == BM_ETF)
-		off = b->tai_off;
+		off = b->tai_off + (int64_t)t->delta_ns;
 	rt_lock(t, true);
 	trial_schedule(b, t);
 	last = t->s[t->n - 1].sched_ns;
