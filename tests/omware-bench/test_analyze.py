@@ -369,11 +369,24 @@ def check_point(check):
           "observed at another point: ETF-500 +500.0 us" and
           "ETF-500 +500.0 us" in words(out))
     check("the wire observer: no warning", "warning" not in out)
+    res, _p, _out = scenario(lossy_point)
+    check("a run that lost half its packets takes no part in the point"
+          " check", target(res, "run", "run").get("result") == "PASS")
     res, _p, out = scenario(omware_only)
     check("no socket method: c = 0, said so; the point check N/A",
           res.get("offset_c_ns") == 0 and
           "Offset c = 0: no socket method's TX timestamp" in out and
           target(res, "run", "run").get("result") == "N/A")
+
+
+def lossy_point(r):
+    """An etf delta too small: half its packets lost, the rest seen 300 us
+    after their TX timestamp; the delta that worked at the others' point."""
+    g = "a1000-s40-idle"
+    r.add(g, "RSM", jitter(200, 10000))
+    r.add(g, "ETF-50", missing(jitter(200, 1000), 2), delta=50000,
+          point=300000)
+    r.add(g, "ETF-500", jitter(200, 1000), delta=500000)
 
 
 def omware_only(r):

@@ -25,7 +25,9 @@
  * it (the receiver's backlog, its socket, this program's own reading)
  * moves the timestamp (rx_src "wire").  A sender that hands frames to the
  * driver without that call (PACKET_QDISC_BYPASS, XDP) is not seen at all,
- * so it cannot be flattered, only counted as lost.
+ * so it cannot be flattered, only counted as lost.  The socket is read
+ * every millisecond rather than slept on: a sleeping reader would be woken
+ * from the sender's transmit path, between the stamp and the driver.
  *
  * The receive point (-d in, the default) has a pitfall on veth: since
  * Linux 5.18 a packet sent with SO_TXTIME keeps its delivery time (a
@@ -80,6 +82,12 @@
 #define STALE_NS	(10 * NSEC_PER_SEC)
 #define RCVBUF_BYTES	(32 << 20)
 #define FRAME_MAX	2048
+/*
+ * -d out reads its socket on a clock instead of sleeping on it: a blocked
+ * reader is woken from the transmit path, right between the tap's stamp
+ * and the driver, which would make every sender pay for the observer.
+ */
+#define WIRE_POLL_NS	1000000
 
 enum { HAVE_PKT = 1, HAVE_UDP = 2 };
 
@@ -457,6 +465,14 @@ static int write_csv(const char *path, const struct table *t,
 	return 0;
 }
 
+/* How long to wait for the next packet, in ms: at most 200. */
+static int poll_ms(int64_t left_ns)
+{
+	int64_t ms = left_ns / 1000000 + 1;
+
+	return ms > 200 ? 200 : (int)ms;
+}
+
 struct run {
 	const char *ifname;
 	unsigned long port;
@@ -617,14 +633,15 @@ int main(int argc, char **argv)
 	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
 	while (!tw_stop) {
 		int64_t left = deadline - mono_now();
-		int ms;
 
 		if (left <= 0)
 			break;
-		ms = left / 1000000 + 1;
-		if (ms > 200)
-			ms = 200;
-		if (poll(pfd, nfd, ms) < 0 && errno != EINTR) {
+		if (outgoing) {
+			/* A waiter would be woken between the two stamps. */
+			tw_sleep_until(CLOCK_MONOTONIC,
+				       mono_now() + WIRE_POLL_NS);
+		} else if (poll(pfd, nfd, poll_ms(left)) < 0 &&
+			   errno != EINTR) {
 			perror("tw-rx: poll");
 			break;
 		}
