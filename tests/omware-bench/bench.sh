@@ -197,7 +197,11 @@ bench() {
 }
 
 meta() {
-	local cs virt="none"
+	local cs virt="none" commit
+
+	# The tree measured; "-dirty" when it differs from that commit.
+	commit=$(git -C "$TW_ROOT" describe --always --dirty 2>/dev/null)
+	commit=${commit:-unknown}
 
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)
 	grep -qw hypervisor /proc/cpuinfo && virt="hypervisor"
@@ -209,7 +213,7 @@ meta() {
  "alphas_us": "$alphas", "sizes": "$sizes", "loads": "$loads",
  "rounds": $rounds, "count": $count, "pairs": $pairs,
  "etf_deltas_us": "$deltas",
- "observer": "wire", "seed": $seed,
+ "observer": "wire", "seed": $seed, "commit": "$commit",
  "omware_loaded": $omware}
 EOF
 }
