@@ -33,6 +33,7 @@
  * Outputs, appended to OUT/methods.csv and OUT/send.csv (see
  * Documentation/omware.rst), and a summary on stdout.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -230,6 +231,9 @@ struct bm_trial {
 	uint64_t cpu_busy_ns;
 	uint64_t wall_ns;	/* the window's length */
 	uint64_t cpu_proc0, cpu_busy0;
+	uint64_t cpu_kthread_ns;	/* omware's hybrid kthread, in the window */
+	uint64_t kthread0;
+	pid_t kthread;			/* 0: none */
 	bool window_closed;
 	uint64_t spin_ns;
 	uint64_t spin_stalls;
@@ -338,6 +342,54 @@ static void build(struct bench *b, struct bm_trial *t, size_t i,
  * default that is long enough for the up-front methods to hand everything
  * over first, judged by the last hand-over measured.
  */
+/* CPU time a task has run, in ns (/proc/PID/schedstat); 0 if unknown. */
+static uint64_t task_runtime_ns(pid_t pid)
+{
+	unsigned long long ns = 0;
+	char path[64];
+	FILE *f;
+
+	if (!pid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+/* The pid of the kernel thread named @comm, 0 if there is none. */
+static pid_t kthread_pid(const char *comm)
+{
+	char path[300], name[32];
+	struct dirent *d;
+	pid_t pid = 0;
+	DIR *dir = opendir("/proc");
+
+	while (dir && !pid && (d = readdir(dir))) {
+		FILE *f;
+
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = '\0';
+			if (!strcmp(name, comm))
+				pid = atoi(d->d_name);
+		}
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return pid;
+}
+
 static void trial_schedule(struct bench *b, struct bm_trial *t)
 {
 	uint64_t alpha = (uint64_t)b->o->alpha_us * NSEC_PER_USEC;
@@ -350,6 +402,7 @@ static void trial_schedule(struct bench *b, struct bm_trial *t)
 	/* The CPU window opens before anything is handed over. */
 	t->cpu_proc0 = rusage_ns();
 	t->cpu_busy0 = busy_ns();
+	t->kthread0 = task_runtime_ns(t->kthread);
 	t->ready_ns = mono_ns();
 	t->start_ns = t->ready_ns + lead;
 	for (i = 0; i < t->n; i++)
@@ -370,6 +423,8 @@ static void trial_window_end(struct bm_trial *t)
 		       t->s[t->n - 1].sched_ns + CPU_SETTLE_NS);
 	t->cpu_proc_ns = rusage_ns() - t->cpu_proc0;
 	t->cpu_busy_ns = busy_ns() - t->cpu_busy0;
+	if (t->kthread)
+		t->cpu_kthread_ns = task_runtime_ns(t->kthread) - t->kthread0;
 	t->wall_ns = mono_ns() - t->ready_ns;
 	t->window_closed = true;
 }
@@ -516,13 +571,14 @@ static int set_fq(struct bench *b, struct bm_trial *t)
 	unsigned long fl = b->o->fq_flow_limit;
 	char *argv[] = { "tc", "qdisc", "replace", "dev", (char *)b->o->dev,
 			 "root", "fq", "flow_limit", flow, "limit", limit,
-			 NULL };
+			 "timer_slack", "0", NULL };
 
 	/* The default flow_limit (100) would drop most of a queued train. */
 	if (!fl)
 		fl = t->n + 100;
 	snprintf(flow, sizeof(flow), "%lu", fl);
 	snprintf(limit, sizeof(limit), "%lu", fl > 10000 ? fl : 10000);
+	/* No slack, as this process has none: fq's default is 10 us. */
 	snprintf(t->qdisc, sizeof(t->qdisc), "fq flow_limit %s", flow);
 	if (run_tc(argv, t->err, sizeof(t->err)))
 		return -1;
@@ -623,10 +679,21 @@ static void om_trial(struct bench *b, struct bm_trial *t)
 		cfg.set |= OM_SET_GUARD_MAX;
 		cfg.guard_max_ns = b->o->guard_max_ns;
 	}
+	/* The hybrid kthread on RSM-RT's CPU: the same footing. */
+	if (t->m->mode == OMWARE_MODE_HYBRID) {
+		cfg.set |= OM_SET_CPU;
+		cfg.cpu = b->rt_cpu;
+	}
 	b->spec.sport = t->tag;
 	if (om_run_init(s, &b->spec, t->n) || om_session_create(s, &cfg)) {
 		trial_fail(t, "%s", s->err);
 		return;
+	}
+	if (t->m->mode == OMWARE_MODE_HYBRID) {
+		char comm[32];
+
+		snprintf(comm, sizeof(comm), "omware/%u", s->id);
+		t->kthread = kthread_pid(comm);
 	}
 	trial_schedule(b, t);
 	for (i = 0; i < t->n; i++)
@@ -733,6 +800,22 @@ static void errq_drain(struct bench *b, struct bm_trial *t, int fd)
 				     ts.tv_nsec - b->rt_off;
 		}
 	}
+}
+
+/* Read the error queue as it fills until @until or every report is in. */
+static void errq_collect(struct bench *b, struct bm_trial *t, int fd,
+			 uint64_t until)
+{
+	while (t->got < t->submitted && !tw_stop) {
+		struct pollfd pfd = { .fd = fd, .events = 0 };
+		uint64_t now = mono_ns();
+
+		if (now >= until)
+			break;
+		poll(&pfd, 1, (until - now) / 1000000 + 1);
+		errq_drain(b, t, fd);
+	}
+	errq_drain(b, t, fd);
 }
 
 static int sock_open(struct bench *b, struct bm_trial *t)
@@ -1015,23 +1098,16 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	default:
 		break;
 	}
+	/* Timestamps read in the CPU window, as omware's reports are. */
+	errq_collect(b, t, fd, last + CPU_SETTLE_NS);
 	trial_window_end(t);
 	rt_lock(t, false);
 
-	/* Timestamps and drop reports; etf may still hold packets. */
+	/* The rest of them and drop reports; etf may still hold packets. */
 	if (mono_ns() > last)
 		last = mono_ns();
 	until = last + t->delta_ns + (uint64_t)b->o->grace_ms * 1000000;
-	while (t->got < t->submitted && !tw_stop) {
-		struct pollfd pfd = { .fd = fd, .events = 0 };
-		uint64_t now = mono_ns();
-
-		if (now >= until)
-			break;
-		poll(&pfd, 1, (until - now) / 1000000 + 1);
-		errq_drain(b, t, fd);
-	}
-	errq_drain(b, t, fd);
+	errq_collect(b, t, fd, until);
 	close(fd);
 	/* The qdisc stays for the next etf delta; trial_run() restores it. */
 
@@ -1216,7 +1292,8 @@ static void trial_write_tail(struct bench *b, struct bm_trial *t)
 			(unsigned long long)t->guard_misses);
 	else
 		fputc(',', b->methods_csv);
-	fputc('\n', b->methods_csv);
+	fprintf(b->methods_csv, ",%llu\n",
+		(unsigned long long)t->cpu_kthread_ns);
 }
 
 static void trial_write_method(struct bench *b, struct bm_trial *t)
@@ -1619,7 +1696,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 			return TW_EXIT_SYS;
 		}
 		b->methods_csv = open_csv(o->out, "methods.csv",
-			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err,seed,warmup,guard_ns,guard_misses");
+			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err,seed,warmup,guard_ns,guard_misses,cpu_kthread_ns");
 		b->send_csv = open_csv(o->out, "send.csv",
 			"tag,seq,sched_ns,sent_ns,sent_src,user_ns,status");
 		if (!b->methods_csv || !b->send_csv)

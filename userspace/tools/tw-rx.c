@@ -25,7 +25,7 @@
  * it (the receiver's backlog, its socket, this program's own reading)
  * moves the timestamp (rx_src "wire").  A sender that hands frames to the
  * driver without that call (PACKET_QDISC_BYPASS, XDP) is not seen at all,
- * so it cannot be flattered, only counted as lost.  The socket is read
+ * so it cannot be flattered, only counted as lost.  The sockets are read
  * every millisecond rather than slept on: a sleeping reader would be woken
  * from the sender's transmit path, between the stamp and the driver.
  *
@@ -62,7 +62,6 @@
 #include <inttypes.h>
 #include <net/if.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +82,11 @@
 #define RCVBUF_BYTES	(32 << 20)
 #define FRAME_MAX	2048
 /*
- * -d out reads its socket on a clock instead of sleeping on it: a blocked
- * reader is woken from the transmit path, right between the tap's stamp
- * and the driver, which would make every sender pay for the observer.
+ * The sockets are read on a clock instead of slept on: a blocked reader is
+ * woken from the packet's path (with -d out right between the tap's stamp
+ * and the driver), which would make every sender pay for the observer.
  */
-#define WIRE_POLL_NS	1000000
+#define READ_EVERY_NS	1000000
 
 enum { HAVE_PKT = 1, HAVE_UDP = 2 };
 
@@ -465,14 +464,6 @@ static int write_csv(const char *path, const struct table *t,
 	return 0;
 }
 
-/* How long to wait for the next packet, in ms: at most 200. */
-static int poll_ms(int64_t left_ns)
-{
-	int64_t ms = left_ns / 1000000 + 1;
-
-	return ms > 200 ? 200 : (int)ms;
-}
-
 struct run {
 	const char *ifname;
 	unsigned long port;
@@ -549,8 +540,7 @@ int main(int argc, char **argv)
 	bool use_udp = true, quiet = false, outgoing = false;
 	const char *why = "timeout";
 	int64_t deadline;
-	struct pollfd pfd[2];
-	int opt, nfd;
+	int opt, pkt_fd, udp_fd = -1;
 
 	while ((opt = getopt(argc, argv, "i:o:d:p:n:t:s:r:Uqh")) != -1) {
 		switch (opt) {
@@ -607,14 +597,9 @@ int main(int argc, char **argv)
 	if (outgoing)
 		use_udp = false;
 
-	pfd[0].fd = open_packet(ifname, outgoing);
-	pfd[0].events = POLLIN;
-	nfd = 1;
-	if (use_udp) {
-		pfd[1].fd = open_udp(ifname, port);
-		pfd[1].events = POLLIN;
-		nfd = 2;
-	}
+	pkt_fd = open_packet(ifname, outgoing);
+	if (use_udp)
+		udp_fd = open_udp(ifname, port);
 	a = tw_clock_pair(CLOCK_REALTIME);
 	if (ready) {
 		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -631,23 +616,12 @@ int main(int argc, char **argv)
 			ifname, port, outgoing ? "outgoing" : "incoming");
 
 	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
-	while (!tw_stop) {
-		int64_t left = deadline - mono_now();
-
-		if (left <= 0)
-			break;
-		if (outgoing) {
-			/* A waiter would be woken between the two stamps. */
-			tw_sleep_until(CLOCK_MONOTONIC,
-				       mono_now() + WIRE_POLL_NS);
-		} else if (poll(pfd, nfd, poll_ms(left)) < 0 &&
-			   errno != EINTR) {
-			perror("tw-rx: poll");
-			break;
-		}
-		drain_packet(pfd[0].fd, outgoing, &t, port, &c);
+	while (!tw_stop && mono_now() < deadline) {
+		/* A sleeping reader would be woken from the packet's path. */
+		tw_sleep_until(CLOCK_MONOTONIC, mono_now() + READ_EVERY_NS);
+		drain_packet(pkt_fd, outgoing, &t, port, &c);
 		if (use_udp)
-			drain_udp(pfd[1].fd, &t, &c);
+			drain_udp(udp_fd, &t, &c);
 		if (count && c.pkt_probes >= count) {
 			why = "count";
 			break;
@@ -658,10 +632,10 @@ int main(int argc, char **argv)
 	/* Collect the UDP copies of the last tap packets. */
 	if (use_udp) {
 		usleep(100000);
-		drain_udp(pfd[1].fd, &t, &c);
+		drain_udp(udp_fd, &t, &c);
 	}
 	b = tw_clock_pair(CLOCK_REALTIME);
-	getsockopt(pfd[0].fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
+	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
 	if (write_csv(out, &t, outgoing ? "wire" : "sw", a, b, &v))
 		return 1;
@@ -680,8 +654,8 @@ int main(int argc, char **argv)
 			" UDP only; %u socket drops\n", t.n, why, v.sw, v.udp_fix,
 			v.user_fix, v.udp_only, pst.tp_drops);
 	/* Close only now: see the static-key note at the top. */
-	close(pfd[0].fd);
+	close(pkt_fd);
 	if (use_udp)
-		close(pfd[1].fd);
+		close(udp_fd);
 	return 0;
 }
