@@ -23,7 +23,7 @@ command -v "$QEMU" >/dev/null || tap_skip_all "$QEMU not installed (make deps)"
 
 out=$root/.build/cross/$CROSS
 mkdir -p "$out"
-cflags=(-O2 -g -Wall -Wextra -Werror -static -isystem "$("$root/scripts/linux-src.sh")/tools/testing/selftests")
+cflags=(-O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -static -isystem "$("$root/scripts/linux-src.sh")/tools/testing/selftests")
 
 # build NAME SOURCES... [-- FLAGS...]: a static cross binary in $out.
 build() {
