@@ -221,7 +221,22 @@ static inline void cpu_relax(void)
 #define local_bh_disable()	do { } while (0)
 #define local_bh_enable()	do { } while (0)
 
-#define kvcalloc(n, size, gfp)	kcalloc(n, size, gfp)
+/* Cache-line aligned, as the kernel's large allocations are. */
+static inline void *tw_host_kvcalloc(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (size && n > (size_t)-1 / size - 64)
+		return NULL;
+	bytes = (n * size + 63) & ~(size_t)63;
+	p = aligned_alloc(64, bytes ? bytes : 64);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+
+#define kvcalloc(n, size, gfp)	((void)(gfp), tw_host_kvcalloc(n, size))
 
 /*
  * rwlock_t: writers first, as the kernel's queued rwlock mostly is; glibc's
