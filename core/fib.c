@@ -46,7 +46,7 @@ struct tw_fib_entry {
 };
 
 struct tw_fib_bucket {
-	u32 lock;			/* not in the rwlock mode: 1 held */
+	u32 lock;			/* bucket mode: 1 held */
 	struct tw_fib_entry __rcu *head;
 };
 
@@ -73,6 +73,12 @@ struct tw_fib {
 	u8 sync;
 	u8 flags;
 	rwlock_t rwlock;		/* rwlock mode */
+	/*
+	 * rcu and seqcount modes: the writers' bucket locks, apart from the
+	 * heads so that a lockless reader never misses on a line a writer
+	 * only locked.
+	 */
+	u32 *locks;
 	struct tw_fib_pcpu __percpu *pcpu;
 
 	spinlock_t pool_lock;		/* the pools and the counts below */
@@ -134,16 +140,23 @@ static bool tw_fib_lockless(const struct tw_fib *fib)
 	return fib->sync == TW_FIB_RCU || fib->sync == TW_FIB_SEQCOUNT;
 }
 
+/* @b's lock word: in the bucket, where its readers look anyway, or not. */
+static u32 *tw_fib_lock_word(struct tw_fib *fib, struct tw_fib_bucket *b)
+{
+	return fib->locks ? &fib->locks[b - fib->buckets] : &b->lock;
+}
+
 /* One CAS when the lock is free; else wait reading, not writing, it. */
 static void tw_fib_bucket_lock(struct tw_fib *fib, struct tw_fib_bucket *b)
 	__acquires(b)
 {
+	u32 *lock = tw_fib_lock_word(fib, b);
 	u64 spins = 0;
 
 	local_bh_disable();
-	while (cmpxchg(&b->lock, 0U, 1U)) {
+	while (cmpxchg(lock, 0U, 1U)) {
 		spins++;
-		while (READ_ONCE(b->lock))
+		while (READ_ONCE(*lock))
 			cpu_relax();
 	}
 	if (unlikely(spins))
@@ -151,12 +164,12 @@ static void tw_fib_bucket_lock(struct tw_fib *fib, struct tw_fib_bucket *b)
 	__acquire(b);
 }
 
-static void tw_fib_bucket_unlock(struct tw_fib_bucket *b)
+static void tw_fib_bucket_unlock(struct tw_fib *fib, struct tw_fib_bucket *b)
 	__releases(b)
 {
 	__release(b);
 	/* the critical section's accesses before the lock reads free */
-	smp_store_release(&b->lock, 0U);
+	smp_store_release(tw_fib_lock_word(fib, b), 0U);
 	local_bh_enable();
 }
 
@@ -183,7 +196,7 @@ static void tw_fib_read_end(struct tw_fib *fib, struct tw_fib_bucket *b)
 			read_unlock_bh(&fib->rwlock);
 	} else if (fib->sync == TW_FIB_BUCKET) {
 		if (TW_FIB_SAFE)
-			tw_fib_bucket_unlock(b);
+			tw_fib_bucket_unlock(fib, b);
 	} else {
 		rcu_read_unlock();
 	}
@@ -204,7 +217,7 @@ static void tw_fib_write_end(struct tw_fib *fib, struct tw_fib_bucket *b)
 	if (fib->sync == TW_FIB_RWLOCK)
 		write_unlock_bh(&fib->rwlock);
 	else
-		tw_fib_bucket_unlock(b);
+		tw_fib_bucket_unlock(fib, b);
 }
 
 /*
@@ -329,7 +342,7 @@ void tw_fib_prefetch(struct tw_fib *fib, u32 id)
 	if (fib->sync == TW_FIB_RWLOCK)
 		prefetchw(&fib->rwlock);
 	else if (fib->sync == TW_FIB_BUCKET)
-		prefetchw(&b->lock);
+		prefetchw(tw_fib_lock_word(fib, b));
 	else
 		prefetch(b);
 }
@@ -662,6 +675,7 @@ static void tw_fib_free(struct tw_fib *fib)
 	kvfree(fib->entry_pool.free);
 	kvfree(fib->copy_mem);
 	kvfree(fib->entry_mem);
+	kvfree(fib->locks);
 	kvfree(fib->buckets);
 	kfree(fib);
 }
@@ -686,6 +700,12 @@ static int tw_fib_alloc(struct tw_fib *fib, const struct tw_fib_config *cfg)
 
 	fib->buckets = kvcalloc(fib->mask + 1, sizeof(*fib->buckets),
 				GFP_KERNEL);
+	if (tw_fib_lockless(fib)) {
+		fib->locks = kvcalloc(fib->mask + 1, sizeof(*fib->locks),
+				      GFP_KERNEL);
+		if (!fib->locks)
+			return -ENOMEM;
+	}
 	fib->entry_mem = kvcalloc(cfg->capacity, sizeof(*fib->entry_mem),
 				  GFP_KERNEL);
 	if (ncopies)
