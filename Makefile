@@ -32,7 +32,7 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-omware modules_install install help \
+	check-host demo style bench-core bench-fib-core bench-omware modules_install install help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -96,6 +96,9 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
+
+bench-fib-core: ## host benchmark of the forwarding table's sync modes and the lock CAS
+	$(MAKE) -C tests/core bench-fib
 
 style: ## checkpatch and sparse on the kernel C
 	@scripts/style.sh

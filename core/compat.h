@@ -26,6 +26,12 @@
 #include <linux/timekeeping.h>
 #include <linux/hrtimer.h>
 #include <linux/version.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/seqlock.h>
+#include <linux/prefetch.h>
+#include <linux/percpu.h>
+#include <linux/bottom_half.h>
 
 /*
  * Interfaces of newer kernels, provided on older ones so the sources use
@@ -44,13 +50,25 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 
 #else /* host */
 
+/* Host builds define _GNU_SOURCE: the writer-first rwlock is glibc's. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
 #include <time.h>
 #include <pthread.h>
-#ifndef TW_HOST_NO_URCU	/* cross builds of the RCU-free parts */
+/*
+ * liburcu's default flavour, memb: readers need no quiescent-state calls
+ * (qsbr would make every reader thread announce them, which the kernel's
+ * scheduler does for free and a core function cannot do for its caller),
+ * and with sys_membarrier its read side is a compiler barrier and a
+ * thread-local counter.  _LGPL_SOURCE inlines that read side, as the
+ * kernel's is.  TW_HOST_NO_URCU builds use the lock-based RCU below.
+ */
+#ifndef TW_HOST_NO_URCU
+#define _LGPL_SOURCE
 #include <urcu.h>
 #endif
 #include <linux/types.h>
@@ -170,7 +188,235 @@ static inline s64 atomic64_add_return(s64 i, atomic64_t *v)
 #define atomic64_dec(v)		atomic64_sub(1, v)
 #define atomic64_inc_return(v)	atomic64_add_return(1, v)
 
-/* RCU: rcu_read_lock() & co. come from liburcu; threads must register. */
+/* Barriers, atomics and hints of the lock-free paths. */
+#define smp_store_release(p, v)	/* earlier accesses before the store */ \
+	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define smp_load_acquire(p)	/* later accesses after the load */ \
+	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+/* Returns the old value, like the kernel's; full barrier. */
+#define cmpxchg(p, o, n) ({						\
+	__typeof__(*(p)) _o = (o);					\
+	__atomic_compare_exchange_n(p, &_o, n, false, __ATOMIC_SEQ_CST,	\
+				    __ATOMIC_SEQ_CST);			\
+	_o;								\
+})
+#define prefetch(p)		__builtin_prefetch(p, 0)
+#define prefetchw(p)		__builtin_prefetch(p, 1)
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/* Lock annotations are for sparse, which only checks kernel builds. */
+#define __acquires(...)
+#define __releases(...)
+#define __acquire(...)		((void)0)
+#define __release(...)		((void)0)
+
+/* A thread is never interrupted by a softirq on the host. */
+#define local_bh_disable()	do { } while (0)
+#define local_bh_enable()	do { } while (0)
+
+/* Cache-line aligned, as the kernel's large allocations are. */
+static inline void *tw_host_kvcalloc(size_t n, size_t size)
+{
+	size_t bytes;
+	void *p;
+
+	if (size && n > (size_t)-1 / size - 64)
+		return NULL;
+	bytes = (n * size + 63) & ~(size_t)63;
+	p = aligned_alloc(64, bytes ? bytes : 64);
+	if (p)
+		memset(p, 0, bytes);
+	return p;
+}
+
+#define kvcalloc(n, size, gfp)	((void)(gfp), tw_host_kvcalloc(n, size))
+
+/*
+ * rwlock_t: writers first, as the kernel's queued rwlock mostly is; glibc's
+ * default lets a stream of readers starve the writer.
+ */
+#define rwlock_t		pthread_rwlock_t
+static inline void tw_host_rwlock_init(pthread_rwlock_t *l)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(&a,
+			PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(l, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+#define rwlock_init(l)		tw_host_rwlock_init(l)
+#define read_lock_bh(l)		pthread_rwlock_rdlock(l)
+#define read_unlock_bh(l)	pthread_rwlock_unlock(l)
+#define write_lock_bh(l)	pthread_rwlock_wrlock(l)
+#define write_unlock_bh(l)	pthread_rwlock_unlock(l)
+
+/*
+ * seqcount_t: the C11 seqlock; the protected data must be accessed with
+ * READ_ONCE/WRITE_ONCE (relaxed atomics), so that the race a reader retries
+ * is not undefined behaviour and ThreadSanitizer does not report it.
+ */
+struct tw_host_seqcount {
+	unsigned int sequence;
+};
+
+#define seqcount_t		struct tw_host_seqcount
+
+#define seqcount_init(s)	((s)->sequence = 0)
+
+static inline unsigned int read_seqcount_begin(const seqcount_t *s)
+{
+	unsigned int seq;
+
+	while ((seq = __atomic_load_n(&s->sequence, __ATOMIC_ACQUIRE)) & 1)
+		cpu_relax();
+	return seq;
+}
+
+#ifndef __SANITIZE_THREAD__
+static inline int read_seqcount_retry(const seqcount_t *s, unsigned int seq)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->sequence, __ATOMIC_RELAXED) != seq;
+}
+
+static inline void write_seqcount_begin(seqcount_t *s)
+{
+	__atomic_store_n(&s->sequence, READ_ONCE(s->sequence) + 1,
+			 __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+#else
+/* TSan has no fences: read-modify-writes order the same, slower. */
+static inline int read_seqcount_retry(seqcount_t *s, unsigned int seq)
+{
+	return __atomic_fetch_add(&s->sequence, 0, __ATOMIC_RELEASE) != seq;
+}
+
+static inline void write_seqcount_begin(seqcount_t *s)
+{
+	__atomic_fetch_add(&s->sequence, 1, __ATOMIC_ACQUIRE);
+}
+#endif
+
+static inline void write_seqcount_end(seqcount_t *s)
+{
+	__atomic_store_n(&s->sequence, READ_ONCE(s->sequence) + 1,
+			 __ATOMIC_RELEASE);
+}
+
+/*
+ * Per-CPU data: one slot per thread (up to TW_HOST_NR_CPUS threads, then
+ * shared), TW_HOST_PCPU_UNIT bytes apart.  this_cpu_add() is a relaxed
+ * load and store, not an atomic add: exact while slots are not shared.
+ */
+#define TW_HOST_NR_CPUS		64
+#define TW_HOST_PCPU_UNIT	256
+#define __percpu
+
+static inline unsigned int tw_host_cpu(void)
+{
+	static __thread int slot = -1;
+	static unsigned int next;
+
+	if (unlikely(slot < 0))
+		slot = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) %
+		       TW_HOST_NR_CPUS;
+	return slot;
+}
+
+#define alloc_percpu(type) ({						\
+	_Static_assert(sizeof(type) <= TW_HOST_PCPU_UNIT, "per-cpu unit"); \
+	(type *)calloc(TW_HOST_NR_CPUS, TW_HOST_PCPU_UNIT);		\
+})
+#define free_percpu(p)		free(p)
+#define per_cpu_ptr(p, cpu)						\
+	((__typeof__(p))((char *)(p) + (cpu) * TW_HOST_PCPU_UNIT))
+#define for_each_possible_cpu(cpu)					\
+	for ((cpu) = 0; (cpu) < TW_HOST_NR_CPUS; (cpu)++)
+#define this_cpu_add(var, n) do {					\
+	__typeof__(&(var)) _p = per_cpu_ptr(&(var), tw_host_cpu());	\
+	__atomic_store_n(_p, __atomic_load_n(_p, __ATOMIC_RELAXED) + (n), \
+			 __ATOMIC_RELAXED);				\
+} while (0)
+#define this_cpu_inc(var)	this_cpu_add(var, 1)
+
+#ifdef TW_HOST_NO_URCU
+/*
+ * Lock-based RCU for builds without liburcu: the 32-bit cross build (no
+ * liburcu for it) and the ThreadSanitizer build (which cannot see the
+ * ordering that liburcu's membarrier() grace periods give, and would
+ * report it as races).  Readers hold a read lock, a grace period takes
+ * the write lock once.  call_rcu() only queues: the callbacks run in
+ * rcu_barrier(), after a grace period, so a reader may call it.  Read-side
+ * sections must not nest.
+ */
+#define __rcu
+
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+
+#pragma weak tw_host_rcu_lock
+pthread_rwlock_t tw_host_rcu_lock =
+	PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+#pragma weak tw_host_rcu_queue_lock
+pthread_mutex_t tw_host_rcu_queue_lock = PTHREAD_MUTEX_INITIALIZER;
+#pragma weak tw_host_rcu_queue
+struct rcu_head *tw_host_rcu_queue;
+
+#define rcu_register_thread()	do { } while (0)
+#define rcu_unregister_thread()	do { } while (0)
+#define rcu_read_lock()		pthread_rwlock_rdlock(&tw_host_rcu_lock)
+#define rcu_read_unlock()	pthread_rwlock_unlock(&tw_host_rcu_lock)
+#define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+static inline void synchronize_rcu(void)
+{
+	pthread_rwlock_wrlock(&tw_host_rcu_lock);
+	pthread_rwlock_unlock(&tw_host_rcu_lock);
+}
+
+static inline void call_rcu(struct rcu_head *head,
+			    void (*func)(struct rcu_head *head))
+{
+	head->func = func;
+	pthread_mutex_lock(&tw_host_rcu_queue_lock);
+	head->next = tw_host_rcu_queue;
+	tw_host_rcu_queue = head;
+	pthread_mutex_unlock(&tw_host_rcu_queue_lock);
+}
+
+static inline void rcu_barrier(void)
+{
+	struct rcu_head *head, *next;
+
+	pthread_mutex_lock(&tw_host_rcu_queue_lock);
+	head = tw_host_rcu_queue;
+	tw_host_rcu_queue = NULL;
+	pthread_mutex_unlock(&tw_host_rcu_queue_lock);
+	synchronize_rcu();
+	for (; head; head = next) {
+		next = head->next;
+		head->func(head);
+	}
+}
+#endif /* TW_HOST_NO_URCU */
+
+/* The kernel's names that liburcu does not have. */
+#define rcu_dereference_raw(p)		rcu_dereference(p)
+#define rcu_dereference_protected(p, c)	((void)(c), (p))
+#define RCU_INIT_POINTER(p, v)		WRITE_ONCE(p, v)
 
 static inline u64 ktime_get_ns(void)
 {
