@@ -79,7 +79,7 @@ check-host: .deps-ok ## the host tests only (no VM)
 # The guest measures; the host, where plotting is quick, summarises and draws.
 demo: .deps-ok ## boot the test kernel and run a short OMware comparison
 	@$(MAKE) --no-print-directory modules-test userspace
-	@TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
+	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
 		echo; userspace/tools/tw-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \

@@ -60,11 +60,14 @@ mib() {	# mib SIZE: 2G -> 2048, 512M -> 512
 # load needs both host cores): with a thread per vCPU, the kernel patching
 # its own text (static keys, at boot too) races the other vCPU, and the
 # guest dies of an int3 in code being patched.
-memory=1024 TCG_THREAD=${TCG_THREAD:-single} APPEND="" limit=180
+# TW_TCG_THREAD=single|multi overrides the suites (make demo: a short run
+# that must not die of that race).
+memory=1024 TCG_THREAD=${TW_TCG_THREAD:-single} APPEND="" limit=180
 for s in "${suites[@]}"; do
 	m=$(setting "$s" MEMORY)
 	[ -n "$m" ] && [ "$(mib "$m")" -gt "$memory" ] && memory=$(mib "$m")
-	[ "$(setting "$s" TCG_THREAD)" = multi ] && TCG_THREAD=multi
+	[ -z "${TW_TCG_THREAD:-}" ] && [ "$(setting "$s" TCG_THREAD)" = multi ] &&
+		TCG_THREAD=multi
 	APPEND+=" $(setting "$s" APPEND)"
 	t=$(setting "$s" timeout)
 	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45}))
