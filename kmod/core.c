@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The portable core (the forwarding table) built into the module; the
+ * same sources are unit tested on the host.
+ */
+#include "../core/fib.c"

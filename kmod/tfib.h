@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of tfib.ko, the timely forwarding table.
+ *
+ * Two halves meet here: the tables and their netlink API (main.c, table.c,
+ * netlink.c), and the forwarder that a binding runs (fwd.c).  The table
+ * side owns every struct tfib_table and calls into the forwarder under
+ * tfib_lock; the forwarder never frees a table.
+ */
+#ifndef _TFIB_H
+#define _TFIB_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include <uapi/linux/tfib.h>
+
+#include "fib.h"
+
+#define TFIB_NAME_LEN	16	/* with the terminating NUL */
+
+struct tfib_fwd;		/* a binding: fwd.c's own */
+struct tfib_fwd_counters;	/* the forwarder's per-CPU counters */
+
+/* A named table of one network namespace. */
+struct tfib_table {
+	struct list_head node;		/* in its namespace's list */
+	struct net *net;		/* not counted: tables die with it */
+	char name[TFIB_NAME_LEN];
+	struct tw_fib *fib;
+	struct tw_fib_config cfg;
+	clockid_t clockid;		/* of the tuples' timestamps */
+	/* The binding, or NULL: written under tfib_lock. */
+	struct tfib_fwd *fwd;
+	/* Kept across bindings: allocated by tfib_fwd_table_init(). */
+	struct tfib_fwd_counters *counters;
+};
+
+/* The forwarder's settings, from TFIB_CMD_BIND with defaults filled in. */
+struct tfib_bind_cfg {
+	u8 mode;		/* enum tfib_fwd_mode */
+	u8 pick;		/* enum tfib_pick */
+	u32 workers;
+	u32 control_ring;
+	u32 data_ring;
+	u32 burst;
+};
+
+/* Serialises every change of tables and bindings, in all namespaces. */
+extern struct mutex tfib_lock;
+
+/* The current time on a table's clock, in ns. */
+u64 tfib_table_now(const struct tfib_table *t);
+
+/*
+ * The forwarder (fwd.c).  All but the counters' own updates run under
+ * tfib_lock and may sleep.
+ */
+
+/* Allocate and free t->counters (at table creation and destruction). */
+int tfib_fwd_table_init(struct tfib_table *t);
+void tfib_fwd_table_fini(struct tfib_table *t);
+
+/*
+ * Start forwarding what dev receives through table t, which is unbound;
+ * dev is held by the caller for the call and is in t's namespace.  The
+ * binding holds its own reference on dev.
+ */
+int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
+		  const struct tfib_bind_cfg *cfg,
+		  struct netlink_ext_ack *extack);
+/*
+ * Stop forwarding and free the binding: on return no packet handler and
+ * no worker of it runs any more, packets on its rings are freed, and t may
+ * be destroyed.  Nothing when t is unbound.
+ */
+void tfib_fwd_unbind(struct tfib_table *t);
+/* The device t is bound to, or NULL. */
+struct net_device *tfib_fwd_dev(const struct tfib_table *t);
+
+/*
+ * Replies (called under tfib_lock).  tfib_fwd_fill_binding() puts the
+ * binding's TABLE_GET attributes (nothing when unbound);
+ * tfib_fwd_fill_counters() puts the forwarder's counters, TFIB_STATS_A_RX
+ * and after, into the open TFIB_A_STATS nest; tfib_fwd_fill_detail() puts
+ * the rings, workers and histograms after it.  -EMSGSIZE when msg is full.
+ */
+int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t);
+int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t);
+int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t);
+
+#endif /* _TFIB_H */
