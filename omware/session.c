@@ -64,8 +64,6 @@
 #define OMW_SECTION_FRAMES	256
 /* Frames popped per round of "pop due, transmit". */
 #define OMW_ROUND_FRAMES	64
-/* A gap between two clock reads of a spin longer than this is a stall. */
-#define OMW_SPIN_STALL_NS	20000
 /* Longest wait between two report delivery attempts, ms. */
 #define OMW_REPORT_BACKOFF_MAX	256
 
@@ -325,7 +323,7 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		 * Time lost without yielding or being preempted (interrupts,
 		 * SMIs, a hypervisor): nothing a guard could cover.
 		 */
-		if ((s64)(tick - prev_tick) > OMW_SPIN_STALL_NS &&
+		if ((s64)(tick - prev_tick) > OMWARE_SPIN_STALL_NS &&
 		    current->nivcsw == nivcsw) {
 			omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
 			omw_stat_add(s, OMW_STAT_SPIN_STALL_MAX_NS,

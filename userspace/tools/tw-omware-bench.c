@@ -100,10 +100,6 @@
  * after its last send time.
  */
 #define CPU_SETTLE_NS		20000000ULL
-/* A spinning RSM-RT thread that lost its CPU this long: a stall, as the
- * module counts one.
- */
-#define SPIN_STALL_NS		20000
 /* SCHED_FIFO priority of RSM-RT: the module's kthread gets FIFO 1 too. */
 #define RT_PRIORITY		1
 #define RT_STACK_BYTES		(256 << 10)
@@ -950,7 +946,7 @@ static void rt_spin(struct bm_trial *t, uint64_t now, uint64_t target)
 		now = mono_ns();
 		t->spin_ns += now - prev;
 		/* Preemption included: user space cannot tell it apart. */
-		if (now - prev > SPIN_STALL_NS) {
+		if (now - prev > OMWARE_SPIN_STALL_NS) {
 			t->spin_stalls++;
 			t->spin_stall_max_ns = max(t->spin_stall_max_ns,
 						   now - prev);

@@ -159,7 +159,7 @@
  * gone), CANCELLED, REPORTS_LOST (report could not be delivered to the
  * owner), SPIN_NS (CPU time spent spinning in hybrid mode), WAKE_LATE_MAX_NS
  * (largest timer lateness seen), SPIN_STALLS (times a spinning hybrid thread
- * lost its CPU for more than 20 us without giving it up: interrupts, SMIs,
+ * lost its CPU for more than OMWARE_SPIN_STALL_NS without giving it up: interrupts, SMIs,
  * a hypervisor; no guard can cover those), SPIN_STALL_MAX_NS (the longest).
  */
 #ifndef _UAPI_LINUX_OMWARE_H
@@ -179,6 +179,12 @@
 #define OMWARE_GUARD_MIN_NS		1000
 #define OMWARE_GUARD_MAX_NS_DEFAULT	2000000
 #define OMWARE_GUARD_MAX_NS_LIMIT	2000000
+
+/*
+ * A spinning hybrid thread whose clock reads lie further apart than this
+ * lost its CPU (OMWARE_STATS_A_SPIN_STALLS): no guard covers such a gap.
+ */
+#define OMWARE_SPIN_STALL_NS		20000
 
 enum omware_mode {
 	/* Transmit from the hrtimer callback (softirq context). */
