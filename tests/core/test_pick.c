@@ -194,39 +194,44 @@ TEST_F(pick, bad_input)
 	ASSERT_EQ(self->expected_warns, tw_host_warnings);
 }
 
-/* The memo is taken only while its worker is idle. */
-TEST(memo_busy)
-{
+/* Worker 0, memo of CPU 1, picked for it again by the memo: busy. */
+FIXTURE(memo) {
 	struct tw_pick *p;
+};
 
-	ASSERT_EQ(0, tw_pick_create(&p, WORKERS, CPUS));
-	ASSERT_EQ(0, tw_pick_get(p, TW_PICK_MEMO, 1));
-	tw_pick_put(p, 0, 1);
-	ASSERT_EQ(0, tw_pick_get(p, TW_PICK_MEMO, 1));
-	ASSERT_EQ(1, stats(p).memo_hits);
+FIXTURE_SETUP(memo)
+{
+	ASSERT_EQ(0, tw_pick_create(&self->p, WORKERS, CPUS));
+	ASSERT_EQ(0, tw_pick_get(self->p, TW_PICK_MEMO, 1));
+	tw_pick_put(self->p, 0, 1);
+	ASSERT_EQ(0, tw_pick_get(self->p, TW_PICK_MEMO, 1));
+	ASSERT_EQ(1, stats(self->p).memo_hits);
+}
+
+FIXTURE_TEARDOWN(memo)
+{
+	tw_pick_destroy(self->p);
+	EXPECT_EQ(0, tw_host_warnings);
+}
+
+/* The memo is taken only while its worker is idle... */
+TEST_F(memo, busy)
+{
 	/* last_run[1] is still 0, which is busy */
-	ASSERT_EQ(1, tw_pick_get(p, TW_PICK_MEMO, 1));
-	ASSERT_EQ(1, stats(p).memo_hits);
-	tw_pick_destroy(p);
+	ASSERT_EQ(1, tw_pick_get(self->p, TW_PICK_MEMO, 1));
+	ASSERT_EQ(1, stats(self->p).memo_hits);
 }
 
 /* ... and while its worker has not run on another CPU since. */
-TEST(memo_moved)
+TEST_F(memo, moved)
 {
-	struct tw_pick *p;
-
-	ASSERT_EQ(0, tw_pick_create(&p, WORKERS, CPUS));
-	ASSERT_EQ(0, tw_pick_get(p, TW_PICK_MEMO, 1));
-	tw_pick_put(p, 0, 1);
-	ASSERT_EQ(0, tw_pick_get(p, TW_PICK_MEMO, 1));
-	tw_pick_ran(p, 0, 2);
-	tw_pick_put(p, 0, 2);
+	tw_pick_ran(self->p, 0, 2);
+	tw_pick_put(self->p, 0, 2);
 	/* last_run[1] is 0, idle, but last on CPU 2 */
-	ASSERT_EQ(1, tw_pick_get(p, TW_PICK_MEMO, 1));
-	ASSERT_EQ(1, stats(p).memo_hits);
-	ASSERT_EQ(0, tw_pick_get(p, TW_PICK_MEMO, 2));
-	ASSERT_EQ(2, stats(p).memo_hits);
-	tw_pick_destroy(p);
+	ASSERT_EQ(1, tw_pick_get(self->p, TW_PICK_MEMO, 1));
+	ASSERT_EQ(1, stats(self->p).memo_hits);
+	ASSERT_EQ(0, tw_pick_get(self->p, TW_PICK_MEMO, 2));
+	ASSERT_EQ(2, stats(self->p).memo_hits);
 }
 
 /*
