@@ -97,7 +97,7 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
-bench-fib-core: ## host benchmark of the forwarding table's sync modes and the lock CAS
+bench-fib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick
 	$(MAKE) -C tests/core bench-fib
 
 style: ## checkpatch and sparse on the kernel C
