@@ -9,14 +9,12 @@
 #define NS_PER_SEC	1000000000ULL
 #define NS_PER_US	1000ULL
 
-static u64 rng_state = 0x9e3779b97f4a7c15ULL;
-
+/* Jitter without a generator: the top bits of a Weyl sequence. */
 static u64 rng(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	static u64 step;
+
+	return ++step * 0x9e3779b97f4a7c15ULL >> 24;
 }
 
 struct sim {
