@@ -1,0 +1,429 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of tw-fib-analyze on made-up runs whose answers are worked
+out by hand, and of tw-fib-trace's files.
+
+Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
+"""
+
+import csv
+import importlib.machinery
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, "..", "..", "userspace", "tools")
+ANALYZE = os.path.join(TOOLS, "tw-fib-analyze")
+TRACE = os.path.join(TOOLS, "tw-fib-trace")
+US = 1000
+
+
+def load_analyzer():
+    """The script as a module, for its functions."""
+    loader = importlib.machinery.SourceFileLoader("tw_fib_analyze", ANALYZE)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+FA = load_analyzer()
+
+
+def write_run(d, events, meta=None):
+    """events: (event, t_ns, user, seq, addr_ns, addr_seq) rows."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "events.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["event", "t_ns", "user", "seq", "addr_ns", "addr_seq"])
+        w.writerows(events)
+    if meta is not None:
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(meta, f)
+
+
+def analyze(d, *args):
+    return subprocess.run([sys.executable, ANALYZE, "-q"] + list(args) +
+                          [d], capture_output=True, text=True)
+
+
+def run_summary(events, meta=None):
+    """aoi.json of one made-up run, analysed by the tool."""
+    with tempfile.TemporaryDirectory() as d:
+        write_run(d, events, meta or {})
+        p = analyze(d, "--no-plots")
+        if p.returncode:
+            raise AssertionError(p.stderr)
+        with open(os.path.join(d, "aoi.json")) as f:
+            return json.load(f)
+
+
+def periodic(users=2, n=50, period_us=100, delay_us=20, misaddr_every=0,
+             drop_every=0):
+    """Every user sends a data packet every period; each returns delay
+    later, except every drop_every-th (lost).  Every misaddr_every-th is
+    preceded by a control packet the forwarder has not applied yet (it
+    comes back with the old sequence): misaddressed."""
+    tx, rx, ctl_seq = [], [], 0
+    for i in range(n):
+        for u in range(1, users + 1):
+            t = (i * period_us + u) * US
+            addr = ctl_seq
+            if misaddr_every and i % misaddr_every == misaddr_every - 1:
+                ctl_seq += 1
+                tx.append(("ctl_tx", t - 1, u, ctl_seq, t - 1, ""))
+            tx.append(("data_tx", t, u, i, "", ""))
+            if not (drop_every and i % drop_every == drop_every - 1):
+                rx.append(("data_rx", t + delay_us * US, u, i, 0, addr))
+    return tx + rx
+
+
+def meta(sync, rate, cdr=0.1, fwd="ring", **more):
+    m = {"rate_pps": rate, "burst": 32, "cdr": cdr, "users": 2,
+         "sync": sync, "fwd": fwd, "control_ring": 64, "data_ring": 1024}
+    m.update(more)
+    return m
+
+
+class Sawtooth(unittest.TestCase):
+    """The time-average age, worked out by hand."""
+
+    def test_three_updates(self):
+        # generated 0, 10, 20; received 5, 12, 30; run ends at 40:
+        # area 59.5 + 198 + 150 over 35
+        self.assertAlmostEqual(FA.sawtooth([(5, 0), (12, 10), (30, 20)], 40),
+                               407.5 / 35)
+
+    def test_older_update_late(self):
+        # update 10 at 12, then the older 0 at 15: the age keeps growing
+        # from 10; area (10^2 - 2^2) / 2 = 48 over [12, 20]
+        self.assertAlmostEqual(FA.sawtooth([(12, 10), (15, 0)], 20), 6.0)
+
+    def test_single_update_at_end(self):
+        self.assertEqual(FA.sawtooth([(7, 3)], 7), 4.0)
+
+    def test_through_the_tool(self):
+        ev = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
+              ("data_tx", 20, 1, 3, "", ""), ("data_rx", 5, 1, 1, 0, 0),
+              ("data_rx", 12, 1, 2, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
+        s = run_summary(ev, {"end_ns": 40})
+        self.assertAlmostEqual(s["age_avg_ns"], 407.5 / 35)
+
+    def test_mean_over_users(self):
+        # user 1: 407.5 / 35 as above; user 2: received once at 20, sent
+        # at 16, run ends at 40: (4 + 24) / 2 = 14
+        ev = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
+              ("data_tx", 16, 2, 1, "", ""), ("data_tx", 20, 1, 3, "", ""),
+              ("data_rx", 5, 1, 1, 0, 0), ("data_rx", 12, 1, 2, 0, 0),
+              ("data_rx", 20, 2, 1, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
+        s = run_summary(ev, {"end_ns": 40})
+        self.assertAlmostEqual(s["age_avg_ns"], (407.5 / 35 + 14) / 2)
+        self.assertEqual(s["users_updated"], 2)
+
+    def test_periodic(self):
+        # sent every 100 us, back 20 us later: age D + P / 2 = 70 us for
+        # user 2, whose last receive ends the run; user 1's ends 1 us
+        # earlier, its age then grows from 20 to 21 us: 49 periods of 70
+        # and 20.5 for that last 1 us of 4901
+        s = run_summary(periodic())
+        self.assertAlmostEqual(s["age_avg_ns"],
+                               (343020.5 / 4901 + 70) / 2 * US)
+
+
+class Misaddressed(unittest.TestCase):
+
+    def events(self):
+        return [
+            ("data_tx", 0, 1, 1, "", ""),       # no location sent yet
+            ("ctl_tx", 10, 1, 5, 10, ""),
+            ("data_tx", 11, 1, 2, "", ""),      # after location 5
+            ("ctl_tx", 20, 1, 6, 20, ""),
+            ("data_tx", 21, 1, 3, "", ""),      # after location 6
+            ("ctl_tx", 30, 1, 7, 30, ""),       # same time, earlier row
+            ("data_tx", 30, 1, 4, "", ""),      # after location 7
+            ("data_rx", 40, 1, 1, 0, 0),        # fresh: none was sent
+            ("data_rx", 41, 1, 2, 10, 5),       # fresh
+            ("data_rx", 42, 1, 3, 10, 5),       # misaddressed: 6 was sent
+            ("data_rx", 43, 1, 4, 20, 6),       # misaddressed: 7 was sent
+        ]
+
+    def test_classification(self):
+        s = run_summary(self.events(), {"end_ns": 50})
+        self.assertEqual(s["misaddressed"], 2)
+        self.assertAlmostEqual(s["misaddressed_fraction"], 0.5)
+        # the misaddressed updates do not count for the age: 1 (sent at
+        # 0) at 40, 2 (sent at 11) at 41, then nothing fresher until 50
+        want = (40.5 + (30 + 39) * 9 / 2.0) / 10
+        self.assertAlmostEqual(s["age_avg_ns"], want)
+
+    def test_fib_age(self):
+        s = run_summary(self.events(), {"end_ns": 50})
+        # receive minus addr_ns: 40, 31, 32, 23; send minus it: 0, 1, 11, 10
+        self.assertAlmostEqual(s["fib_age_mean_ns"], 126 / 4)
+        self.assertAlmostEqual(s["fib_age_low_mean_ns"], 22 / 4)
+
+    def test_periodic(self):
+        s = run_summary(periodic(n=40, misaddr_every=4))
+        self.assertEqual(s["misaddressed"], 20)
+        self.assertEqual(s["control_sent"], 20)
+
+
+class Drops(unittest.TestCase):
+
+    def test_without_counters(self):
+        s = run_summary(periodic(n=50, drop_every=5))
+        self.assertEqual((s["data_sent"], s["data_received"],
+                          s["data_dropped"]), (100, 80, 20))
+        self.assertAlmostEqual(s["data_drop_fraction"], 0.2)
+        self.assertIsNone(s["control_dropped"])
+        self.assertIsNone(s["data_dropped_forwarder"])
+
+    def test_counters(self):
+        m = {"counters": {"rx_control": 15, "control_ring_dropped": 3,
+                          "data_ring_dropped": 7, "drop_no_entry": 2}}
+        s = run_summary(periodic(n=40, misaddr_every=2), m)
+        # 40 control sent, 15 reached the forwarder, 3 of those dropped
+        self.assertEqual(s["control_sent"], 40)
+        self.assertEqual(s["control_dropped"], 28)
+        self.assertAlmostEqual(s["control_drop_fraction"], 0.7)
+        self.assertEqual(s["data_dropped_forwarder"], 9)
+
+    def test_unmatched_and_duplicates(self):
+        ev = [("data_tx", 0, 1, 1, "", ""), ("data_rx", 5, 1, 1, 0, 0),
+              ("data_rx", 6, 1, 1, 0, 0), ("data_rx", 7, 1, 9, 0, 0),
+              ("data_rx", 8, 2, 1, 0, 0)]
+        s = run_summary(ev)
+        self.assertEqual((s["data_received"], s["rx_unmatched"]), (1, 3))
+        self.assertEqual(s["data_dropped"], 0)
+
+    def test_rates(self):
+        s = run_summary(periodic(n=50, misaddr_every=10),
+                        meta("rcu", 20000))
+        self.assertAlmostEqual(s["cdr_achieved"], 10 / 100)
+        self.assertEqual(s["offered_pps"], 20000)
+        # 110 packets sent between 1 us and 4902 us (the first control
+        # packet goes at 901 us - 1 ns)
+        self.assertAlmostEqual(s["sent_pps"], 110 * 1e9 / 4901000)
+        # 100 received between 21 us and 4922 us
+        self.assertAlmostEqual(s["carried_pps"], 100 * 1e9 / 4901000)
+
+
+def grid(d, runs):
+    """runs: (name, sync, rate, cdr, fwd, periodic's arguments)."""
+    for name, sync, rate, cdr, fwd, kw in runs:
+        write_run(os.path.join(d, name), periodic(**kw),
+                  meta(sync, rate, cdr, fwd))
+
+
+def checks_of(runs, *args):
+    with tempfile.TemporaryDirectory() as d:
+        grid(d, runs)
+        p = analyze(d, "--no-plots", *args)
+        with open(os.path.join(d, "fib-analysis.json")) as f:
+            res = json.load(f)
+        return {c["name"].split(" <=")[0] + (
+            " " + c["name"].rsplit(" ", 1)[1] if "inline" in c["name"]
+            else ""): c for c in res["checks"]}, p, res
+
+
+# At CDR 0.1, R 2000: seqcount (the best) carries, age 70 us (20 + 50);
+# rwlock 170 us; rcu misaddresses 1 in 4, seqcount 1 in 10.
+GOOD = [
+    ("rwl-1k", "rwlock", 1000, 0.1, "ring", dict(delay_us=60)),
+    ("rwl-2k", "rwlock", 2000, 0.1, "ring", dict(delay_us=120)),
+    ("rcu-2k", "rcu", 2000, 0.1, "ring", dict(delay_us=40,
+                                              misaddr_every=4)),
+    ("seq-1k", "seqcount", 1000, 0.1, "ring", dict(delay_us=30)),
+    ("seq-2k", "seqcount", 2000, 0.1, "ring", dict(misaddr_every=10)),
+    ("inl-1k", "seqcount", 1000, 0.1, "inline", dict(delay_us=10)),
+    ("seq-3k", "seqcount", 3000, 0.1, "ring", dict(drop_every=5)),
+]
+
+
+class Checks(unittest.TestCase):
+
+    def test_pass(self):
+        c, p, res = checks_of(GOOD, "--strict")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        age = c["best mode's age"]
+        self.assertEqual(age["result"], "PASS")
+        # 3000 lost data: the best mode is seqcount at 2000
+        self.assertEqual((age["mode"], age["rate_pps"]), ("seqcount", 2000))
+        self.assertGreater(age["reference"], 2 * age["value"])
+        # 5 of 50 per user misaddressed against rcu's 12 of 50
+        self.assertEqual(c["best mode's misaddressed"]["result"], "PASS")
+        self.assertAlmostEqual(c["best mode's misaddressed"]["ratio"],
+                               10 / 24)
+        self.assertEqual(c["inline age at low R 0.1"]["result"], "PASS")
+        self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 0})
+        # the ratio to rwlock in the table: D + P / 2 each, but for the
+        # last microsecond of user 1 (Sawtooth.test_periodic)
+        row = next(r for r in res["runs"] if r["run"] == "seq-1k")
+        self.assertAlmostEqual(row["age_vs_rwlock"], 80 / 110, delta=1e-4)
+        # seqcount at 2000 loses updates 9, 19, ..., 49 of 50: 41 periods
+        # of 100 us at 70 us on average and 4 of 200 us at 120 us, in
+        # 4900 us; rwlock's age is 170 us
+        self.assertAlmostEqual(age["value"] / age["reference"],
+                               (41 * 7000 + 4 * 24000) / 4900 / 170,
+                               delta=1e-3)
+
+    def test_fail(self):
+        bad = [r for r in GOOD if r[0] not in ("rwl-2k", "rcu-2k",
+                                               "inl-1k")]
+        bad += [("rwl-2k", "rwlock", 2000, 0.1, "ring", dict(delay_us=60)),
+                ("rcu-2k", "rcu", 2000, 0.1, "ring",
+                 dict(misaddr_every=15)),
+                ("inl-1k", "seqcount", 1000, 0.1, "inline",
+                 dict(delay_us=31))]
+        c, p, res = checks_of(bad, "--strict")
+        self.assertEqual(p.returncode, 1)
+        for name in ("best mode's age", "best mode's misaddressed",
+                     "inline age at low R 0.1"):
+            self.assertEqual(c[name]["result"], "FAIL", name)
+        self.assertIn("FAIL", p.stdout if p.stdout else "FAIL")
+        # without --strict a failed check is no error
+        self.assertEqual(checks_of(bad)[1].returncode, 0)
+
+    def test_not_applicable(self):
+        runs = [r for r in GOOD if r[1] != "rwlock" and r[3] == 0.1]
+        c, p, res = checks_of(runs, "--strict")
+        self.assertEqual(p.returncode, 0)
+        self.assertEqual(c["best mode's age"]["result"], "N/A")
+        self.assertEqual(c["best mode's misaddressed"]["result"], "PASS")
+        c, p, res = checks_of([("seq-3k", "seqcount", 3000, 0.1, "ring",
+                                dict(drop_every=5))], "--strict")
+        self.assertEqual([x["result"] for x in c.values()],
+                         ["N/A", "N/A", "N/A"])
+
+    def test_rwlock_never_best(self):
+        # rwlock carries more than anyone: the best is still another mode
+        runs = GOOD + [("rwl-3k", "rwlock", 3000, 0.1, "ring", {})]
+        c = checks_of(runs)[0]
+        self.assertEqual(c["best mode's age"]["mode"], "seqcount")
+
+
+class Outputs(unittest.TestCase):
+
+    def test_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            grid(d, GOOD)
+            out = os.path.join(d, "out")
+            p = subprocess.run([sys.executable, ANALYZE, "-o", out, d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(out, "fib-runs.csv")) as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual(len(rows), len(GOOD))
+            with open(os.path.join(out, "seq-2k", "aoi-users.csv")) as f:
+                users = list(csv.DictReader(f))
+            self.assertEqual([u["user"] for u in users], ["1", "2"])
+            self.assertIn("Checks: 3 pass, 0 fail, 0 N/A", p.stdout)
+            with open(os.path.join(out, "fib-analysis.json")) as f:
+                plots = json.load(f)["plots"]
+        if "no matplotlib" in p.stderr:
+            self.skipTest("matplotlib not installed")
+        self.assertEqual(len(plots), 4)
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(analyze(d).returncode, 2)
+            write_run(d, [("data_sent", 0, 1, 1, "", "")])
+            p = analyze(d)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("unknown event", p.stderr)
+
+
+def trace(*args):
+    return subprocess.run([TRACE, "-q"] + list(args), capture_output=True)
+
+
+@unittest.skipUnless(os.access(TRACE, os.X_OK),
+                     "tw-fib-trace not built (make -C userspace)")
+class TraceFiles(unittest.TestCase):
+
+    def test_binary_header_and_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            b, c = os.path.join(d, "t.bin"), os.path.join(d, "t.csv")
+            self.assertEqual(trace("-f", "bin", "-o", b, "-n", "1000", "-u",
+                                   "50", "-c", "0.25", "-s", "9")
+                             .returncode, 0)
+            self.assertEqual(trace("-o", c, "-n", "1000", "-u", "50", "-c",
+                                   "0.25", "-s", "9").returncode, 0)
+            with open(b, "rb") as f:
+                raw = f.read()
+            with open(c) as f:
+                rows = list(csv.reader(f))
+        magic, ver, n, cdr, _r, seed, count = struct.unpack(">8sIIIIQQ",
+                                                            raw[:40])
+        self.assertEqual((magic, ver, n, cdr, seed, count),
+                         (b"TWAOITRC", 1, 50, 250000, 9, 1000))
+        words = struct.unpack(">1000I", raw[40:])
+        self.assertEqual(rows[0], ["type", "user"])
+        self.assertEqual([["control" if w >> 31 else "data",
+                           str(w & 0x7fffffff)] for w in words], rows[1:])
+        self.assertTrue(all(1 <= w & 0x7fffffff <= 50 for w in words))
+
+    def test_deterministic_and_back_to_csv(self):
+        a = trace("-o", "-", "-n", "500", "-s", "3").stdout
+        self.assertEqual(a, trace("-o", "-", "-n", "500", "-s", "3").stdout)
+        self.assertNotEqual(a, trace("-o", "-", "-n", "500", "-s", "4")
+                            .stdout)
+        b = trace("-o", "-", "-f", "bin", "-n", "500", "-s", "3").stdout
+        p = subprocess.run([TRACE, "-q", "-r", "-", "-o", "-"], input=b,
+                           capture_output=True)
+        self.assertEqual(p.stdout, a)
+
+    def test_baseline(self):
+        out = trace("-o", "-", "-n", "2000", "-u", "1", "-c", "0").stdout
+        self.assertEqual(set(out.decode().split("\n")[1:-1]), {"data,1"})
+
+
+class TapResult(unittest.TestResult):
+    """Each test as one TAP line, skips as # SKIP."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def addSuccess(self, test):
+        self.lines.append("ok %d - %s" % (len(self.lines) + 1, test.id()))
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.lines.append("not ok %d - %s" % (len(self.lines) + 1,
+                                               test.id()))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.lines.append("not ok %d - %s" % (len(self.lines) + 1,
+                                               test.id()))
+
+    def addSkip(self, test, reason):
+        self.lines.append("ok %d - %s # SKIP %s" % (len(self.lines) + 1,
+                                                    test.id(), reason))
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    res = TapResult()
+    suite.run(res)
+    print("TAP version 13")
+    print("1..%d" % len(res.lines))
+    for line in res.lines:
+        print(line)
+    for test, tb in res.failures + res.errors:
+        print("# %s" % test.id())
+        for ln in tb.splitlines():
+            print("#   " + ln)
+    return 0 if res.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
