@@ -56,7 +56,7 @@ check() {
 	fi
 }
 
-tap_plan 7
+tap_plan 9
 core=$root/core
 t=$root/tests/core
 us=$root/userspace
@@ -77,6 +77,13 @@ check test_fib_stress "forwarding table under concurrent writes" \
 	"$t/test_fib_stress.c" "$core/fib.c" -lpthread -latomic
 check test_pick "worker pick (core/pick.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_pick.c" "$core/pick.c" \
+	-lpthread -latomic
+# The trace must be the same rows for a seed on either byte order.
+check test_aoi_trace "AoI trace (core/aoi_trace.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$t/test_aoi_trace.c" "$core/aoi_trace.c" \
+	-lpthread -latomic -lm
+check test_tbucket "token bucket (core/tbucket.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$t/test_tbucket.c" "$core/tbucket.c" \
 	-lpthread -latomic
 ksft=$root/.build/linux-src/tools/testing/selftests
 [ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
