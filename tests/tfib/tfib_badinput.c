@@ -124,6 +124,17 @@ ROW(table_16_bytes, TABLE_NEW, EINVAL, BAD_TABLE("sixteen-bytes-xx"), CAP);
 ROW(table_empty, TABLE_NEW, EINVAL, BAD_TABLE(""), CAP);
 ROW(ifindex_as_u8, BIND, EINVAL, VICTIM_T, BAD_U8(IFINDEX, 1));
 ROW(workers_as_u64, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U64(WORKERS, 1));
+ROW(buckets_as_u8, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U8(BUCKETS, 8));
+ROW(spares_as_u64, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U64(SPARES, 8));
+ROW(clockid_as_u8, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U8(CLOCKID, 1));
+ROW(mac_empty, ENTRY_SET, ERANGE, VICTIM_T, USER, BAD_RAW(MAC, 0));
+ROW(user_in_del_as_u8, ENTRY_DEL, EINVAL, VICTIM_T, BAD_U8(USER_ID, 7));
+ROW(fwd_mode_as_u32, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U32(FWD_MODE, 0));
+ROW(pick_as_u16, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U16(PICK, 0));
+ROW(control_ring_as_u8, BIND, EINVAL, VICTIM_T, IFX_VETH,
+    BAD_U8(CONTROL_RING, 8));
+ROW(data_ring_as_u64, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U64(DATA_RING, 8));
+ROW(burst_as_u16, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U16(BURST, 8));
 
 /* out of range */
 ROW(capacity_0, TABLE_NEW, ERANGE, TABLE("t1"), BAD_U32(CAPACITY, 0));
@@ -250,25 +261,26 @@ static int victim_intact(struct __test_metadata *_metadata, struct tfc *c)
 	return 0;
 }
 
+/* The namespace of the rows, made once: its veth's index. */
+static uint32_t veth;
+
 FIXTURE_SETUP(bad)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(VICTIM, 8);
 	struct tfc_entry e = tfu_entry(VICTIM_USER, 3);
 	struct tfc_ack a;
 
-	/* a namespace of our own, with a veth and nothing else */
-	ASSERT_EQ(0, unshare(CLONE_NEWNET));
-	ASSERT_EQ(0, tfu_sh("ip link set lo up && ip link add tfb0 type veth peer name tfb1 && ip link set tfb0 up"));
-	self->veth = if_nametoindex("tfb0");
-	ASSERT_NE(0, self->veth);
-	ASSERT_EQ(NULL, if_indextoname(OTHER_IFINDEX, (char[IF_NAMESIZE]){}));
+	self->veth = veth;
 	tfu_open(&self->c);
 	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
 	ASSERT_EQ(0, tfc_entry_set(&self->c, VICTIM, &e, &a));
 }
 
+/* What a row that wrongly succeeded made goes too. */
 FIXTURE_TEARDOWN(bad)
 {
+	tfc_table_del(&self->c, VICTIM, NULL);
+	tfc_table_del(&self->c, "t1", NULL);
 	tfc_close(&self->c);
 }
 
@@ -377,8 +389,26 @@ TEST(no_net_admin)
 	tfc_close(&c);
 }
 
+/*
+ * A namespace of the program's own, with a veth and nothing else, made
+ * once (each netns and veth costs about a second under emulation): the
+ * tests, forked from here, share it.
+ */
+static void make_netns(void)
+{
+	if (unshare(CLONE_NEWNET) ||
+	    tfu_sh("ip link set lo up && ip link add tfb0 type veth peer name tfb1 && ip link set tfb0 up"))
+		ksft_exit_fail_msg("cannot make the test namespace and its veth\n");
+	veth = if_nametoindex("tfb0");
+	if (!veth || if_indextoname(OTHER_IFINDEX, (char[IF_NAMESIZE]){}))
+		ksft_exit_fail_msg("tfb0 missing, or index %d taken\n",
+				   OTHER_IFINDEX);
+}
+
 int main(int argc, char **argv)
 {
 	tfu_require(argc, argv);
+	if (!tfu_listing(argc, argv))
+		make_netns();
 	return test_harness_run(argc, argv);
 }

@@ -764,3 +764,13 @@ int tfc_stats_get(struct tfc *c, const char *table, struct tfc_stats *st,
 		st->bad++;
 	return err;
 }
+
+int tfc_stats_dump(struct tfc *c, struct tfc_stats **out, size_t *n,
+		   struct tfc_ack *a)
+{
+	struct tfc_msg m;
+
+	tfc_table_msg(&m, c, TFIB_CMD_STATS_GET, NLM_F_DUMP, NULL);
+	return tfc_dump(c, &m, tfc_stats_attr, sizeof(**out), (void **)out, n,
+			a);
+}

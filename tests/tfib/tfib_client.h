@@ -166,6 +166,9 @@ int tfc_bind(struct tfc *c, const char *table, const struct tfc_bind_cfg *cfg,
 int tfc_unbind(struct tfc *c, const char *table, struct tfc_ack *a);
 int tfc_stats_get(struct tfc *c, const char *table, struct tfc_stats *st,
 		  struct tfc_ack *a);
+/* *out is malloc'ed, *n tables' counters. */
+int tfc_stats_dump(struct tfc *c, struct tfc_stats **out, size_t *n,
+		   struct tfc_ack *a);
 
 /* Defaults: a table of @capacity named @name, every setting left out. */
 struct tfc_table_cfg tfc_table_defaults(const char *name, uint32_t capacity);

@@ -6,10 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <net/if.h>
 
 #include "tfib_util.h"
 #include "kselftest_harness.h"
@@ -382,12 +384,13 @@ TEST(clock_realtime)
 	tfc_close(&c);
 }
 
-/* The stats of every table, in one dump, named. */
+/* The core's counters of an unbound table, alone, and in the dump. */
 TEST(stats_of_unbound_table)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 4);
-	struct tfc_stats *st = calloc(1, sizeof(*st));
+	struct tfc_stats *st = calloc(1, sizeof(*st)), *all = NULL;
 	struct tfc_entry e = tfu_entry(1, 1), got;
+	size_t n, i, found = 0;
 	struct tfc_ack a;
 	struct tfc c;
 
@@ -405,9 +408,138 @@ TEST(stats_of_unbound_table)
 	/* unbound: no rings, workers or histograms */
 	EXPECT_EQ(0, st->nring);
 	EXPECT_EQ(0, st->nworker);
+	/* the dump says the same */
+	ASSERT_EQ(0, tfc_stats_dump(&c, &all, &n, &a));
+	for (i = 0; i < n; i++) {
+		if (strcmp(all[i].table, T))
+			continue;
+		found++;
+		EXPECT_EQ(0, memcmp(all[i].v, st->v, sizeof(st->v)));
+	}
+	EXPECT_EQ(1, found);
+	free(all);
 	EXPECT_EQ(0, tfc_table_del(&c, T, &a));
 	free(st);
 	tfc_close(&c);
+}
+
+/*
+ * Bindings, as far as the table side decides them: one per table and per
+ * device, reported by TABLE_GET, gone with UNBIND, the device or the
+ * table.  Skipped while the module's forwarder refuses every binding.
+ */
+FIXTURE(bind) {
+	struct tfc c;
+	uint32_t dev0, dev1;
+};
+
+FIXTURE_SETUP(bind)
+{
+	struct tfc_table_cfg cfg = tfc_table_defaults("b0", 16);
+	struct tfc_ack a;
+
+	ASSERT_EQ(0, unshare(CLONE_NEWNET));
+	ASSERT_EQ(0, tfu_sh("ip link add tfv0 type veth peer name tfv1 && ip link set tfv0 up && ip link set tfv1 up"));
+	self->dev0 = if_nametoindex("tfv0");
+	self->dev1 = if_nametoindex("tfv1");
+	tfu_open(&self->c);
+	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
+	cfg.name = "b1";
+	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
+}
+
+FIXTURE_TEARDOWN(bind)
+{
+	tfc_close(&self->c);
+}
+
+/* Bind b0 to dev0, or skip when there is no forwarder to bind. */
+static int bind_b0(FIXTURE_DATA(bind) *self, int mode)
+{
+	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev0);
+	struct tfc_ack a;
+	int err;
+
+	cfg.mode = mode;
+	err = tfc_bind(&self->c, "b0", &cfg, &a);
+	if (err)
+		tfu_show("bind", &a);
+	return err;
+}
+
+#define BIND_B0(mode)							\
+	do {								\
+		int _err = bind_b0(self, mode);		\
+		if (_err == -EOPNOTSUPP)				\
+			SKIP(return, "the forwarder binds nothing");	\
+		ASSERT_EQ(0, _err);					\
+	} while (0)
+
+TEST_F(bind, ring_defaults_reported)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+
+	BIND_B0(-1);
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_EQ(self->dev0, t.ifindex);
+	EXPECT_STREQ("tfv0", t.ifname);
+	EXPECT_EQ(TFIB_FWD_MODE_RING, t.fwd_mode);
+	EXPECT_EQ(TFIB_PICK_MEMO, t.pick);
+	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN), t.workers);
+	EXPECT_EQ(4096, t.control_ring);
+	EXPECT_EQ(4096, t.data_ring);
+	EXPECT_EQ(64, t.burst);
+	ASSERT_EQ(0, tfc_unbind(&self->c, "b0", &a));
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_FALSE(t.has[TFIB_A_IFINDEX]);
+	EXPECT_EQ(-ENOENT, tfc_unbind(&self->c, "b0", &a));
+}
+
+TEST_F(bind, one_binding_per_table_and_device)
+{
+	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev1);
+	struct tfc_table t;
+	struct tfc_ack a;
+
+	BIND_B0(TFIB_FWD_MODE_INLINE);
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_EQ(TFIB_FWD_MODE_INLINE, t.fwd_mode);
+	EXPECT_FALSE(t.has[TFIB_A_WORKERS]);
+	/* the table is bound */
+	EXPECT_EQ(-EBUSY, tfc_bind(&self->c, "b0", &cfg, &a));
+	EXPECT_TRUE(a.has_msg && a.has_offs) tfu_show("table", &a);
+	/* the device is bound, to b0 */
+	cfg.ifindex = self->dev0;
+	EXPECT_EQ(-EBUSY, tfc_bind(&self->c, "b1", &cfg, &a));
+	EXPECT_NE(NULL, strstr(a.msg, "b0")) tfu_show("device", &a);
+	/* the other device is free */
+	cfg.ifindex = self->dev1;
+	EXPECT_EQ(0, tfc_bind(&self->c, "b1", &cfg, &a)) tfu_show("b1", &a);
+}
+
+TEST_F(bind, device_deleted_unbinds)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+
+	BIND_B0(-1);
+	ASSERT_EQ(0, tfu_sh("ip link del tfv0"));
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_FALSE(t.has[TFIB_A_IFINDEX]);
+	EXPECT_EQ(-ENOENT, tfc_unbind(&self->c, "b0", &a));
+}
+
+TEST_F(bind, table_deleted_bound)
+{
+	struct tfc_bind_cfg cfg = tfc_bind_defaults(0);
+	struct tfc_ack a;
+
+	BIND_B0(-1);
+	ASSERT_EQ(0, tfc_table_del(&self->c, "b0", &a));
+	/* the device is free again */
+	cfg.ifindex = self->dev0;
+	EXPECT_EQ(0, tfc_bind(&self->c, "b1", &cfg, &a)) tfu_show("b1", &a);
 }
 
 int main(int argc, char **argv)

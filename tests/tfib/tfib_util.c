@@ -19,7 +19,7 @@
 #include "tfib_util.h"
 
 /* Listing the tests needs neither root nor the module. */
-static int tfu_listing(int argc, char **argv)
+int tfu_listing(int argc, char **argv)
 {
 	int i;
 

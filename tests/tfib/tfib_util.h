@@ -12,6 +12,8 @@
 
 #define TFIB_PARAMS	"/sys/module/tfib/parameters"
 
+/* Is the harness only asked for the tests' names (-l, -h)? */
+int tfu_listing(int argc, char **argv);
 /* Skip the program (exit 4) unless root and the family are there. */
 void tfu_require(int argc, char **argv);
 /* Open a client or end the test process as failed. */
