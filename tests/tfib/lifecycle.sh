@@ -9,6 +9,9 @@
 #   b) the module is removed with tables in two namespaces, then loaded
 #      again: no table is left, and it works
 #
+# Where the forwarder binds, one table of the namespace is bound to a veth
+# of it in both.
+#
 # After each: no WARNING/BUG in the kernel log; at the end, no kmemleak
 # suspect of tfib.
 set -u
@@ -63,6 +66,27 @@ fill_ns() {
 	done
 }
 
+# m0 bound to a veth of the namespace: 0, 4 when the forwarder binds
+# nothing, 1 on failure
+bind_ns() {
+	local idx
+
+	ip -n "$ns" link add tfl0 type veth peer name tfl1 &&
+		ip -n "$ns" link set tfl0 up || return 1
+	idx=$(ip netns exec "$ns" cat /sys/class/net/tfl0/ifindex) || return 1
+	in_ns bind m0 "$idx"
+}
+
+# tap_bound DESCRIPTION: report bind_ns
+tap_bound() {
+	bind_ns
+	case $? in
+	0) tap_result 0 "$1" ;;
+	4) tap_skip "$1" "the forwarder binds nothing" ;;
+	*) tap_result 1 "$1" ;;
+	esac
+}
+
 retry() {	# retry SECONDS COMMAND...
 	local n=$(($1 * 10))
 
@@ -74,13 +98,14 @@ retry() {	# retry SECONDS COMMAND...
 	done
 }
 
-tap_plan 10
+tap_plan 12
 
 # a) namespace deleted
 mark
 max_tables=$(cat $params/max_tables)
 ip netns add "$ns" || { echo "Bail out! cannot create a namespace"; exit "$KSFT_FAIL"; }
 tap_ok "netns: four full tables, one per sync mode" fill_ns
+tap_bound "netns: one bound to a veth of the namespace"
 echo 4 > $params/max_tables
 tap_not "netns: the cap is reached" "$ctl" new l0 1
 ip netns del "$ns"
@@ -93,6 +118,7 @@ tap_ok "netns: kernel log clean" kernel_clean
 mark
 ip netns add "$ns"
 fill_ns >/dev/null 2>&1
+tap_bound "unload: a table bound in the other namespace"
 out=$(rmmod tfib 2>&1)
 rc=$?
 [ $rc -eq 0 ] || tap_diag "rmmod: $out"

@@ -9,7 +9,7 @@
  *   tfib_ctl bind NAME IFINDEX          bind with the defaults
  *
  * Exit status 0, 1 when the kernel refused (its error on stderr), 4 when
- * the family is not registered.
+ * the family is not registered or binding is not supported.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,7 +77,10 @@ static int cmd_bind(struct tfc *c, int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	cfg = tfc_bind_defaults(strtoul(argv[1], NULL, 0));
-	return tfc_bind(c, argv[0], &cfg, &a) ? refused("bind", &a) : 0;
+	if (!tfc_bind(c, argv[0], &cfg, &a))
+		return 0;
+	refused("bind", &a);
+	return a.err == -EOPNOTSUPP ? 4 : 1;
 }
 
 int main(int argc, char **argv)
