@@ -27,8 +27,8 @@
  */
 #include <sched.h>
 #include <string.h>
-#include <x86intrin.h>
 
+#include "bench.h"
 #include "fib.h"
 
 #define USERS		1000
@@ -40,13 +40,6 @@
 static int run_ms = 200, rounds = 3, ncpus;
 static double tsc_ghz;
 
-static u64 tsc(void)
-{
-	unsigned int aux;
-
-	return __rdtscp(&aux);
-}
-
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -54,15 +47,6 @@ static void pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu % ncpus, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-}
-
-static void calibrate(void)
-{
-	u64 t0 = ktime_get_ns(), c0 = tsc();
-	struct timespec d = { 0, 50000000 };
-
-	nanosleep(&d, NULL);
-	tsc_ghz = (double)(tsc() - c0) / (double)(ktime_get_ns() - t0);
 }
 
 /* Zipf(1) over USERS: user i drawn with weight 1 / (i + 1). */
@@ -460,12 +444,6 @@ static int cas_bench(double *ratio)
 	return 0;
 }
 
-static int check(const char *what, bool ok)
-{
-	printf("  %s: %s\n", ok ? "PASS" : "FAIL", what);
-	return ok ? 0 : 1;
-}
-
 static int targets(double cas_ratio, bool cas_measured)
 {
 	struct result (*r)[NCDRS] = results[1];
@@ -501,22 +479,9 @@ static int targets(double cas_ratio, bool cas_measured)
 	} else {
 		printf("  SKIP: prefetched CAS (needs two CPUs)\n");
 	}
-	printf("  not here: 2 readers with a writer need 3 CPUs to run in parallel (this machine has %d); the worker pick (Danian vs scan) is measured with the forwarder\n",
+	printf("  not here: 2 readers with a writer need 3 CPUs to run in parallel (this machine has %d); the worker pick (memo vs scan) is bench_pick's\n",
 	       ncpus);
 	return fails;
-}
-
-/* A busy machine shifts every figure: say so next to them. */
-static void note_load(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double load;
-
-	if (f && fscanf(f, "%lf", &load) == 1 && load > 0.5)
-		printf("note: load average %.1f on %d CPUs before the run: other work shares them, figures are noisier\n",
-		       load, ncpus);
-	if (f)
-		fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -538,12 +503,12 @@ int main(int argc, char **argv)
 	}
 	sched_getaffinity(0, sizeof(set), &set);
 	ncpus = CPU_COUNT(&set);
-	calibrate();
+	tsc_ghz = tsc_ghz_measure();
 	for (i = 0; i <= MAX_READERS; i++)
 		traces[i] = zipf_trace(0x9e3779b97f4a7c15ULL * (i + 1));
 	printf("forwarding table: %d entries, %d users Zipf(1), %d ms x %d rounds per cell, %d CPUs\n",
 	       CAPACITY, USERS, run_ms, rounds, ncpus);
-	note_load();
+	note_load(ncpus);
 	table_bench(traces);
 	cas = cas_bench(&cas_ratio);
 	return targets(cas_ratio, cas == 0) ? 1 : 0;

@@ -56,7 +56,7 @@ check() {
 	fi
 }
 
-tap_plan 6
+tap_plan 7
 core=$root/core
 t=$root/tests/core
 us=$root/userspace
@@ -75,6 +75,9 @@ check test_fib "forwarding table (core/fib.c)" \
 check test_fib_stress "forwarding table under concurrent writes" \
 	-DTW_HOST_NO_URCU -DSTRESS_UPDATES=5000 -I"$core" \
 	"$t/test_fib_stress.c" "$core/fib.c" -lpthread -latomic
+check test_pick "worker pick (core/pick.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$t/test_pick.c" "$core/pick.c" \
+	-lpthread -latomic
 ksft=$root/.build/linux-src/tools/testing/selftests
 [ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
 check test_userlib "probe, packet, schedule, statistics, print, clock (userspace/)" \
