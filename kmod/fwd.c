@@ -473,6 +473,7 @@ static bool tfib_idle(struct tfib_worker *w)
 
 	spin_lock_bh(&fwd->pick_lock);
 	WRITE_ONCE(fwd->draining, false);
+	/* draining false before the ring is read: see tfib_kick_data() */
 	smp_mb();
 	idle = ptr_ring_empty(&fwd->ring[TFIB_RING_KIND_DATA].r);
 	if (idle)
