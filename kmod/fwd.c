@@ -16,7 +16,6 @@
  * threads have their own.
  */
 #include <linux/etherdevice.h>
-#include <linux/if_arp.h>
 #include <linux/kthread.h>
 #include <linux/ptr_ring.h>
 #include <linux/sched.h>
@@ -95,7 +94,6 @@ struct tfib_worker {
 };
 
 struct tfib_fwd {
-	struct list_head node;		/* on tfib_bindings */
 	struct tfib_table *t;
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
@@ -112,9 +110,6 @@ struct tfib_fwd {
 	struct tfib_worker writer;
 	struct tfib_worker *workers;	/* cfg.workers of them */
 };
-
-/* Every binding, to keep a device to one: under tfib_lock. */
-static LIST_HEAD(tfib_bindings);
 
 static struct tfib_pcpu __percpu *tfib_pcpu_alloc(u32 n)
 {
@@ -601,41 +596,6 @@ static int tfib_rings_start(struct tfib_fwd *fwd)
 	return err;
 }
 
-static bool tfib_dev_bound(const struct net_device *dev)
-{
-	struct tfib_fwd *fwd;
-
-	list_for_each_entry(fwd, &tfib_bindings, node)
-		if (fwd->dev == dev)
-			return true;
-	return false;
-}
-
-static int tfib_bind_check(struct tfib_table *t, struct net_device *dev,
-			   const struct tfib_bind_cfg *cfg,
-			   struct netlink_ext_ack *extack)
-{
-	if (t->fwd) {
-		NL_SET_ERR_MSG(extack, "the table is bound already");
-		return -EBUSY;
-	}
-	if (tfib_dev_bound(dev)) {
-		NL_SET_ERR_MSG(extack, "the device is bound to a table already");
-		return -EBUSY;
-	}
-	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
-		NL_SET_ERR_MSG(extack, "not an Ethernet device");
-		return -EINVAL;
-	}
-	if (cfg->mode == TFIB_FWD_MODE_RING &&
-	    (!cfg->workers || !cfg->control_ring || !cfg->data_ring ||
-	     !cfg->burst)) {
-		NL_SET_ERR_MSG(extack, "workers, rings and burst must be > 0");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
 		  const struct tfib_bind_cfg *cfg,
 		  struct netlink_ext_ack *extack)
@@ -644,9 +604,6 @@ int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
 	int err;
 
 	lockdep_assert_held(&tfib_lock);
-	err = tfib_bind_check(t, dev, cfg, extack);
-	if (err)
-		return err;
 	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
 	if (!fwd)
 		return -ENOMEM;
@@ -666,7 +623,6 @@ int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
 	fwd->pt.type = htons(TFIB_ETHERTYPE);
 	fwd->pt.dev = dev;
 	fwd->pt.func = tfib_rcv;
-	list_add(&fwd->node, &tfib_bindings);
 	t->fwd = fwd;
 	/* last: packets come as soon as it is in */
 	dev_add_pack(&fwd->pt);
@@ -682,7 +638,6 @@ void tfib_fwd_unbind(struct tfib_table *t)
 		return;
 	/* waits for the handlers in flight (synchronize_net) */
 	dev_remove_pack(&fwd->pt);
-	list_del(&fwd->node);
 	t->fwd = NULL;
 	tfib_fwd_free(fwd);
 }
