@@ -19,8 +19,8 @@
 
 #define TOPO_ID		40
 #define TORN_USER	42
-#define TORN_UPDATES	1000
-#define TORN_DATA	1000
+#define TORN_UPDATES	600
+#define TORN_DATA	600
 
 FIXTURE(fwd) {
 	struct fwd_env e;
@@ -58,7 +58,7 @@ FIXTURE_SETUP(fwd)
 		b.control_ring = 4096;
 		b.data_ring = 4096;
 	}
-	rc = fwd_env_up(&self->e, TOPO_ID, variant->sync, &b);
+	rc = fwd_env_up(&self->e, -1, variant->sync, &b);
 	if (rc == KSFT_SKIP)
 		SKIP(return, "needs root and the tfib module");
 	ASSERT_EQ(0, rc);
@@ -337,4 +337,4 @@ TEST_F(fwd, racing_updates_never_torn)
 	free(rx);
 }
 
-TEST_HARNESS_MAIN
+FWD_HARNESS_MAIN(TOPO_ID)

@@ -210,6 +210,36 @@ int fwd_tx_open(struct fwd_env *e)
 	return fd;
 }
 
+struct topo fwd_topo = { .rx = -1 };
+
+/* Root, and the family there? */
+static bool fwd_can_run(void)
+{
+	struct tfc c;
+
+	if (geteuid() || tfc_open(&c))
+		return false;
+	tfc_close(&c);
+	return true;
+}
+
+void fwd_topo_up(int argc, char **argv, int id)
+{
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-h"))
+			return;
+	if (fwd_can_run() && topo_make(&fwd_topo, id))
+		diag("cannot make the veth topology: the tests will fail");
+}
+
+void fwd_topo_down(void)
+{
+	topo_del(&fwd_topo);
+}
+
 int fwd_env_up(struct fwd_env *e, int id, int sync,
 	       const struct tfc_bind_cfg *bind)
 {
@@ -227,9 +257,17 @@ int fwd_env_up(struct fwd_env *e, int id, int sync,
 	if (err == -ENOENT)
 		return KSFT_SKIP;
 	e->st = calloc(1, sizeof(*e->st));
-	if (err || !e->st || topo_make(&e->topo, id))
+	if (err || !e->st)
 		return -1;
-	snprintf(e->table, sizeof(e->table), "fwd%d", id);
+	e->shared = id < 0;
+	if (e->shared) {
+		if (!fwd_topo.made)
+			return -1;
+		e->topo = fwd_topo;
+	} else if (topo_make(&e->topo, id)) {
+		return -1;
+	}
+	snprintf(e->table, sizeof(e->table), "fwd%d", e->topo.ifindex);
 	cfg = tfc_table_defaults(e->table, 1024);
 	cfg.sync = sync;
 	if (tfc_table_new(&e->nl, &cfg, &a)) {
@@ -262,7 +300,8 @@ void fwd_env_down(struct fwd_env *e)
 		tfc_close(&e->nl);
 		e->nl.fd = -1;
 	}
-	topo_del(&e->topo);
+	if (!e->shared)
+		topo_del(&e->topo);
 	free(e->st);
 	e->st = NULL;
 }

@@ -55,7 +55,28 @@ struct fwd_env {
 	char table[TFC_NAME_LEN];
 	int tx;			/* an AF_PACKET socket on the peer */
 	struct tfc_stats *st;	/* scratch for fwd_stats() */
+	bool shared;		/* topo is fwd_topo, not the test's own */
 };
+
+/*
+ * The topology most tests of a program share: made once before them
+ * (root and the module there), removed after; a device made and deleted
+ * for each test would cost more than the test under emulation.
+ */
+extern struct topo fwd_topo;
+void fwd_topo_up(int argc, char **argv, int id);
+void fwd_topo_down(void);
+
+#define FWD_HARNESS_MAIN(id)					\
+	int main(int argc, char **argv)				\
+	{							\
+		int rc;						\
+								\
+		fwd_topo_up(argc, argv, id);			\
+		rc = test_harness_run(argc, argv);		\
+		fwd_topo_down();				\
+		return rc;					\
+	}
 
 /* A data packet's header for @user, the fields the forwarder leaves. */
 struct fwd_hdr fwd_data(uint32_t user, uint32_t seq);
@@ -83,8 +104,9 @@ int fwd_collect(struct fwd_env *e, uint32_t tag, struct fwd_rx *out, int n,
 		int max, int timeout_ms, int settle_ms);
 
 /*
- * A veth topology @id, a table (@sync: enum tfib_sync) and, when @bind is
- * not NULL, the binding.  0, KSFT_SKIP (no module, no root) or -1.
+ * A table (@sync: enum tfib_sync) on fwd_topo or, with @id >= 0, on a veth
+ * topology @id of the test's own, and when @bind is not NULL the binding.
+ * 0, KSFT_SKIP (no module, no root) or -1.
  */
 int fwd_env_up(struct fwd_env *e, int id, int sync,
 	       const struct tfc_bind_cfg *bind);

@@ -67,48 +67,63 @@ static unsigned long flood_stop(struct flood *fl)
 	return fl->sent;
 }
 
-FIXTURE(life) {
+/* The binding's settings, the table and a sender, on @id's topology. */
+struct life {
 	struct fwd_env e;
 	struct tfc_bind_cfg b;
 	struct flood fl;
 };
 
-FIXTURE_VARIANT(life) {
-	int mode;
-};
-
-FIXTURE_VARIANT_ADD(life, ring) {
-	.mode = TFIB_FWD_MODE_RING,
-};
-
-FIXTURE_VARIANT_ADD(life, inline) {
-	.mode = TFIB_FWD_MODE_INLINE,
-};
-
-FIXTURE_SETUP(life)
+static int life_up(struct life *l, int id, int mode)
 {
 	struct tfc_entry ent = { .user_id = USER, .mac = { 2, 0, 0, 0, 0, 5 } };
 	struct tfc_ack a;
 	int rc;
 
-	self->b = tfc_bind_defaults(0);
-	self->b.mode = variant->mode;
-	if (variant->mode == TFIB_FWD_MODE_RING) {
-		self->b.workers = 3;
-		self->b.data_ring = 64;
-		self->b.control_ring = 64;
+	l->b = tfc_bind_defaults(0);
+	l->b.mode = mode;
+	if (mode == TFIB_FWD_MODE_RING) {
+		l->b.workers = 3;
+		l->b.data_ring = 64;
+		l->b.control_ring = 64;
 	}
-	rc = fwd_env_up(&self->e, TOPO_ID, TFIB_SYNC_RCU, NULL);
-	if (rc == KSFT_SKIP)
-		SKIP(return, "needs root and the tfib module");
-	ASSERT_EQ(0, rc);
-	ASSERT_EQ(0, tfc_entry_set(&self->e.nl, self->e.table, &ent, &a));
+	rc = fwd_env_up(&l->e, id, TFIB_SYNC_RCU, NULL);
+	if (rc)
+		return rc;
+	return tfc_entry_set(&l->e.nl, l->e.table, &ent, &a) ? -1 : 0;
 }
 
-FIXTURE_TEARDOWN(life)
-{
-	fwd_env_down(&self->e);
-}
+/* A fixture of struct life on topology @id, ring and inline. */
+#define LIFE_FIXTURE(f, id)						\
+	FIXTURE(f) {							\
+		struct life l;						\
+	};								\
+	FIXTURE_VARIANT(f) {						\
+		int mode;						\
+	};								\
+	FIXTURE_VARIANT_ADD(f, ring) {					\
+		.mode = TFIB_FWD_MODE_RING,				\
+	};								\
+	FIXTURE_VARIANT_ADD(f, inline) {				\
+		.mode = TFIB_FWD_MODE_INLINE,				\
+	};								\
+	FIXTURE_SETUP(f)						\
+	{								\
+		int rc = life_up(&self->l, id, variant->mode);		\
+									\
+		if (rc == KSFT_SKIP)					\
+			SKIP(return, "needs root and the tfib module");	\
+		ASSERT_EQ(0, rc);					\
+	}								\
+	FIXTURE_TEARDOWN(f)						\
+	{								\
+		fwd_env_down(&self->l.e);				\
+	}
+
+/* Bindings that end while their device stays: on the shared topology. */
+LIFE_FIXTURE(life, -1);
+/* Bindings whose device goes: on a topology of the test's own. */
+LIFE_FIXTURE(gone, TOPO_ID + 1);
 
 static int bind_here(struct fwd_env *e, struct tfc_bind_cfg b, int ifindex)
 {
@@ -136,35 +151,35 @@ TEST_F(life, unbind_and_bind_under_traffic)
 	struct tfc_ack a;
 	int i;
 
-	ASSERT_EQ(0, bind_here(&self->e, self->b, self->e.topo.ifindex));
-	ASSERT_EQ(0, flood_start(&self->fl, &self->e, self->e.tx));
+	ASSERT_EQ(0, bind_here(&self->l.e, self->l.b, self->l.e.topo.ifindex));
+	ASSERT_EQ(0, flood_start(&self->l.fl, &self->l.e, self->l.e.tx));
 	for (i = 0; i < 5; i++) {
 		sleep_ms(60);
-		EXPECT_EQ(0, tfc_unbind(&self->e.nl, self->e.table, &a));
+		EXPECT_EQ(0, tfc_unbind(&self->l.e.nl, self->l.e.table, &a));
 		sleep_ms(10);
-		EXPECT_EQ(0, bind_here(&self->e, self->b,
-				       self->e.topo.ifindex));
+		EXPECT_EQ(0, bind_here(&self->l.e, self->l.b,
+				       self->l.e.topo.ifindex));
 	}
 	sleep_ms(60);
-	EXPECT_EQ(0, tfc_unbind(&self->e.nl, self->e.table, &a));
-	EXPECT_LT(0, flood_stop(&self->fl));
-	EXPECT_EQ(0, bound(&self->e));
-	ASSERT_EQ(0, fwd_stats(&self->e));
-	EXPECT_LT(0, fwd_ctr(&self->e, TFIB_STATS_A_FORWARDED));
-	EXPECT_LT(0, fwd_ctr(&self->e, TFIB_STATS_A_UPDATES));
+	EXPECT_EQ(0, tfc_unbind(&self->l.e.nl, self->l.e.table, &a));
+	EXPECT_LT(0, flood_stop(&self->l.fl));
+	EXPECT_EQ(0, bound(&self->l.e));
+	ASSERT_EQ(0, fwd_stats(&self->l.e));
+	EXPECT_LT(0, fwd_ctr(&self->l.e, TFIB_STATS_A_FORWARDED));
+	EXPECT_LT(0, fwd_ctr(&self->l.e, TFIB_STATS_A_UPDATES));
 }
 
-TEST_F(life, device_deleted_under_traffic)
+TEST_F(gone, device_deleted_under_traffic)
 {
-	ASSERT_EQ(0, bind_here(&self->e, self->b, self->e.topo.ifindex));
-	ASSERT_EQ(0, flood_start(&self->fl, &self->e, self->e.tx));
+	ASSERT_EQ(0, bind_here(&self->l.e, self->l.b, self->l.e.topo.ifindex));
+	ASSERT_EQ(0, flood_start(&self->l.fl, &self->l.e, self->l.e.tx));
 	sleep_ms(150);
-	EXPECT_EQ(0, run("ip link del %s", self->e.topo.dev));
-	flood_stop(&self->fl);
+	EXPECT_EQ(0, run("ip link del %s", self->l.e.topo.dev));
+	flood_stop(&self->l.fl);
 	/* unbound by the device's going, the table still there */
-	EXPECT_EQ(0, bound(&self->e));
-	ASSERT_EQ(0, fwd_stats(&self->e));
-	EXPECT_LT(0, fwd_ctr(&self->e, TFIB_STATS_A_RX));
+	EXPECT_EQ(0, bound(&self->l.e));
+	ASSERT_EQ(0, fwd_stats(&self->l.e));
+	EXPECT_LT(0, fwd_ctr(&self->l.e, TFIB_STATS_A_RX));
 }
 
 /* An AF_PACKET socket on the bound device's side, here. */
@@ -185,41 +200,41 @@ static int tx_here(int ifindex)
  * A table of the peer's namespace, bound to the peer, flooded from here;
  * then the namespace is deleted: its devices and tables go, under traffic.
  */
-TEST_F(life, netns_dismantled_under_traffic)
+TEST_F(gone, netns_dismantled_under_traffic)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("fwdns", 64);
-	struct fwd_env there = self->e;
+	struct fwd_env there = self->l.e;
 	struct tfc nl;
 	struct tfc_ack a;
 	int fd, i;
 
 	/* frames from here to the peer */
-	memcpy(there.topo.mac, self->e.topo.peer_mac, ETH_ALEN);
-	memcpy(there.topo.peer_mac, self->e.topo.mac, ETH_ALEN);
-	ASSERT_EQ(0, enter_ns(self->e.topo.ns));
+	memcpy(there.topo.mac, self->l.e.topo.peer_mac, ETH_ALEN);
+	memcpy(there.topo.peer_mac, self->l.e.topo.mac, ETH_ALEN);
+	ASSERT_EQ(0, enter_ns(self->l.e.topo.ns));
 	ASSERT_EQ(0, tfc_open(&nl));
 	ASSERT_EQ(0, leave_ns());
 	ASSERT_EQ(0, tfc_table_new(&nl, &cfg, &a));
 	ASSERT_EQ(0, tfc_entry_set(&nl, "fwdns",
 				   &(struct tfc_entry){ .user_id = USER }, &a));
-	self->b.ifindex = self->e.topo.peer_ifindex;
-	ASSERT_EQ(0, tfc_bind(&nl, "fwdns", &self->b, &a));
-	fd = tx_here(self->e.topo.ifindex);
+	self->l.b.ifindex = self->l.e.topo.peer_ifindex;
+	ASSERT_EQ(0, tfc_bind(&nl, "fwdns", &self->l.b, &a));
+	fd = tx_here(self->l.e.topo.ifindex);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, flood_start(&self->fl, &there, fd));
+	ASSERT_EQ(0, flood_start(&self->l.fl, &there, fd));
 	sleep_ms(150);
 	/* nothing of ours may pin the namespace */
 	tfc_close(&nl);
-	close(self->e.tx);
-	self->e.tx = -1;
-	close(self->e.topo.rx);
-	self->e.topo.rx = -1;
-	EXPECT_EQ(0, run("ip netns del %s", self->e.topo.ns));
+	close(self->l.e.tx);
+	self->l.e.tx = -1;
+	close(self->l.e.topo.rx);
+	self->l.e.topo.rx = -1;
+	EXPECT_EQ(0, run("ip netns del %s", self->l.e.topo.ns));
 	/* the namespace is dismantled by a worker: its veth goes with it */
-	for (i = 0; i < 500 && if_nametoindex(self->e.topo.dev); i++)
+	for (i = 0; i < 500 && if_nametoindex(self->l.e.topo.dev); i++)
 		sleep_ms(20);
-	EXPECT_EQ(0, if_nametoindex(self->e.topo.dev));
-	EXPECT_LT(0, flood_stop(&self->fl));
+	EXPECT_EQ(0, if_nametoindex(self->l.e.topo.dev));
+	EXPECT_LT(0, flood_stop(&self->l.fl));
 	close(fd);
 }
 
@@ -231,16 +246,16 @@ TEST_F(life, module_removed_under_traffic)
 	snprintf(ko, sizeof(ko), "%s/kmod/tfib.ko", dir ? dir : "");
 	if (!dir || access(ko, R_OK))
 		SKIP(return, "no tfib.ko to load again (TW_KO_DIR)");
-	ASSERT_EQ(0, bind_here(&self->e, self->b, self->e.topo.ifindex));
-	ASSERT_EQ(0, flood_start(&self->fl, &self->e, self->e.tx));
+	ASSERT_EQ(0, bind_here(&self->l.e, self->l.b, self->l.e.topo.ifindex));
+	ASSERT_EQ(0, flood_start(&self->l.fl, &self->l.e, self->l.e.tx));
 	sleep_ms(150);
 	EXPECT_EQ(0, run("rmmod tfib"));
 	sleep_ms(50);
-	EXPECT_LT(0, flood_stop(&self->fl));
+	EXPECT_LT(0, flood_stop(&self->l.fl));
 	ASSERT_EQ(0, run("insmod %s", ko));
 	/* the old family is gone: a new client for the teardown */
-	tfc_close(&self->e.nl);
-	ASSERT_EQ(0, tfc_open(&self->e.nl));
+	tfc_close(&self->l.e.nl);
+	ASSERT_EQ(0, tfc_open(&self->l.e.nl));
 }
 
-TEST_HARNESS_MAIN
+FWD_HARNESS_MAIN(TOPO_ID)

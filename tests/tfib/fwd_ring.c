@@ -39,7 +39,7 @@ FIXTURE_SETUP(ring)
 	struct tfc_ack a;
 	int rc;
 
-	rc = fwd_env_up(&self->e, TOPO_ID, TFIB_SYNC_SEQCOUNT, NULL);
+	rc = fwd_env_up(&self->e, -1, TFIB_SYNC_SEQCOUNT, NULL);
 	if (rc == KSFT_SKIP)
 		SKIP(return, "needs root and the tfib module");
 	ASSERT_EQ(0, rc);
@@ -262,4 +262,4 @@ TEST_F(ring, counters_outlive_the_binding)
 	EXPECT_EQ(5, ring_of(&self->e, TFIB_RING_KIND_DATA)->enqueued);
 }
 
-TEST_HARNESS_MAIN
+FWD_HARNESS_MAIN(TOPO_ID)
