@@ -7,6 +7,7 @@
  * the table must stay usable where it survives.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,29 @@ static int bind_here(struct fwd_env *e, struct tfc_bind_cfg b, int ifindex)
 	return a.err;
 }
 
+/* Kernel threads of bindings now: their names start "tfib/". */
+static int binding_threads(void)
+{
+	char path[300], comm[32];
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+	int n = 0;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "tfib/", 5))
+			n++;
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
 /* Is the table bound?  -1 when TABLE_GET fails. */
 static int bound(struct fwd_env *e)
 {
@@ -152,6 +176,9 @@ TEST_F(life, unbind_and_bind_under_traffic)
 	int i;
 
 	ASSERT_EQ(0, bind_here(&self->l.e, self->l.b, self->l.e.topo.ifindex));
+	/* the writer and 3 workers, or none inline */
+	EXPECT_EQ(variant->mode == TFIB_FWD_MODE_RING ? 4 : 0,
+		  binding_threads());
 	ASSERT_EQ(0, flood_start(&self->l.fl, &self->l.e, self->l.e.tx));
 	for (i = 0; i < 5; i++) {
 		sleep_ms(60);
@@ -164,6 +191,8 @@ TEST_F(life, unbind_and_bind_under_traffic)
 	EXPECT_EQ(0, tfc_unbind(&self->l.e.nl, self->l.e.table, &a));
 	EXPECT_LT(0, flood_stop(&self->l.fl));
 	EXPECT_EQ(0, bound(&self->l.e));
+	/* every thread stopped */
+	EXPECT_EQ(0, binding_threads());
 	ASSERT_EQ(0, fwd_stats(&self->l.e));
 	EXPECT_LT(0, fwd_ctr(&self->l.e, TFIB_STATS_A_FORWARDED));
 	EXPECT_LT(0, fwd_ctr(&self->l.e, TFIB_STATS_A_UPDATES));
@@ -176,6 +205,7 @@ TEST_F(gone, device_deleted_under_traffic)
 	sleep_ms(150);
 	EXPECT_EQ(0, run("ip link del %s", self->l.e.topo.dev));
 	flood_stop(&self->l.fl);
+	EXPECT_EQ(0, binding_threads());
 	/* unbound by the device's going, the table still there */
 	EXPECT_EQ(0, bound(&self->l.e));
 	ASSERT_EQ(0, fwd_stats(&self->l.e));
@@ -252,6 +282,7 @@ TEST_F(life, module_removed_under_traffic)
 	EXPECT_EQ(0, run("rmmod tfib"));
 	sleep_ms(50);
 	EXPECT_LT(0, flood_stop(&self->l.fl));
+	EXPECT_EQ(0, binding_threads());
 	ASSERT_EQ(0, run("insmod %s", ko));
 	/* the old family is gone: a new client for the teardown */
 	tfc_close(&self->l.e.nl);
