@@ -49,6 +49,9 @@ enum tfib_ctr {
 
 static_assert(TFIB_STATS_A_RX + TFIB_C_STATS - 1 == TFIB_STATS_A_DROP_XMIT);
 static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
+/* The binding's enum tfib_pick is the core's policy. */
+static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
+	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
 
 #define TFIB_RINGS	(TFIB_RING_KIND_MAX + 1)
 
