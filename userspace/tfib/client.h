@@ -74,6 +74,7 @@ struct tfib_bind_cfg {
 /*
  * Connect to the family (the one "not loaded" message).  names: how
  * errors name the attributes of a request (NULL: their UAPI names).
+ * ->quiet is the caller's to set, before or after.
  */
 int tfib_connect(struct tfib_client *c, const struct tw_attr_set *names);
 void tfib_close(struct tfib_client *c);

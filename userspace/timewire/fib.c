@@ -104,7 +104,7 @@ int fib_connect(struct tfib_client *c)
 
 int fib_call(int (*req)(struct tfib_client *c, void *opts), void *opts)
 {
-	struct tfib_client c;
+	struct tfib_client c = { .quiet = false };
 	int ret;
 
 	ret = fib_connect(&c);
@@ -222,7 +222,7 @@ static int reply_cb(struct nlmsghdr *nlh, void *arg)
 int fib_list(const struct fib_query *q)
 {
 	unsigned int count = 0;
-	struct tfib_client c;
+	struct tfib_client c = { .quiet = false };
 	struct nl_msg *msg;
 	int ret;
 
