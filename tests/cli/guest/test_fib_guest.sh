@@ -9,16 +9,9 @@
 #
 # Runs as root in the guest: tests/vm/vm.sh tests/cli/guest
 set -u
-root=${TW_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
-# shellcheck source=tests/lib/tap.sh
-. "$(dirname "$0")/../../lib/tap.sh"
+# shellcheck source=tests/cli/guest/guest_lib.sh
+. "$(dirname "$0")/guest_lib.sh" tfib
 
-TW=$root/userspace/timewire/timewire
-[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-[ -x "$TW" ] || TW=$(command -v timewire) || tap_skip_all "timewire not built or installed"
-grep -qs '^tfib ' /proc/modules || tap_skip_all "tfib module not loaded"
-
-t=$(mktemp -d)
 ns=twfib$$
 cleanup() {
 	for tb in t1 t2 t3 t4; do "$TW" fib del "$tb" >/dev/null 2>&1; done
@@ -27,15 +20,6 @@ cleanup() {
 	rm -rf "$t"
 }
 trap cleanup EXIT
-
-# show ARGS...: run timewire, keep and log stdout/stderr, set rc.
-show() {
-	echo "# \$ timewire $*"
-	"$TW" "$@" >"$t/o" 2>"$t/e"
-	rc=$?
-	sed 's/^/#   /' "$t/o" "$t/e"
-	echo "#   rc=$rc"
-}
 
 # prints TEXT ARGS...: exit 0, nothing on stderr, stdout exactly TEXT.
 prints() {
@@ -55,11 +39,6 @@ json() {
 	show -j "$@"
 	[ "$rc" -eq 0 ] && python3 -c 'import json, sys
 sys.exit(json.load(open(sys.argv[1])) != json.loads(sys.argv[2]))' "$t/o" "$want"
-}
-
-# js EXPR: the Python expression holds for the JSON in $t/o (as d).
-js() {
-	python3 -c "import json,sys; d=json.load(open('$t/o')); sys.exit(0 if ($1) else 1)"
 }
 
 # refused RC ERROR ARGS...: exit RC, stderr the one line "Error: ERROR",
