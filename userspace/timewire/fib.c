@@ -20,7 +20,7 @@
 
 static int parse_table(void *dst, int argc, char **argv)
 {
-	char msg[256];
+	char msg[256], expected[64];
 	size_t len;
 
 	(void)argc;
@@ -29,9 +29,10 @@ static int parse_table(void *dst, int argc, char **argv)
 		*(const char **)dst = argv[0];
 		return 1;
 	}
+	snprintf(expected, sizeof(expected), "a name of 1 to %d bytes",
+		 TFIB_NAME_MAX);
 	tw_err("%s", tw_value_msg(msg, sizeof(msg), "table", argv[0],
-				  len ? "too long" : "empty",
-				  "a name of 1 to 15 bytes"));
+				  len ? "too long" : "empty", expected));
 	return -1;
 }
 
