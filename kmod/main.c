@@ -20,10 +20,10 @@ unsigned int tfib_max_tables = 64;
 module_param_named(max_tables, tfib_max_tables, uint, 0644);
 MODULE_PARM_DESC(max_tables, "Tables at most, all namespaces (64)");
 
-unsigned int tfib_max_entries = 1 << 22;
+unsigned int tfib_max_entries = 1 << 20;
 module_param_named(max_entries, tfib_max_entries, uint, 0644);
 MODULE_PARM_DESC(max_entries,
-		 "Sum of the capacities of all tables, all namespaces; an entry pins about 100 bytes, 200 in an rcu table (4M)");
+		 "Sum of the capacities of all tables, all namespaces; an entry pins about 100 bytes, 200 in an rcu table (1M)");
 
 DEFINE_MUTEX(tfib_lock);
 static unsigned int tfib_net_id;

@@ -20,6 +20,11 @@
 #define TFIB_BURST_DEFAULT	64
 /* A do reply grows up to this when a binding's detail does not fit. */
 #define TFIB_REPLY_MAX		(1 << 20)
+/*
+ * A dump message must hold one table's counters whole: with a binding,
+ * up to TFIB_MAX_WORKERS nests of about 70 bytes and the histograms.
+ */
+#define TFIB_STATS_DUMP_MIN	(128 << 10)
 
 static struct genl_family tfib_family;
 
@@ -411,6 +416,20 @@ static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return tfib_nl_get_table(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats);
 }
 
+/* Only bound tables need big messages, and the allocation is costly. */
+static int tfib_nl_stats_dump_start(struct netlink_callback *cb)
+{
+	struct net *net = sock_net(cb->skb->sk);
+	struct tfib_table *t;
+
+	mutex_lock(&tfib_lock);
+	list_for_each_entry(t, &tfib_net(net)->tables, node)
+		if (tfib_fwd_dev(t))
+			cb->min_dump_alloc = TFIB_STATS_DUMP_MIN;
+	mutex_unlock(&tfib_lock);
+	return 0;
+}
+
 static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return tfib_nl_dump_tables(skb, cb, TFIB_CMD_STATS_GET,
@@ -737,7 +756,8 @@ static const struct genl_split_ops tfib_nl_ops[] = {
 	TFIB_DO(BIND, tfib_nl_bind, tfib_bind_policy, GENL_ADMIN_PERM),
 	TFIB_DO(UNBIND, tfib_nl_unbind, tfib_table_policy, GENL_ADMIN_PERM),
 	TFIB_DO(STATS_GET, tfib_nl_stats_get, tfib_table_policy, 0),
-	TFIB_DUMP(STATS_GET, NULL, tfib_nl_stats_dump, tfib_none_policy),
+	TFIB_DUMP(STATS_GET, tfib_nl_stats_dump_start, tfib_nl_stats_dump,
+		  tfib_none_policy),
 };
 
 static struct genl_family tfib_family = {
