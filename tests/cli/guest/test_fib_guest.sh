@@ -54,6 +54,48 @@ refused() {
 	}
 }
 
+# send_data IFNAME USER N: N data packets of the update header (struct
+# tfib_hdr) for USER, out of IFNAME towards its peer.
+send_data() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import socket, struct, sys
+ifname, user, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+peer = open("/sys/class/net/%s/iflink" % ifname).read().strip()
+src = open("/sys/class/net/%s/address" % ifname).read().strip()
+dst = next(open("/sys/class/net/%s/address" % d).read().strip()
+           for d in __import__("os").listdir("/sys/class/net")
+           if open("/sys/class/net/%s/ifindex" % d).read().strip() == peer)
+mac = lambda m: bytes(int(x, 16) for x in m.split(":"))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifname, 0))
+for i in range(n):
+    hdr = struct.pack(">BBHIIIQQ6sH", 1, 2, 0, user, i, 0, 0, 0, bytes(6), 0)
+    s.send(mac(dst) + mac(src) + struct.pack(">H", 0x88b5) + hdr)
+PY
+}
+
+# hist_words FILE KEY: the text of histogram KEY of t1's JSON stats in
+# FILE, as the CLI prints it: UPPER:COUNT for each bin that is not empty.
+hist_words() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+bins = json.load(open(sys.argv[1]))["tables"][0][sys.argv[2]]
+print(" ".join("%s:%d" % ("inf" if b["upper"] == 2**64 - 1 else b["upper"], b["count"])
+               for b in bins if b["count"]))
+PY
+}
+
+# forwarded N: wait (up to a minute) for t1 to have forwarded N packets.
+forwarded() {
+	local i
+	for i in $(seq 120); do
+		"$TW" -j fib stats t1 > "$t/o" 2>/dev/null &&
+			js "d['tables'][0]['stats']['forwarded'] >= $1" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 tai_now() {
 	python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))'
 }
@@ -61,7 +103,7 @@ tai_now() {
 # Tables of earlier runs would change every listing below.
 for tb in t1 t2 t3 t4; do "$TW" fib del "$tb" >/dev/null 2>&1; done
 
-tap_plan 37
+tap_plan 40
 
 show status
 tap_ok "status: tfib loaded" grep -q '^tfib loaded version 1 id [0-9]' "$t/o"
@@ -196,6 +238,9 @@ if [ "$rc" -eq 1 ] && [ "$(cat "$t/e")" = "Error: forwarding is not available ye
 	tap_ok "unbind an unbound table: refused, table named" \
 		refused 1 "table is not bound (attribute table)" fib unbind t1
 	tap_skip "bound table shown with its binding" "forwarding not available yet"
+	tap_skip "5 data packets from the peer forwarded" "forwarding not available yet"
+	tap_skip "stats of a bound table, JSON" "forwarding not available yet"
+	tap_skip "stats of a bound table, text" "forwarding not available yet"
 	tap_skip "unbind: the binding gone" "forwarding not available yet"
 else
 	tap_ok "bind t1 dev tfa: exit 0, silent" eval 'test $rc -eq 0 && test ! -s "$t/o" && test ! -s "$t/e"'
@@ -208,6 +253,24 @@ else
 			"entries": 1, "ifindex": '"$idx"', "ifname": "tfa",
 			"fwd_mode": "ring", "pick": "scan", "workers": 2,
 			"control_ring": 64, "data_ring": 128, "burst": 8}]}' fib show t1
+	send_data tfb 4294967295 5
+	tap_ok "5 data packets from the peer forwarded" forwarded 5
+	show -j fib stats t1
+	tap_ok "stats of a bound table, JSON: two rings, a writer and 2 workers, every bin" \
+		js '[(r["kind"], r["size"]) for r in d["tables"][0]["ring"]] == [("control", 64), ("data", 128)] and
+		    sorted(w["kind"] for w in d["tables"][0]["worker"]) == ["control", "data", "data"] and
+		    all(h and h[-1]["upper"] == 2**64 - 1 and
+			all(set(b) == {"upper", "count"} for b in h) and
+			[b["upper"] for b in h] == sorted(b["upper"] for b in h)
+			for h in (d["tables"][0]["age_hist"], d["tables"][0]["burst_hist"])) and
+		    sum(b["count"] for b in d["tables"][0]["age_hist"]) >= 5'
+	cp "$t/o" "$t/stats.json"
+	show fib stats t1
+	tap_ok "stats of a bound table, text: ring and worker lines, histograms in one line" \
+		eval 'test "$(grep -c "^  ring kind \(control\|data\) size " "$t/o")" -eq 2 &&
+		      test "$(grep -c "^  worker index [0-9]* kind " "$t/o")" -eq 3 &&
+		      test "$(grep "^  age_hist " "$t/o")" = "  age_hist $(hist_words "$t/stats.json" age_hist)" &&
+		      grep -Eqx "  burst_hist( [0-9]+:[0-9]+| inf:[0-9]+)+" "$t/o"'
 	tap_ok "unbind: the binding gone" \
 		eval 'prints "" fib unbind t1 &&
 		      prints "t1 capacity 8 buckets 4 sync seqcount prefetch clockid tai entries 1" fib show t1'
