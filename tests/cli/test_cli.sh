@@ -4,8 +4,9 @@
 # The timewire command line on the host, no module needed: help at every
 # level, the options in iproute2's forms, exact keyword matching, one name
 # per idea, errors in one shape and exit codes, JSON output, the version,
-# status, the man pages and the bash completion; the benchmark tool's
-# arguments, methods, text output and its check of the module.
+# status (every module of the registry), the man pages and the bash
+# completion; fib's arguments and errors without its module; the benchmark
+# tool's arguments, methods, text output and its check of the module.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
 #
@@ -88,21 +89,33 @@ section() {
 		on && /^  [^ ]/ { print $1 }' "$1"
 }
 
+# The module registry (modules.list): "name dir family summary" per module.
+registry=$("$root/scripts/modules.sh" table) || exit 1
+mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
+
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
 dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 88
+tap_plan 96
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
 	expect 0 '^  omware ' help
-objs=$(section "$out" Objects | tr '\n' ' ')
-tap_ok "help: objects are version status omware help" \
-	test "$objs" = "version status omware help "
 cp "$out" "$tmp/help"
+objs=$(section "$out" Objects | tr '\n' ' ')
+# Each module's object, found by the registry's summary as its help.
+mod_objs=""
+while read -r name _ _ summary; do
+	o=$(awk -v s="$summary" '/^  [^ ]/ && substr($0, 15) == s { print $1 }' "$tmp/help")
+	mod_objs="$mod_objs${o:-(no object for $name)} "
+done <<<"$registry"
+tap_ok "help: objects are version status, one per module of the registry, help" \
+	test "$objs" = "version status ${mod_objs}help "
+[ "$objs" = "version status ${mod_objs}help " ] ||
+	tap_diag "objects \"$objs\", registry's \"$mod_objs\""
 run -h
 tap_ok "-h prints the same as help" cmp -s "$out" "$tmp/help"
 run --help
@@ -369,31 +382,39 @@ tap_ok "send help points to PROBE PACKETS in timewire-omware(8), not a source fi
 	eval 'grep -q "PROBE PACKETS in timewire-omware(8)" "$out" && ! grep -q "probe\.h" "$out"'
 
 # --- version ------------------------------------------------------------------
-uapi=$(awk '/define OMWARE_FAMILY_VERSION/ { print $3 }' \
-	"$root/include/uapi/linux/omware.h")
+# "name version" of every module, as the UAPI headers define them.
+uapi=$(while read -r name _ family _; do
+	awk -v n="$name" -v d="$(echo "${family}_FAMILY_VERSION" | tr a-z A-Z)" \
+		'$1 == "#define" && $2 == d { print n, $3 }' \
+		"$root/include/uapi/linux/$family.h"
+done <<<"$registry")
+loaded_re=$(for m in $mod_names; do printf ' %s ([0-9]+|none)' "$m"; done)
 tap_ok "version prints the tool's version" \
 	expect 0 '^timewire version [0-9]+\.[0-9]+' version
-tap_ok "version prints the omware UAPI version" \
-	grep -qx "uapi omware $uapi" "$out"
-tap_ok "version prints the loaded omware version, or none" \
-	grep -Eqx "loaded omware ([0-9]+|none)" "$out"
+tap_ok "version prints every module's UAPI version, in the registry's order" \
+	grep -qx "uapi $(echo $uapi)" "$out"
+tap_ok "version prints every module's loaded version, or none" \
+	grep -Eqx "loaded$loaded_re" "$out"
 cp "$out" "$tmp/version"
 run -V
 tap_ok "-V prints the same as version" cmp -s "$out" "$tmp/version"
 run -j version
-tap_ok "version -j is JSON with version and uapi.omware" \
+tap_ok "version -j is JSON with version, uapi and loaded of every module" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 assert d["program"] == "timewire" and d["version"];
-assert d["uapi"]["omware"] == int(sys.argv[2])
-assert d["loaded"]["omware"] is None or d["loaded"]["omware"] > 0' "$out" "$uapi"
+w = sys.argv[2].split()
+want = dict(zip(w[0::2], map(int, w[1::2])))
+assert d["uapi"] == want, (d["uapi"], want)
+assert list(d["loaded"]) == list(want)
+assert all(v is None or v > 0 for v in d["loaded"].values())' "$out" "$(echo $uapi)"
 
 # --- status ---------------------------------------------------------------------
 run status
 tap_ok "status exits 0 with or without modules" test "$rc" -eq 0
 ok=0
-grep -Eq "^omware (loaded|not loaded)" "$out" || ok=1
-# Only the modules this build knows, once each.
-[ "$(grep -Ec '^[a-z_]+ (loaded|not loaded)( |$)' "$out")" -eq 1 ] || ok=1
+# The modules of the registry, in its order, once each, and no other.
+got=$(grep -E '^[a-z_]+ (loaded|not loaded)( |$)' "$out" | awk '{ print $1 }' | paste -sd ' ')
+[ "$got" = "$mod_names" ] || { ok=1; tap_diag "status names \"$got\", registry \"$mod_names\""; }
 if grep -q '^[a-z]* loaded' "$out"; then
 	grep -q 'no timewire module is loaded' "$out" && ok=1
 else
@@ -410,14 +431,14 @@ tap_ok "status -j agrees with the text output" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().splitlines()
 mods = d["modules"]
-assert [m["module"] for m in mods] == ["omware"]
+assert [m["module"] for m in mods] == sys.argv[3].split()
 for m in mods:
     assert isinstance(m["loaded"], bool)
     assert (m["module"] + " loaded" in " ".join(text)) == m["loaded"]
     if m["loaded"]:
         assert m["id"] > 0 and m["version"] > 0
 assert d["modules_loaded"] == sum(m["loaded"] for m in mods)' \
-	"$tmp/status.json" "$tmp/status"
+	"$tmp/status.json" "$tmp/status" "$mod_names"
 run -p status
 tap_ok "-p status is indented valid JSON" \
 	eval 'is_json "$out" && [ "$(wc -l <"$out")" -gt 3 ]'
@@ -517,10 +538,121 @@ else
 	done
 fi
 
+# --- fib: arguments and errors, no module needed ---------------------------------
+fib_cmds="create del show set get unset dump bind unbind stats"
+run fib help
+cmds=$(section "$out" Commands | tr '\n' ' ')
+tap_ok "fib help: create del show set get unset dump bind unbind stats help" \
+	test "$cmds" = "$fib_cmds help "
+tap_ok "fib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
+ok=0
+for c in $fib_cmds; do
+	expect 0 "^Usage: timewire fib $c( |\$)" fib "$c" help || ok=1
+	run fib "$c" help
+	args_of "$out" > "$tmp/args-fib-$c"
+done
+tap_ok "every fib command has help" test $ok -eq 0
+ok=0
+for c in create del set get unset dump bind unbind; do
+	grep -q "^Usage: timewire fib $c \[ table \] NAME" <("$TW" fib $c help) ||
+		{ ok=1; tap_diag "fib $c: NAME not required"; }
+done
+for c in show stats; do
+	grep -q "^Usage: timewire fib $c \[ \[ table \] NAME \]\$" <("$TW" fib $c help) ||
+		{ ok=1; tap_diag "fib $c: NAME not optional"; }
+done
+tap_ok "fib: NAME is required but by show and stats, its keyword \"table\" optional" \
+	test $ok -eq 0
+
+# fib_refused ERROR ARGS...: "timewire fib ARGS" exits 1 with one "Error:"
+# line that is ERROR (exactly), the hint after it, nothing on stdout.
+# The list below gives "ERROR@ARGS" per line.
+fib_refused() {
+	local want=$1
+	shift
+	run fib "$@"
+	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
+		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
+		tap_diag "timewire fib $*: exit $rc, stderr:"
+		sed 's/^/#   /' "$err"
+		tap_diag "wanted: Error: $want"
+		return 1
+	fi
+}
+ok=0
+while IFS='@' read -r want args; do
+	eval "fib_refused \"\$want\" $args" || ok=1
+done <<'LIST'
+missing required argument: table NAME@create capacity 8
+missing required argument: capacity N@create t1
+missing required argument: capacity N@create table t1
+invalid value "0" for capacity: too small; expected an integer from 1 to 16777216@create t1 capacity 0
+invalid value "16777217" for capacity: too large; expected an integer from 1 to 16777216@create t1 capacity 16777217
+invalid value "0123456789abcdef" for table: too long; expected a name of 1 to 15 bytes@create 0123456789abcdef capacity 8
+invalid value "" for table: empty; expected a name of 1 to 15 bytes@create "" capacity 8
+invalid value "mutex" for sync: expected { rwlock | rcu | bucket | seqcount }@create t1 capacity 8 sync mutex
+invalid value "boot" for clock: expected { mono | tai | realtime }@create t1 capacity 8 clock boot
+unknown argument "1"@create t1 capacity 8 prefetch 1
+unknown argument "cap" (keywords must be spelt out: "capacity")@create t1 cap 8
+argument table given twice@create t1 table t2 capacity 8
+unknown argument "t2"@create t1 capacity 8 t2
+missing required argument: user ID@get t1
+missing required argument: mac MAC@set t1 user 1
+invalid value "-1" for user: negative; expected an integer from 0 to 4294967295@set t1 user -1 mac 02:00:00:00:00:01
+invalid value "4294967296" for user: too large; expected an integer from 0 to 4294967295@unset t1 user 4294967296
+invalid value "02:00:00:00:00" for mac: expected a MAC address xx:xx:xx:xx:xx:xx@set t1 user 1 mac 02:00:00:00:00
+invalid value "1e9" for ts: exponents are not accepted; expected an integer from 0 to 18446744073709551615@set t1 user 1 mac 02:00:00:00:00:01 ts 1e9
+missing value for seq: expected an integer from 0 to 4294967295@set t1 user 1 mac 02:00:00:00:00:01 seq
+missing required argument: dev IFNAME@bind t1
+invalid value "tw-no-such0" for dev: no such network device; expected a network device of this network namespace@bind t1 dev tw-no-such0
+invalid value "poll" for mode: expected { ring | inline }@bind t1 dev lo mode poll
+invalid value "lru" for pick: expected { memo | scan }@bind t1 dev lo pick lru
+invalid value "0" for workers: too small; expected an integer from 1 to 1024@bind t1 dev lo workers 0
+invalid value "1025" for workers: too large; expected an integer from 1 to 1024@bind t1 dev lo workers 1025
+invalid value "65537" for control-ring: too large; expected an integer from 1 to 65536@bind t1 dev lo control-ring 65537
+invalid value "0" for data-ring: too small; expected an integer from 1 to 65536@bind t1 dev lo data-ring 0
+invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bind t1 dev lo burst 1025
+unknown argument "user"@dump t1 user 1
+unknown argument "dev"@unbind t1 dev lo
+LIST
+tap_ok "fib: every bad, missing or extra argument refused in one line, exit 1" \
+	test $ok -eq 0
+tap_ok "fib: command prefix \"cre\" refused, exit 1" \
+	refused 1 'unknown command "cre" \(did you mean "create"\?' fib cre
+if grep -q '^tfib not loaded' "$tmp/status"; then
+	ok=0
+	while read -r args; do
+		# shellcheck disable=SC2086
+		run -j fib $args
+		[ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
+		grep -qx 'Error: the tfib module is not loaded (its generic netlink family "tfib" is absent); load it with "modprobe tfib"' "$err" ||
+			{ ok=1; tap_diag "fib $args: exit $rc"; sed 's/^/#   /' "$err"; }
+	done <<'LIST'
+
+show
+show t1
+create t1 capacity 8 buckets 8 sync seqcount prefetch spares 8 clock tai
+del t1
+set t1 user 1 mac 02:00:00:00:00:01 ts 5 seq 1
+get table t1 user 1
+unset t1 user 1
+dump t1
+bind t1 dev lo mode ring pick scan workers 2 control-ring 64 data-ring 64 burst 8
+unbind t1
+stats
+stats t1
+LIST
+	tap_ok "fib without the module: every command, exit 2, one line saying how to load it" \
+		test $ok -eq 0
+else
+	tap_skip "fib without the module: every command, exit 2, one line saying how to load it" \
+		"tfib is loaded"
+fi
+
 # --- man pages --------------------------------------------------------------
 ok=0
 for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
-	"$root/man/tw-omware-bench.8"; do
+	"$root/man/timewire-fib.8" "$root/man/tw-omware-bench.8"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -530,16 +662,24 @@ for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
 		[ -z "$w" ] || { ok=1; tap_diag "$w"; }
 	fi
 done
-# Every keyword of every command, as its help names it, in the page.
-for c in send train pair bench; do
-	page=$root/man/timewire-omware.8
-	[ "$c" = bench ] && page=$root/man/tw-omware-bench.8
+# Every keyword of every command, as its help names it, in the page; every
+# object of the help in timewire.8.
+for c in send train pair bench $(printf 'fib-%s ' $fib_cmds); do
+	case $c in
+	bench) page=$root/man/tw-omware-bench.8 ;;
+	fib-*) page=$root/man/timewire-fib.8 ;;
+	*) page=$root/man/timewire-omware.8 ;;
+	esac
 	[ -f "$tmp/args-$c" ] || continue
 	while read -r k v; do
 		re=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
 		grep -Eq -- "(^|[ \"])$re(\$|[ \"])" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") does not document $c's $k"; }
 	done < "$tmp/args-$c"
+done
+for o in $objs; do
+	grep -Eq "(^|[ \"])$o(\$|[ \"])" "$root/man/timewire.8" ||
+		{ ok=1; tap_diag "timewire.8 does not name the object $o"; }
 done
 for c in 0 1 2 3 5; do
 	grep -Eq "^\.B $c\$" "$root/man/timewire.8" ||
@@ -583,7 +723,7 @@ check "send show" "$TW" omware s
 check "mono tai realtime" "$TW" omware send dev lo clock ""
 check "periodic poisson gamma file" "$TW" omware send dev lo schedule ""
 check "batch" "$TW" omware send dev lo count 5 ba
-check "version status omware help" "$TW" help ""
+check "version status ${mod_objs}help" "$TW" help ""
 check "send train pair show flush cancel help" "$TW" help omware ""
 check "-j -json" "$TW" -j
 tap_ok "completion: objects, commands, keywords, choices and options from the help" \
@@ -596,6 +736,25 @@ check "" "$TW" omware send dev lo start-in ""
 check "count" "$TW" omware send dev lo schedule gamma 2 5 cou
 check "count" "$TW" omware send dev lo schedule periodic 5 cou
 tap_ok "completion: nothing where a number is due, keywords after a whole value" \
+	test $ok -eq 0
+ok=0
+check "$fib_cmds help" "$TW" fib ""
+check "table capacity buckets sync prefetch spares clock help" "$TW" fib create t1 ""
+check "capacity buckets sync prefetch spares clock help" "$TW" fib create table t1 ""
+check "rwlock rcu bucket seqcount" "$TW" fib create t1 sync ""
+check "mono tai realtime" "$TW" fib create t1 capacity 8 clock ""
+check "buckets" "$TW" fib create t1 prefetch bu
+check "" "$TW" fib create t1 capacity ""
+check "" "$TW" fib set t1 user ""
+check "table ts" "$TW" fib set t1 user 1 mac 02:00:00:00:00:01 t
+check "ring inline" "$TW" fib bind t1 dev lo mode ""
+check "memo scan" "$TW" fib bind t1 dev lo pick ""
+check "control-ring" "$TW" fib bind t1 dev lo con
+case " $(cand "$TW" fib bind t1 dev "") " in
+*" lo "*) ;;
+*) ok=1; tap_diag "fib bind dev: no device offered" ;;
+esac
+tap_ok "completion of fib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
 	test $ok -eq 0
 mkdir -p "$tmp/dir.d"
 ok=0
@@ -643,6 +802,7 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
+		[ -f "$inst/usr/local/share/man/man8/timewire-fib.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null

@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "capture.h"
+#include "lib/args.h"
 #include "lib/clock.h"
 #include "lib/print.h"
 #include "lib/stats.h"
@@ -504,6 +505,82 @@ TEST(parser_mac)
 	ASSERT_NE(0, tw_parse_mac("02:ab:00:ff:10", mac));
 	ASSERT_NE(0, tw_parse_mac("02:ab:00:ff:10:9c:00", mac));
 	ASSERT_NE(0, tw_parse_mac("2:ab:00:ff:10:9c", mac));
+}
+
+/* A command of a bare NAME, a flag and a number, for the parser. */
+struct bare_opts {
+	const char *name;
+	bool flag;
+	uint32_t n;
+};
+
+static struct bare_opts bare_got;
+
+static int bare_run(void *opts, uint64_t seen)
+{
+	(void)seen;
+	bare_got = *(struct bare_opts *)opts;
+	return 0;
+}
+
+static const struct tw_arg bare_args[] = {
+	{ .name = "table", .type = TW_ARG_STR, .meta = "NAME",
+	  .off = offsetof(struct bare_opts, name), .help = "name",
+	  .flags = TW_ARG_REQUIRED | TW_ARG_BARE },
+	{ .name = "flag", .type = TW_ARG_FLAG, .help = "a flag",
+	  .off = offsetof(struct bare_opts, flag) },
+	{ .name = "n", .type = TW_ARG_U32, .meta = "N", .help = "a number",
+	  .off = offsetof(struct bare_opts, n), .max = 9 },
+	{ .name = NULL },
+};
+
+static const struct tw_cmd bare_cmd = {
+	.args = bare_args,
+	.opts_size = sizeof(struct bare_opts),
+	.run = bare_run,
+};
+
+/* arg: the words, NULL-terminated; returns the command's exit code. */
+static int bare_parse(void *arg)
+{
+	char **words = arg;
+	int n = 0;
+
+	while (words[n])
+		n++;
+	memset(&bare_got, 0, sizeof(bare_got));
+	return tw_run_cmd("t", &bare_cmd, n, words);
+}
+
+TEST(parser_bare_and_flag)
+{
+	char *keyword[] = { "n", "3", "table", "a", "flag", NULL };
+	char *bare[] = { "b", "n", "3", NULL };
+	char *late[] = { "n", "3", "c", NULL };
+	char *twice[] = { "d", "table", "e", NULL };
+	char *value[] = { "f", "flag", "1", NULL };
+	char *help[] = { "help", NULL };
+	char err[512];
+
+	/* The keyword given, and a flag last, with no value after it. */
+	ASSERT_EQ(0, capture(2, bare_parse, keyword, err, sizeof(err)));
+	ASSERT_STREQ("a", bare_got.name);
+	ASSERT_TRUE(bare_got.flag);
+	ASSERT_EQ(3, bare_got.n);
+	/* The keyword left out: only as the first word. */
+	ASSERT_EQ(0, capture(2, bare_parse, bare, err, sizeof(err)));
+	ASSERT_STREQ("b", bare_got.name);
+	ASSERT_FALSE(bare_got.flag);
+	ASSERT_EQ(1, capture(2, bare_parse, late, err, sizeof(err)));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"c\""));
+	ASSERT_EQ(1, capture(2, bare_parse, twice, err, sizeof(err)));
+	ASSERT_NE(NULL, strstr(err, "argument table given twice"));
+	/* A flag takes no value. */
+	ASSERT_EQ(1, capture(2, bare_parse, value, err, sizeof(err)));
+	ASSERT_NE(NULL, strstr(err, "unknown argument \"1\""));
+	/* "help" is no name; the usage shows the keyword as optional. */
+	ASSERT_EQ(0, capture(1, bare_parse, help, err, sizeof(err)));
+	ASSERT_NE(NULL, strstr(err, "Usage: t [ table ] NAME [ flag ] [ n N ]"));
 }
 
 TEST(clock_now)

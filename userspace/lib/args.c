@@ -88,10 +88,26 @@ static void usage_word(const char *word, size_t *col, size_t indent)
 	*col += 1 + len;
 }
 
+/* An argument as the usage line shows it: "[ table ] NAME" if bare. */
+static void usage_arg(const struct tw_arg *a, char *buf, size_t len)
+{
+	bool req = a->flags & TW_ARG_REQUIRED;
+	char meta[256];
+	const char *m;
+
+	m = arg_meta(a, meta, sizeof(meta));
+	if (a->flags & TW_ARG_BARE)
+		snprintf(buf, len, "%s[ %s ] %s%s", req ? "" : "[ ", a->name,
+			 m, req ? "" : " ]");
+	else
+		snprintf(buf, len, "%s%s%s%s%s", req ? "" : "[ ", a->name,
+			 *m ? " " : "", m, req ? "" : " ]");
+}
+
 static void print_usage_line(const char *prefix, const struct arg_list *l)
 {
 	const struct tw_arg *a;
-	char meta[256], word[320];
+	char word[320];
 	size_t col, indent;
 	int pass, i;
 
@@ -100,17 +116,13 @@ static void print_usage_line(const char *prefix, const struct arg_list *l)
 	/* Required arguments first, then the optional ones. */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < l->n; i++) {
-			const char *m;
 			bool req;
 
 			a = l->a[i];
 			req = a->flags & TW_ARG_REQUIRED;
 			if (req != !pass)
 				continue;
-			m = arg_meta(a, meta, sizeof(meta));
-			snprintf(word, sizeof(word), "%s%s%s%s%s",
-				 req ? "" : "[ ", a->name, *m ? " " : "", m,
-				 req ? "" : " ]");
+			usage_arg(a, word, sizeof(word));
 			usage_word(word, &col, indent);
 		}
 	}
@@ -258,6 +270,17 @@ static int find_arg(const struct arg_list *l, const char *word)
 	return -1;
 }
 
+/* Index of the argument that may be given without its keyword, or -1. */
+static int find_bare(const struct arg_list *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->a[i]->flags & TW_ARG_BARE)
+			return i;
+	return -1;
+}
+
 /* Name a keyword the word is a prefix of, to explain why it was refused. */
 static const char *prefix_of(const struct arg_list *l, const char *word)
 {
@@ -326,6 +349,10 @@ static int parse_value(const struct tw_arg *a, void *opts, int argc,
 	void *dst = (char *)opts + a->off;
 	const struct tw_keyword *kw;
 
+	if (a->type == TW_ARG_FLAG) {
+		*(bool *)dst = true;
+		return 0;
+	}
 	if (argc < 1)
 		return bad_value(a, NULL, NULL);
 	switch (a->type) {
@@ -369,7 +396,7 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 	uint64_t seen = 0;
 	char meta[256];
 	void *opts;
-	int i, k, n, ret;
+	int i, k, n, bare, ret;
 
 	flatten(&l, cmd->args);
 	opts = calloc(1, cmd->opts_size ? cmd->opts_size : 1);
@@ -400,6 +427,18 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 			goto out;
 		}
 		k = find_arg(&l, argv[i]);
+		/* A first word that is no keyword: the bare argument's value. */
+		bare = k < 0 && i == 0 ? find_bare(&l) : -1;
+		if (bare >= 0) {
+			seen |= 1ULL << bare;
+			n = parse_value(l.a[bare], opts, argc, argv);
+			if (n < 0) {
+				hint(prefix);
+				goto out;
+			}
+			i += n;
+			continue;
+		}
 		if (k < 0) {
 			p = prefix_of(&l, argv[i]);
 			if (p)

@@ -33,6 +33,7 @@ enum tw_arg_type {
 	TW_ARG_MAC,		/* uint8_t[6] */
 	TW_ARG_IPV4,		/* struct in_addr */
 	TW_ARG_CUSTOM,		/* parsed by ->parse */
+	TW_ARG_FLAG,		/* the keyword alone, no value: sets a bool */
 };
 
 struct tw_keyword {
@@ -41,6 +42,11 @@ struct tw_keyword {
 };
 
 #define TW_ARG_REQUIRED		0x1
+/*
+ * The value may also stand alone as the first argument, its keyword left
+ * out, as "ip link show [ dev ] NAME" does; one argument of a table at most.
+ */
+#define TW_ARG_BARE		0x2
 /* Arguments of one command, included tables expanded ("seen" is a u64). */
 #define TW_MAX_ARGS		64
 

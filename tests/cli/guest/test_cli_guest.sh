@@ -11,35 +11,14 @@
 #
 # Runs as root in the guest: tests/vm/vm.sh tests/cli/guest
 set -u
-root=${TW_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
-# shellcheck source=tests/lib/tap.sh
-. "$(dirname "$0")/../../lib/tap.sh"
+# shellcheck source=tests/cli/guest/guest_lib.sh
+. "$(dirname "$0")/guest_lib.sh" omware
 
-TW=$root/userspace/timewire/timewire
-[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-[ -x "$TW" ] || TW=$(command -v timewire) || tap_skip_all "timewire not built or installed"
-grep -qs '^omware ' /proc/modules || tap_skip_all "omware module not loaded"
-
-t=$(mktemp -d)
 cleanup() {
 	ip link del twa 2>/dev/null
 	rm -rf "$t"
 }
 trap cleanup EXIT
-
-# show ARGS...: run timewire, keep and log stdout/stderr, set rc.
-show() {
-	echo "# \$ timewire $*"
-	"$TW" "$@" >"$t/o" 2>"$t/e"
-	rc=$?
-	sed 's/^/#   /' "$t/o" "$t/e"
-	echo "#   rc=$rc"
-}
-
-# js EXPR: the Python expression holds for the JSON in $t/o (as d).
-js() {
-	python3 -c "import json,sys; d=json.load(open('$t/o')); sys.exit(0 if ($1) else 1)"
-}
 
 # rx IFNAME N SECONDS: wait for N distinct probes on IFNAME; print
 # "distinct bad-magic min-seq max-seq".  Creates $t/ready once listening.
