@@ -537,19 +537,23 @@ static void *receiver(void *arg)
 
 /* --- sending ---------------------------------------------------------- */
 
-/* The stand-in forwarder: rows [0, k) of frames, sent at now_ns. */
+/*
+ * The stand-in forwarder: frames [0, k), sent at now_ns, answered from a
+ * copy (the sender reuses its frames).
+ */
 static int sim_xmit(struct run *r, uint8_t (*frames)[FRAME_LEN], int k,
 		    uint64_t now_ns)
 {
+	uint8_t f[FRAME_LEN];
 	struct tfib_hdr h;
 	int i;
 
 	for (i = 0; i < k; i++) {
-		uint8_t *f = frames[i];
 		struct sim_entry *e;
 
-		if (r->frames && fwrite(f, FRAME_LEN, 1, r->frames) != 1)
+		if (r->frames && fwrite(frames[i], FRAME_LEN, 1, r->frames) != 1)
 			return -EIO;
+		memcpy(f, frames[i], FRAME_LEN);
 		memcpy(&h, f + HDR_OFF, sizeof(h));
 		e = &r->sim[ntohl(h.user_id)];
 		if (h.type == TFIB_PKT_TYPE_CONTROL) {
@@ -962,16 +966,36 @@ static int write_run_json(const struct run *r, const char *path,
 	return 0;
 }
 
+/* dir and the directories above it that are missing. */
+static int mkdir_p(const char *dir)
+{
+	char path[4096], *p;
+
+	snprintf(path, sizeof(path), "%s", dir);
+	for (p = path + 1; ; p++) {
+		bool last = !*p;
+
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			tw_err("%s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (last)
+			return 0;
+		*p = '/';
+	}
+}
+
 static int write_records(const struct run *r, const struct counters *ctr,
 			 const char *stop)
 {
 	const char *dir = r->o->outdir;
 	char path[4096];
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		tw_err("%s: %s", dir, strerror(errno));
+	if (mkdir_p(dir))
 		return -1;
-	}
 	snprintf(path, sizeof(path), "%s/events.csv", dir);
 	if (write_events(r, path))
 		return -1;
