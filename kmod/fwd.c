@@ -1,46 +1,854 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The forwarder of a bound table.  Not written yet: binding is refused.
+ * The forwarder of a bound table (Documentation/tfib.rst, "The forwarder").
+ *
+ * A packet_type handler for TFIB_ETHERTYPE on the bound device classifies
+ * what arrives.  In the inline mode it writes the table (control) or
+ * addresses and transmits the packet (data) there and then.  In the ring
+ * mode it puts control packets on the control ring, drained by one writer
+ * thread, and data packets on the data ring, drained by one data worker at
+ * a time out of a pool: when data arrives on CPU c and no worker drains the
+ * ring, an idle one is picked for c (core/pick.c) and woken.  Threads take
+ * up to a burst of packets at once and sleep when their ring is empty.
+ *
+ * Counters are per CPU, bumped in the receive path and by the threads with
+ * BH disabled; the table's survive its bindings, a binding's rings and
+ * threads have their own.
  */
-#include "tfib.h"
+#include <linux/etherdevice.h>
+#include <linux/kthread.h>
+#include <linux/ptr_ring.h>
+#include <linux/sched.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/unaligned.h>
 
-int tfib_fwd_table_init(struct tfib_table *t)
+#include "tfib.h"
+#include "pick.h"
+
+/* Log2 bins: bin i holds values up to 2^i - 1, the last one the rest. */
+#define TFIB_AGE_BINS	40	/* ns; the last from 2^38 ns, about 275 s */
+#define TFIB_BURST_BINS	12	/* the last holds bursts of 1024 */
+
+/* The table's counters: TFIB_STATS_A_RX.. in order, then the histograms. */
+enum tfib_ctr {
+	TFIB_C_RX,
+	TFIB_C_RX_CONTROL,
+	TFIB_C_RX_DATA,
+	TFIB_C_FORWARDED,
+	TFIB_C_DROP_SHORT,
+	TFIB_C_DROP_VERSION,
+	TFIB_C_DROP_TYPE,
+	TFIB_C_DROP_NO_ENTRY,
+	TFIB_C_DROP_TABLE_FULL,
+	TFIB_C_DROP_XMIT,
+	TFIB_C_STATS,
+	TFIB_C_AGE = TFIB_C_STATS,
+	TFIB_C_BURST = TFIB_C_AGE + TFIB_AGE_BINS,
+	TFIB_C_NUM = TFIB_C_BURST + TFIB_BURST_BINS,
+};
+
+static_assert(TFIB_STATS_A_RX + TFIB_C_STATS - 1 == TFIB_STATS_A_DROP_XMIT);
+static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
+
+#define TFIB_RINGS	(TFIB_RING_KIND_MAX + 1)
+
+/* A binding's counters: enqueued and dropped (ring full) per ring. */
+#define TFIB_B_ENQUEUED(kind)	(2 * (kind))
+#define TFIB_B_DROPPED(kind)	(2 * (kind) + 1)
+#define TFIB_B_NUM		(2 * TFIB_RINGS)
+
+/* An array of counters per CPU. */
+struct tfib_pcpu {
+	struct u64_stats_sync syncp;
+	u64_stats_t v[];
+};
+
+struct tfib_fwd_counters {
+	struct tfib_pcpu __percpu *pcpu;	/* enum tfib_ctr */
+	/* Pick counts of the bindings gone, under tfib_lock. */
+	struct tw_pick_stats picks;
+};
+
+struct tfib_ring {
+	struct ptr_ring r;
+	/* Packets on the ring or being put there: bounds peak. */
+	atomic_t len;
+	u32 peak;
+};
+
+#define TFIB_KICK	0	/* bit of tfib_worker.flags: work to do */
+
+struct tfib_worker {
+	struct tfib_fwd *fwd;
+	struct task_struct *task;
+	void **batch;			/* a burst taken off the ring */
+	unsigned long flags;
+	u8 kind;			/* enum tfib_ring_kind it drains */
+	u32 index;			/* in its kind */
+	u32 cpu;			/* last ran on */
+	/* Written by the thread alone, with BH disabled. */
+	struct u64_stats_sync syncp;
+	u64_stats_t runs;
+	u64_stats_t pkts;
+	u64_stats_t bursts;
+};
+
+struct tfib_fwd {
+	struct tfib_table *t;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct packet_type pt;
+	struct tfib_bind_cfg cfg;
+
+	/* The ring mode's; unused inline. */
+	struct tfib_pcpu __percpu *pcpu;	/* TFIB_B_* */
+	struct tfib_ring ring[TFIB_RINGS];
+	spinlock_t pick_lock;		/* pick and draining */
+	struct tw_pick *pick;
+	/* A data worker is draining the data ring; read without the lock. */
+	bool draining;
+	struct tfib_worker writer;
+	struct tfib_worker *workers;	/* cfg.workers of them */
+};
+
+static struct tfib_pcpu __percpu *tfib_pcpu_alloc(u32 n)
 {
+	struct tfib_pcpu __percpu *pc;
+	int cpu;
+
+	pc = (struct tfib_pcpu __percpu *)
+		__alloc_percpu(struct_size_t(struct tfib_pcpu, v, n),
+			       __alignof__(struct tfib_pcpu));
+	if (!pc)
+		return NULL;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
+	return pc;
+}
+
+/*
+ * The irqsave variant keeps the update whole on 32-bit, whatever context
+ * the receive path runs in; on 64-bit it costs nothing.
+ */
+static void tfib_pcpu_add(struct tfib_pcpu __percpu *pc, u32 i, u64 v)
+{
+	struct tfib_pcpu *p = get_cpu_ptr(pc);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&p->syncp);
+	u64_stats_add(&p->v[i], v);
+	u64_stats_update_end_irqrestore(&p->syncp, flags);
+	put_cpu_ptr(pc);
+}
+
+/* Sum the @n counters of every CPU into @v. */
+static void tfib_pcpu_read(struct tfib_pcpu __percpu *pc, u32 n, u64 *v)
+{
+	const struct tfib_pcpu *p;
+	unsigned int start;
+	u64 one;
+	u32 i;
+	int cpu;
+
+	memset(v, 0, n * sizeof(*v));
+	for_each_possible_cpu(cpu) {
+		p = per_cpu_ptr(pc, cpu);
+		for (i = 0; i < n; i++) {
+			do {
+				start = u64_stats_fetch_begin(&p->syncp);
+				one = u64_stats_read(&p->v[i]);
+			} while (u64_stats_fetch_retry(&p->syncp, start));
+			v[i] += one;
+		}
+	}
+}
+
+static void tfib_count(struct tfib_table *t, enum tfib_ctr i)
+{
+	tfib_pcpu_add(t->counters->pcpu, i, 1);
+}
+
+/* The log2 bin of @v among @bins. */
+static u32 tfib_bin(u64 v, u32 bins)
+{
+	return min_t(u32, fls64(v), bins - 1);
+}
+
+static u64 tfib_bin_upper(u32 i, u32 bins)
+{
+	return i + 1 == bins ? U64_MAX : (1ULL << i) - 1;
+}
+
+/* Lookup time minus the tuple's timestamp: a clock set back gives bin 0. */
+static void tfib_count_age(struct tfib_table *t, u64 now, u64 ts_ns)
+{
+	s64 age = (s64)(now - ts_ns);
+
+	tfib_pcpu_add(t->counters->pcpu, TFIB_C_AGE +
+		      (age > 0 ? tfib_bin(age, TFIB_AGE_BINS) : 0), 1);
+}
+
+static struct tfib_hdr *tfib_hdr_of(const struct sk_buff *skb)
+{
+	return (struct tfib_hdr *)skb->data;
+}
+
+/* A location update: the tuple of its user, inserted if new. */
+static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
+{
+	const struct tfib_hdr *h = tfib_hdr_of(skb);
+	struct tw_fib *fib = fwd->t->fib;
+	u32 id = get_unaligned_be32(&h->user_id);
+	struct tw_fib_tuple tu = {
+		.ts_ns = get_unaligned_be64(&h->addr_ns),
+		.seq = get_unaligned_be32(&h->seq),
+	};
+	int err;
+
+	memcpy(tu.mac, h->mac, ETH_ALEN);
+	err = tw_fib_update(fib, id, &tu);
+	if (err == -ENOENT)
+		err = tw_fib_insert(fib, id, &tu);
+	/* inserted meanwhile, by another writer */
+	if (err == -EEXIST)
+		err = tw_fib_update(fib, id, &tu);
+	if (err) {
+		/* -ENOSPC, or an rcu table out of spare tuples (-EBUSY) */
+		tfib_count(fwd->t, TFIB_C_DROP_TABLE_FULL);
+		kfree_skb(skb);
+		return;
+	}
+	consume_skb(skb);
+}
+
+/* Write the tuple into the packet and send it back out of the device. */
+static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
+			 const struct tw_fib_tuple *tu)
+{
+	struct tfib_hdr *h;
+	struct ethhdr *eth;
+	int rc;
+
+	skb_push(skb, ETH_HLEN);
+	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h))) {
+		tfib_count(fwd->t, TFIB_C_DROP_XMIT);
+		kfree_skb(skb);
+		return;
+	}
+	eth = (struct ethhdr *)skb->data;
+	h = (struct tfib_hdr *)(eth + 1);
+	put_unaligned_be64(tu->ts_ns, &h->addr_ns);
+	put_unaligned_be32(tu->seq, &h->addr_seq);
+	ether_addr_copy(eth->h_dest, tu->mac);
+	ether_addr_copy(eth->h_source, fwd->dev->dev_addr);
+	/* a receive timestamp is no transmit time for fq or etf */
+	skb_clear_tstamp(skb);
+	skb->dev = fwd->dev;
+	rc = dev_queue_xmit(skb);
+	tfib_count(fwd->t, net_xmit_eval(rc) ? TFIB_C_DROP_XMIT :
+					       TFIB_C_FORWARDED);
+}
+
+/* An app update: look its user up, address it and send it. */
+static void tfib_data(struct tfib_fwd *fwd, struct sk_buff *skb)
+{
+	struct tfib_table *t = fwd->t;
+	struct tw_fib_tuple tu;
+	u32 id = get_unaligned_be32(&tfib_hdr_of(skb)->user_id);
+
+	if (tw_fib_lookup(t->fib, id, &tu)) {
+		tfib_count(t, TFIB_C_DROP_NO_ENTRY);
+		kfree_skb(skb);
+		return;
+	}
+	tfib_count_age(t, tfib_table_now(t), tu.ts_ns);
+	tfib_address(fwd, skb, &tu);
+}
+
+static void tfib_process(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
+{
+	if (kind == TFIB_RING_KIND_CONTROL)
+		tfib_control(fwd, skb);
+	else
+		tfib_data(fwd, skb);
+}
+
+/* The ring of an update packet's type, or a drop counter. */
+static int tfib_classify(struct tfib_table *t, struct sk_buff *skb)
+{
+	const struct tfib_hdr *h;
+
+	if (!pskb_may_pull(skb, sizeof(*h))) {
+		tfib_count(t, TFIB_C_DROP_SHORT);
+		return -1;
+	}
+	h = tfib_hdr_of(skb);
+	if (h->version != TFIB_HDR_VERSION) {
+		tfib_count(t, TFIB_C_DROP_VERSION);
+		return -1;
+	}
+	switch (h->type) {
+	case TFIB_PKT_TYPE_CONTROL:
+		tfib_count(t, TFIB_C_RX_CONTROL);
+		return TFIB_RING_KIND_CONTROL;
+	case TFIB_PKT_TYPE_DATA:
+		tfib_count(t, TFIB_C_RX_DATA);
+		return TFIB_RING_KIND_DATA;
+	}
+	tfib_count(t, TFIB_C_DROP_TYPE);
+	return -1;
+}
+
+static void tfib_wake(struct tfib_worker *w)
+{
+	set_bit(TFIB_KICK, &w->flags);
+	wake_up_process(w->task);
+}
+
+/*
+ * The data ring has work from this CPU: unless a worker drains it, pick an
+ * idle one for this CPU and wake it.
+ */
+static void tfib_kick_data(struct tfib_fwd *fwd)
+{
+	int w;
+
+	/* the packet on the ring before draining is read: see tfib_idle() */
+	smp_mb();
+	if (READ_ONCE(fwd->draining))
+		return;
+	spin_lock(&fwd->pick_lock);
+	if (!fwd->draining) {
+		w = tw_pick_get(fwd->pick, fwd->cfg.pick, smp_processor_id());
+		if (w >= 0) {
+			WRITE_ONCE(fwd->draining, true);
+			tfib_wake(&fwd->workers[w]);
+		}
+	}
+	spin_unlock(&fwd->pick_lock);
+}
+
+static void tfib_kick_writer(struct tfib_fwd *fwd)
+{
+	/* running or woken already: it looks at the ring again */
+	if (!test_and_set_bit(TFIB_KICK, &fwd->writer.flags))
+		wake_up_process(fwd->writer.task);
+}
+
+static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
+{
+	struct tfib_ring *ring = &fwd->ring[kind];
+	int len = atomic_inc_return(&ring->len);
+
+	if (ptr_ring_produce(&ring->r, skb)) {
+		atomic_dec(&ring->len);
+		tfib_pcpu_add(fwd->pcpu, TFIB_B_DROPPED(kind), 1);
+		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
+		return;
+	}
+	tfib_pcpu_add(fwd->pcpu, TFIB_B_ENQUEUED(kind), 1);
+	/* a statistic: two CPUs racing here may lose one's peak */
+	if (len > READ_ONCE(ring->peak))
+		WRITE_ONCE(ring->peak, min_t(u32, len, ring->r.size));
+	if (kind == TFIB_RING_KIND_CONTROL)
+		tfib_kick_writer(fwd);
+	else
+		tfib_kick_data(fwd);
+}
+
+/* In the receive path, under RCU: fwd lives until dev_remove_pack(). */
+static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
+		    struct packet_type *pt, struct net_device *orig_dev)
+{
+	struct tfib_fwd *fwd = container_of(pt, struct tfib_fwd, pt);
+	int kind;
+
+	/* a frame for another host, seen in promiscuous mode */
+	if (skb->pkt_type == PACKET_OTHERHOST)
+		goto drop;
+	/* other handlers (taps) may hold it too: rewritten, it must be ours */
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	tfib_count(fwd->t, TFIB_C_RX);
+	kind = tfib_classify(fwd->t, skb);
+	if (kind < 0)
+		goto drop;
+	if (fwd->cfg.mode == TFIB_FWD_MODE_INLINE)
+		tfib_process(fwd, kind, skb);
+	else
+		tfib_enqueue(fwd, kind, skb);
+	return NET_RX_SUCCESS;
+
+drop:
+	kfree_skb(skb);
+	return NET_RX_DROP;
+}
+
+/* Sleep until kicked; false when the thread is to stop. */
+static bool tfib_worker_wait(struct tfib_worker *w)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop()) {
+			__set_current_state(TASK_RUNNING);
+			return false;
+		}
+		if (test_and_clear_bit(TFIB_KICK, &w->flags)) {
+			__set_current_state(TASK_RUNNING);
+			return true;
+		}
+		schedule();
+	}
+}
+
+/* Take a burst off the worker's ring and process it; its size. */
+static int tfib_burst(struct tfib_worker *w)
+{
+	struct tfib_fwd *fwd = w->fwd;
+	struct tfib_ring *ring = &fwd->ring[w->kind];
+	int i, n;
+
+	/* the receive path's context: counters, fib locks, transmit */
+	local_bh_disable();
+	n = ptr_ring_consume_batched(&ring->r, w->batch, fwd->cfg.burst);
+	if (n > 0) {
+		atomic_sub(n, &ring->len);
+		for (i = 0; i < n; i++)
+			tfib_process(fwd, w->kind, w->batch[i]);
+		tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
+			      tfib_bin(n, TFIB_BURST_BINS), 1);
+		u64_stats_update_begin(&w->syncp);
+		u64_stats_inc(&w->bursts);
+		u64_stats_add(&w->pkts, n);
+		u64_stats_update_end(&w->syncp);
+	}
+	local_bh_enable();
+	return n;
+}
+
+/* Burst after burst until the ring is empty or the thread is to stop. */
+static void tfib_drain(struct tfib_worker *w)
+{
+	while (!kthread_should_stop() && tfib_burst(w) > 0)
+		cond_resched();
+}
+
+/* Count a run of @w that starts on @cpu. */
+static void tfib_worker_ran(struct tfib_worker *w, u32 cpu)
+{
+	WRITE_ONCE(w->cpu, cpu);
+	local_bh_disable();
+	u64_stats_update_begin(&w->syncp);
+	u64_stats_inc(&w->runs);
+	u64_stats_update_end(&w->syncp);
+	local_bh_enable();
+}
+
+static int tfib_writer_fn(void *arg)
+{
+	struct tfib_worker *w = arg;
+
+	while (tfib_worker_wait(w)) {
+		tfib_worker_ran(w, raw_smp_processor_id());
+		tfib_drain(w);
+	}
 	return 0;
 }
 
-void tfib_fwd_table_fini(struct tfib_table *t)
+/*
+ * The data ring looks empty: go idle, unless a packet came meanwhile.
+ * Pairs with tfib_kick_data(): either the receive path sees draining
+ * false and picks a worker, or this sees its packet.
+ */
+static bool tfib_idle(struct tfib_worker *w)
 {
+	struct tfib_fwd *fwd = w->fwd;
+	bool idle;
+
+	spin_lock_bh(&fwd->pick_lock);
+	WRITE_ONCE(fwd->draining, false);
+	/* draining false before the ring is read: see tfib_kick_data() */
+	smp_mb();
+	idle = ptr_ring_empty(&fwd->ring[TFIB_RING_KIND_DATA].r);
+	if (idle)
+		tw_pick_put(fwd->pick, w->index, smp_processor_id());
+	else
+		WRITE_ONCE(fwd->draining, true);
+	spin_unlock_bh(&fwd->pick_lock);
+	return idle;
+}
+
+static int tfib_data_fn(void *arg)
+{
+	struct tfib_worker *w = arg;
+	struct tfib_fwd *fwd = w->fwd;
+	u32 cpu;
+
+	while (tfib_worker_wait(w)) {
+		spin_lock_bh(&fwd->pick_lock);
+		cpu = smp_processor_id();
+		tw_pick_ran(fwd->pick, w->index, cpu);
+		spin_unlock_bh(&fwd->pick_lock);
+		tfib_worker_ran(w, cpu);
+		do {
+			tfib_drain(w);
+		} while (!kthread_should_stop() && !tfib_idle(w));
+	}
+	return 0;
+}
+
+static void tfib_worker_stop(struct tfib_worker *w)
+{
+	if (w->task)
+		kthread_stop(w->task);
+	w->task = NULL;
+	kvfree(w->batch);
+	w->batch = NULL;
+}
+
+static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
+			     u8 kind, u32 index)
+{
+	struct task_struct *task;
+
+	w->fwd = fwd;
+	w->kind = kind;
+	w->index = index;
+	u64_stats_init(&w->syncp);
+	w->batch = kvmalloc_array(fwd->cfg.burst, sizeof(*w->batch),
+				  GFP_KERNEL);
+	if (!w->batch)
+		return -ENOMEM;
+	if (kind == TFIB_RING_KIND_CONTROL)
+		task = kthread_create(tfib_writer_fn, w, "tfib/%d:w",
+				      fwd->dev->ifindex);
+	else
+		task = kthread_create(tfib_data_fn, w, "tfib/%d:%u",
+				      fwd->dev->ifindex, index);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	w->task = task;
+	/* into its wait: it sleeps until kicked */
+	wake_up_process(task);
+	return 0;
+}
+
+static void tfib_skb_free(void *ptr)
+{
+	kfree_skb(ptr);
+}
+
+/* After the handler is gone: threads first, then what is left on the rings. */
+static void tfib_fwd_free(struct tfib_fwd *fwd)
+{
+	struct tfib_fwd_counters *c = fwd->t->counters;
+	struct tw_pick_stats st;
+	u32 i;
+
+	if (fwd->workers)
+		for (i = 0; i < fwd->cfg.workers; i++)
+			tfib_worker_stop(&fwd->workers[i]);
+	tfib_worker_stop(&fwd->writer);
+	kvfree(fwd->workers);
+	for (i = 0; i < TFIB_RINGS; i++)
+		if (fwd->ring[i].r.queue)
+			ptr_ring_cleanup(&fwd->ring[i].r, tfib_skb_free);
+	if (fwd->pick) {
+		tw_pick_get_stats(fwd->pick, &st);
+		c->picks.picks += st.picks;
+		c->picks.none_idle += st.none_idle;
+		c->picks.memo_hits += st.memo_hits;
+		c->picks.scan_steps += st.scan_steps;
+		c->picks.ran_on_cpu += st.ran_on_cpu;
+		c->picks.ran_elsewhere += st.ran_elsewhere;
+		tw_pick_destroy(fwd->pick);
+	}
+	free_percpu(fwd->pcpu);
+	netdev_put(fwd->dev, &fwd->dev_tracker);
+	kfree(fwd);
+}
+
+static int tfib_rings_start(struct tfib_fwd *fwd)
+{
+	const struct tfib_bind_cfg *cfg = &fwd->cfg;
+	int err;
+	u32 i;
+
+	fwd->pcpu = tfib_pcpu_alloc(TFIB_B_NUM);
+	if (!fwd->pcpu ||
+	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_CONTROL].r,
+			  cfg->control_ring, GFP_KERNEL) ||
+	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_DATA].r, cfg->data_ring,
+			  GFP_KERNEL))
+		return -ENOMEM;
+	err = tw_pick_create(&fwd->pick, cfg->workers, nr_cpu_ids);
+	if (err)
+		return err;
+	fwd->workers = kvcalloc(cfg->workers, sizeof(*fwd->workers),
+				GFP_KERNEL);
+	if (!fwd->workers)
+		return -ENOMEM;
+	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0);
+	for (i = 0; !err && i < cfg->workers; i++)
+		err = tfib_worker_start(fwd, &fwd->workers[i],
+					TFIB_RING_KIND_DATA, i);
+	return err;
 }
 
 int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
 		  const struct tfib_bind_cfg *cfg,
 		  struct netlink_ext_ack *extack)
 {
-	NL_SET_ERR_MSG(extack, "forwarding is not available yet");
-	return -EOPNOTSUPP;
+	struct tfib_fwd *fwd;
+	int err;
+
+	lockdep_assert_held(&tfib_lock);
+	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
+	if (!fwd)
+		return -ENOMEM;
+	fwd->t = t;
+	fwd->dev = dev;
+	netdev_hold(dev, &fwd->dev_tracker, GFP_KERNEL);
+	fwd->cfg = *cfg;
+	spin_lock_init(&fwd->pick_lock);
+	if (cfg->mode == TFIB_FWD_MODE_RING) {
+		err = tfib_rings_start(fwd);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "cannot start the rings and threads");
+			tfib_fwd_free(fwd);
+			return err;
+		}
+	}
+	fwd->pt.type = htons(TFIB_ETHERTYPE);
+	fwd->pt.dev = dev;
+	fwd->pt.func = tfib_rcv;
+	t->fwd = fwd;
+	/* last: packets come as soon as it is in */
+	dev_add_pack(&fwd->pt);
+	return 0;
 }
 
 void tfib_fwd_unbind(struct tfib_table *t)
 {
+	struct tfib_fwd *fwd = t->fwd;
+
+	lockdep_assert_held(&tfib_lock);
+	if (!fwd)
+		return;
+	/* waits for the handlers in flight (synchronize_net) */
+	dev_remove_pack(&fwd->pt);
+	t->fwd = NULL;
+	tfib_fwd_free(fwd);
 }
 
 struct net_device *tfib_fwd_dev(const struct tfib_table *t)
 {
-	return NULL;
+	return t->fwd ? t->fwd->dev : NULL;
+}
+
+int tfib_fwd_table_init(struct tfib_table *t)
+{
+	struct tfib_fwd_counters *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->pcpu = tfib_pcpu_alloc(TFIB_C_NUM);
+	if (!c->pcpu) {
+		kfree(c);
+		return -ENOMEM;
+	}
+	t->counters = c;
+	return 0;
+}
+
+void tfib_fwd_table_fini(struct tfib_table *t)
+{
+	struct tfib_fwd_counters *c = t->counters;
+
+	WARN_ON_ONCE(t->fwd);
+	if (!c)
+		return;
+	free_percpu(c->pcpu);
+	kfree(c);
+	t->counters = NULL;
+}
+
+/* Replies. */
+
+static int tfib_put_u64(struct sk_buff *msg, int type, u64 v)
+{
+	/* every nest of the family has its PAD at 1 */
+	return nla_put_u64_64bit(msg, type, v, TFIB_A_PAD);
 }
 
 int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 {
+	const struct tfib_fwd *fwd = t->fwd;
+	const struct tfib_bind_cfg *cfg;
+
+	if (!fwd)
+		return 0;
+	cfg = &fwd->cfg;
+	if (nla_put_u32(msg, TFIB_A_IFINDEX, fwd->dev->ifindex) ||
+	    nla_put_string(msg, TFIB_A_IFNAME, fwd->dev->name) ||
+	    nla_put_u8(msg, TFIB_A_FWD_MODE, cfg->mode))
+		return -EMSGSIZE;
+	if (cfg->mode != TFIB_FWD_MODE_RING)
+		return 0;
+	if (nla_put_u8(msg, TFIB_A_PICK, cfg->pick) ||
+	    nla_put_u32(msg, TFIB_A_WORKERS, cfg->workers) ||
+	    nla_put_u32(msg, TFIB_A_CONTROL_RING, cfg->control_ring) ||
+	    nla_put_u32(msg, TFIB_A_DATA_RING, cfg->data_ring) ||
+	    nla_put_u32(msg, TFIB_A_BURST, cfg->burst))
+		return -EMSGSIZE;
 	return 0;
+}
+
+/* The pick counts of the bindings gone and of the current one. */
+static void tfib_pick_stats(const struct tfib_table *t,
+			    struct tw_pick_stats *st)
+{
+	struct tfib_fwd *fwd = t->fwd;
+	struct tw_pick_stats now = {};
+
+	if (fwd && fwd->pick) {
+		spin_lock_bh(&fwd->pick_lock);
+		tw_pick_get_stats(fwd->pick, &now);
+		spin_unlock_bh(&fwd->pick_lock);
+	}
+	*st = t->counters->picks;
+	st->picks += now.picks;
+	st->none_idle += now.none_idle;
+	st->memo_hits += now.memo_hits;
+	st->scan_steps += now.scan_steps;
+	st->ran_on_cpu += now.ran_on_cpu;
+	st->ran_elsewhere += now.ran_elsewhere;
 }
 
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 {
+	u64 v[TFIB_C_STATS];
+	struct tw_pick_stats st;
+	u32 i;
+
+	tfib_pcpu_read(t->counters->pcpu, TFIB_C_STATS, v);
+	for (i = 0; i < TFIB_C_STATS; i++)
+		if (tfib_put_u64(msg, TFIB_STATS_A_RX + i, v[i]))
+			return -EMSGSIZE;
+	tfib_pick_stats(t, &st);
+	if (tfib_put_u64(msg, TFIB_STATS_A_PICKS, st.picks) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_PICK_NONE, st.none_idle) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_MEMO_HITS, st.memo_hits) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_SCAN_STEPS, st.scan_steps) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ON_CPU, st.ran_on_cpu) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ELSEWHERE, st.ran_elsewhere))
+		return -EMSGSIZE;
 	return 0;
+}
+
+static int tfib_fill_hist(struct sk_buff *msg, int type, const u64 *count,
+			  u32 bins)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; i < bins; i++) {
+		nest = nla_nest_start(msg, type);
+		if (!nest)
+			return -EMSGSIZE;
+		if (tfib_put_u64(msg, TFIB_BIN_A_UPPER,
+				 tfib_bin_upper(i, bins)) ||
+		    tfib_put_u64(msg, TFIB_BIN_A_COUNT, count[i])) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+static int tfib_fill_ring(struct sk_buff *msg, const struct tfib_fwd *fwd,
+			  u8 kind, const u64 *v)
+{
+	const struct tfib_ring *ring = &fwd->ring[kind];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, TFIB_A_RING);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(msg, TFIB_RING_A_KIND, kind) ||
+	    nla_put_u32(msg, TFIB_RING_A_SIZE, ring->r.size) ||
+	    tfib_put_u64(msg, TFIB_RING_A_ENQUEUED, v[TFIB_B_ENQUEUED(kind)]) ||
+	    tfib_put_u64(msg, TFIB_RING_A_DROPPED, v[TFIB_B_DROPPED(kind)]) ||
+	    nla_put_u32(msg, TFIB_RING_A_PEAK, READ_ONCE(ring->peak))) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int tfib_fill_worker(struct sk_buff *msg, struct tfib_worker *w)
+{
+	u64 runs, pkts, bursts;
+	struct nlattr *nest;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&w->syncp);
+		runs = u64_stats_read(&w->runs);
+		pkts = u64_stats_read(&w->pkts);
+		bursts = u64_stats_read(&w->bursts);
+	} while (u64_stats_fetch_retry(&w->syncp, start));
+	nest = nla_nest_start(msg, TFIB_A_WORKER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, TFIB_WORKER_A_INDEX, w->index) ||
+	    nla_put_u8(msg, TFIB_WORKER_A_KIND, w->kind) ||
+	    /* where it last ran: nowhere yet, no attribute */
+	    (runs && nla_put_u32(msg, TFIB_WORKER_A_CPU, READ_ONCE(w->cpu))) ||
+	    tfib_put_u64(msg, TFIB_WORKER_A_RUNS, runs) ||
+	    tfib_put_u64(msg, TFIB_WORKER_A_PKTS, pkts) ||
+	    tfib_put_u64(msg, TFIB_WORKER_A_BURSTS, bursts)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* The rings, the threads and the burst histogram of a ring binding. */
+static int tfib_fill_rings(struct sk_buff *msg, struct tfib_fwd *fwd,
+			   const u64 *burst)
+{
+	u64 v[TFIB_B_NUM];
+	u32 i;
+
+	tfib_pcpu_read(fwd->pcpu, TFIB_B_NUM, v);
+	for (i = 0; i < TFIB_RINGS; i++)
+		if (tfib_fill_ring(msg, fwd, i, v))
+			return -EMSGSIZE;
+	if (tfib_fill_worker(msg, &fwd->writer))
+		return -EMSGSIZE;
+	for (i = 0; i < fwd->cfg.workers; i++)
+		if (tfib_fill_worker(msg, &fwd->workers[i]))
+			return -EMSGSIZE;
+	return tfib_fill_hist(msg, TFIB_A_BURST_HIST, burst, TFIB_BURST_BINS);
 }
 
 int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t)
 {
-	return 0;
+	u64 v[TFIB_C_NUM];
+	int err;
+
+	if (!t->fwd)
+		return 0;
+	tfib_pcpu_read(t->counters->pcpu, TFIB_C_NUM, v);
+	err = tfib_fill_hist(msg, TFIB_A_AGE_HIST, v + TFIB_C_AGE,
+			     TFIB_AGE_BINS);
+	if (err || t->fwd->cfg.mode != TFIB_FWD_MODE_RING)
+		return err;
+	return tfib_fill_rings(msg, t->fwd, v + TFIB_C_BURST);
 }

@@ -1,30 +1,123 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tfib module setup.  The tables and their netlink API are being built;
- * for now the module only registers its family.
+ * tfib module setup: parameters, namespaces, the netdev notifier, init and
+ * exit.
+ *
+ * tfib keeps named forwarding tables keyed by user ID in each network
+ * namespace; a table bound to a device forwards the project's update
+ * packets through it (fwd.c).
  */
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 
 #include "tfib.h"
 
-DEFINE_MUTEX(tfib_lock);
+unsigned int tfib_max_tables = 64;
+module_param_named(max_tables, tfib_max_tables, uint, 0644);
+MODULE_PARM_DESC(max_tables, "Tables at most, all namespaces (64)");
 
-static struct genl_family tfib_family = {
-	.name = TFIB_FAMILY_NAME,
-	.version = TFIB_FAMILY_VERSION,
-	.netnsok = true,
-	.module = THIS_MODULE,
+unsigned int tfib_max_entries = 1 << 20;
+module_param_named(max_entries, tfib_max_entries, uint, 0644);
+MODULE_PARM_DESC(max_entries,
+		 "Sum of the capacities of all tables, all namespaces; an entry pins about 100 bytes, 200 in an rcu table (1M)");
+
+DEFINE_MUTEX(tfib_lock);
+static unsigned int tfib_net_id;
+
+struct tfib_net *tfib_net(const struct net *net)
+{
+	return net_generic(net, tfib_net_id);
+}
+
+static int tfib_netdev_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct tfib_table *t;
+
+	/* Also sent before the device moves to another namespace. */
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	mutex_lock(&tfib_lock);
+	t = tfib_table_of_dev(dev_net(dev), dev);
+	if (t)
+		tfib_fwd_unbind(t);
+	mutex_unlock(&tfib_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tfib_netdev_nb = {
+	.notifier_call = tfib_netdev_event,
+};
+
+static int __net_init tfib_net_init_ops(struct net *net)
+{
+	mutex_lock(&tfib_lock);
+	tfib_net_init(tfib_net(net));
+	mutex_unlock(&tfib_lock);
+	return 0;
+}
+
+/*
+ * The namespace's devices are gone or moved out by now (their
+ * NETDEV_UNREGISTER unbound the tables); its tables go with it.
+ */
+static void __net_exit tfib_net_exit_ops(struct net *net)
+{
+	struct tfib_net *tn = tfib_net(net);
+
+	mutex_lock(&tfib_lock);
+	tfib_net_destroy_tables(tn);
+	list_del(&tn->node);
+	mutex_unlock(&tfib_lock);
+}
+
+static struct pernet_operations tfib_net_ops = {
+	.init = tfib_net_init_ops,
+	.exit = tfib_net_exit_ops,
+	.id = &tfib_net_id,
+	.size = sizeof(struct tfib_net),
 };
 
 static int __init tfib_init(void)
 {
-	return genl_register_family(&tfib_family);
+	int err;
+
+	err = register_pernet_subsys(&tfib_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&tfib_netdev_nb);
+	if (err)
+		goto err_pernet;
+	/* Last: requests may arrive as soon as the family exists. */
+	err = tfib_nl_init();
+	if (err)
+		goto err_netdev;
+	return 0;
+
+err_netdev:
+	unregister_netdevice_notifier(&tfib_netdev_nb);
+err_pernet:
+	unregister_pernet_subsys(&tfib_net_ops);
+	return err;
 }
 
+/*
+ * No request runs once the family is gone; the tables go while the
+ * notifier still watches their devices.
+ */
 static void __exit tfib_exit(void)
 {
-	genl_unregister_family(&tfib_family);
+	tfib_nl_exit();
+	mutex_lock(&tfib_lock);
+	tfib_destroy_all();
+	mutex_unlock(&tfib_lock);
+	unregister_netdevice_notifier(&tfib_netdev_nb);
+	unregister_pernet_subsys(&tfib_net_ops);
 }
 
 module_init(tfib_init);

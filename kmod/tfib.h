@@ -93,4 +93,43 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t);
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t);
 int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t);
 
+/*
+ * The table side (main.c, table.c, netlink.c).  Everything here but
+ * tfib_table_now() runs under tfib_lock.  The netdev notifier calls
+ * tfib_fwd_dev() and tfib_fwd_unbind() with RTNL held as well (tfib_lock
+ * nests inside RTNL), so the forwarder never takes RTNL under tfib_lock.
+ */
+
+/* A network namespace's tables, kept sorted by name. */
+struct tfib_net {
+	struct list_head tables;
+	struct list_head node;		/* on tfib_nets */
+};
+
+/* Module parameters: caps over all namespaces. */
+extern unsigned int tfib_max_tables;
+extern unsigned int tfib_max_entries;
+
+struct tfib_net *tfib_net(const struct net *net);
+void tfib_net_init(struct tfib_net *tn);
+/* Destroy every table of @tn, or of every namespace. */
+void tfib_net_destroy_tables(struct tfib_net *tn);
+void tfib_destroy_all(void);
+
+struct tfib_table *tfib_table_find(struct net *net, const char *name);
+/* The first table named after @name (every table when @name is ""). */
+struct tfib_table *tfib_table_next(struct net *net, const char *name);
+struct tfib_table *tfib_table_create(struct net *net, const char *name,
+				     const struct tw_fib_config *cfg,
+				     clockid_t clockid,
+				     struct netlink_ext_ack *extack);
+void tfib_table_destroy(struct tfib_table *t);
+/* The table of @net bound to @dev, or NULL. */
+struct tfib_table *tfib_table_of_dev(struct net *net,
+				     const struct net_device *dev);
+
+/* netlink.c */
+int tfib_nl_init(void);
+void tfib_nl_exit(void);
+
 #endif /* _TFIB_H */

@@ -48,5 +48,6 @@ struct nlf_recipe {
 };
 
 extern const struct nlf_recipe nlf_omware;
+extern const struct nlf_recipe nlf_tfib;
 
 #endif

@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "tfib" generic netlink family: policies and handlers.
+ *
+ * Handlers run in parallel as far as genetlink is concerned and serialise
+ * on tfib_lock, which keeps the tables they find alive.  Dumps resume
+ * after the name of the last table they sent, and entry dumps from the
+ * core's cursor.
+ */
+#include <linux/cpumask.h>
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/log2.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "tfib.h"
+
+#define TFIB_RING_DEFAULT	4096
+#define TFIB_BURST_DEFAULT	64
+/* A do reply grows up to this when a binding's detail does not fit. */
+#define TFIB_REPLY_MAX		(1 << 20)
+/*
+ * A dump message must hold one table's counters whole: with a binding,
+ * up to TFIB_MAX_WORKERS nests of about 70 bytes and the histograms.
+ */
+#define TFIB_STATS_DUMP_MIN	(128 << 10)
+
+static struct genl_family tfib_family;
+
+/* Limits over the 16 bits a policy holds in place. */
+static const struct netlink_range_validation tfib_size_range = {
+	.min = 1,
+	.max = TFIB_MAX_CAPACITY,
+};
+
+static const struct netlink_range_validation tfib_ring_range = {
+	.min = 1,
+	.max = TFIB_MAX_RING,
+};
+
+/* One entry per attribute, shared by the policies of the commands. */
+#define TFIB_POL_TABLE		{ .type = NLA_NUL_STRING, .len = TFIB_NAME_LEN - 1 }
+#define TFIB_POL_SIZE		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_size_range)
+#define TFIB_POL_RING		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_ring_range)
+#define TFIB_POL_USER_ID	{ .type = NLA_U32 }
+
+/* The counters of the core, in the order of enum tfib_stats_attr. */
+#define TFIB_FIB_COUNTERS	10
+static_assert(TFIB_STATS_A_LOOKUPS + TFIB_FIB_COUNTERS == TFIB_STATS_A_RX);
+
+static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
+	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
+	[TFIB_A_CAPACITY]	= TFIB_POL_SIZE,
+	[TFIB_A_BUCKETS]	= TFIB_POL_SIZE,
+	[TFIB_A_SYNC]		= NLA_POLICY_MAX(NLA_U8, TFIB_SYNC_MAX),
+	[TFIB_A_PREFETCH]	= { .type = NLA_FLAG },
+	[TFIB_A_SPARES]		= TFIB_POL_SIZE,
+	[TFIB_A_CLOCKID]	= NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
+};
+
+static const struct nla_policy tfib_table_policy[TFIB_A_TABLE + 1] = {
+	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
+};
+
+static const struct nla_policy tfib_set_policy[TFIB_A_SEQ + 1] = {
+	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
+	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
+	[TFIB_A_MAC]		= NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[TFIB_A_TS_NS]		= { .type = NLA_U64 },
+	[TFIB_A_SEQ]		= { .type = NLA_U32 },
+};
+
+static const struct nla_policy tfib_entry_policy[TFIB_A_USER_ID + 1] = {
+	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
+	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
+};
+
+static const struct nla_policy tfib_bind_policy[TFIB_A_BURST + 1] = {
+	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
+	[TFIB_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[TFIB_A_FWD_MODE]	= NLA_POLICY_MAX(NLA_U8, TFIB_FWD_MODE_MAX),
+	[TFIB_A_PICK]		= NLA_POLICY_MAX(NLA_U8, TFIB_PICK_MAX),
+	[TFIB_A_WORKERS]	= NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_WORKERS),
+	[TFIB_A_CONTROL_RING]	= TFIB_POL_RING,
+	[TFIB_A_DATA_RING]	= TFIB_POL_RING,
+	[TFIB_A_BURST]		= NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_BURST),
+};
+
+/* The dumps of tables and counters take no attribute: all are rejected. */
+static const struct nla_policy tfib_none_policy[TFIB_A_MAX + 1];
+
+static const char *const tfib_attr_names[TFIB_A_MAX + 1] = {
+	[TFIB_A_TABLE]		= "TFIB_A_TABLE",
+	[TFIB_A_CAPACITY]	= "TFIB_A_CAPACITY",
+	[TFIB_A_USER_ID]	= "TFIB_A_USER_ID",
+	[TFIB_A_MAC]		= "TFIB_A_MAC",
+	[TFIB_A_IFINDEX]	= "TFIB_A_IFINDEX",
+};
+
+/* Where a dump resumes: after this table, and in it at this entry. */
+struct tfib_dump_ctx {
+	char name[TFIB_NAME_LEN];
+	struct tw_fib_cursor pos;
+};
+
+static_assert(sizeof(struct tfib_dump_ctx) <=
+	      sizeof_field(struct netlink_callback, ctx));
+
+/* Puts a reply's attributes: -EMSGSIZE when @msg is full. */
+typedef int (*tfib_fill_fn)(struct sk_buff *msg, struct tfib_table *t,
+			    const void *arg);
+
+/* Is the required attribute @type there?  If not, the ack names it. */
+static bool tfib_nl_has(const struct genl_info *info, int type)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, type))
+		return true;
+	NL_SET_ERR_MSG_FMT_MOD(info->extack, "request lacks %s",
+			       tfib_attr_names[type]);
+	return false;
+}
+
+/* The table TFIB_A_TABLE names in the caller's namespace, or an error. */
+static struct tfib_table *tfib_nl_table(const struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TFIB_A_TABLE];
+	struct tfib_table *t;
+
+	if (!tfib_nl_has(info, TFIB_A_TABLE))
+		return ERR_PTR(-EINVAL);
+	t = tfib_table_find(genl_info_net(info), nla_data(attr));
+	if (!t) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "no such table in this network namespace");
+		return ERR_PTR(-ENOENT);
+	}
+	return t;
+}
+
+/*
+ * Reply to a do request with what @fill puts, in a message that grows
+ * while a binding's detail does not fit.  Under tfib_lock.
+ */
+static int tfib_nl_reply(struct genl_info *info, u8 cmd, tfib_fill_fn fill,
+			 struct tfib_table *t, const void *arg)
+{
+	size_t size = NLMSG_GOODSIZE;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	for (;;) {
+		msg = genlmsg_new(size, GFP_KERNEL);
+		if (!msg) {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "out of memory for the reply");
+			return -ENOMEM;
+		}
+		hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, cmd);
+		err = hdr ? fill(msg, t, arg) : -EMSGSIZE;
+		if (!err) {
+			genlmsg_end(msg, hdr);
+			return genlmsg_reply(msg, info);
+		}
+		nlmsg_free(msg);
+		if (err != -EMSGSIZE || size >= TFIB_REPLY_MAX)
+			break;
+		size *= 4;
+	}
+	if (err == -EMSGSIZE)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "reply does not fit in a message");
+	return err;
+}
+
+/* A do request that replies about the table it names. */
+static int tfib_nl_get_table(struct genl_info *info, u8 cmd,
+			     tfib_fill_fn fill)
+{
+	struct tfib_table *t;
+	int err;
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_reply(info, cmd, fill, t, NULL);
+	mutex_unlock(&tfib_lock);
+	return err;
+}
+
+/* Dump what @fill puts for each table of the caller's namespace. */
+static int tfib_nl_dump_tables(struct sk_buff *skb, struct netlink_callback *cb,
+			       u8 cmd, tfib_fill_fn fill)
+{
+	struct tfib_dump_ctx *ctx = (struct tfib_dump_ctx *)cb->ctx;
+	struct net *net = sock_net(skb->sk);
+	struct tfib_table *t;
+	int err = 0;
+	void *hdr;
+
+	mutex_lock(&tfib_lock);
+	while ((t = tfib_table_next(net, ctx->name))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &tfib_family, NLM_F_MULTI,
+				  cmd);
+		err = hdr ? fill(skb, t, NULL) : -EMSGSIZE;
+		if (err) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		strscpy(ctx->name, t->name);
+	}
+	mutex_unlock(&tfib_lock);
+	/* A table that does not fit in an empty message ends the dump. */
+	if (err && !skb->len) {
+		NL_SET_ERR_MSG_MOD(cb->extack, "a table does not fit in a message");
+		return err;
+	}
+	return skb->len;
+}
+
+static int tfib_nl_check_clockid(const struct nlattr *attr,
+				 struct netlink_ext_ack *extack)
+{
+	switch (nla_get_u32(attr)) {
+	case CLOCK_MONOTONIC:
+	case CLOCK_REALTIME:
+	case CLOCK_TAI:
+		return 0;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, attr,
+			    "clock must be CLOCK_MONOTONIC, CLOCK_REALTIME or CLOCK_TAI");
+	return -EINVAL;
+}
+
+static u32 tfib_nl_u32(const struct nlattr *attr, u32 dflt)
+{
+	return attr ? nla_get_u32(attr) : dflt;
+}
+
+static u8 tfib_nl_u8(const struct nlattr *attr, u8 dflt)
+{
+	return attr ? nla_get_u8(attr) : dflt;
+}
+
+/* TABLE_NEW's settings, defaults filled in and checked. */
+static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
+			     clockid_t *clockid)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+
+	cfg->capacity = nla_get_u32(tb[TFIB_A_CAPACITY]);
+	cfg->buckets = tfib_nl_u32(tb[TFIB_A_BUCKETS], 0);
+	if (tb[TFIB_A_BUCKETS] && !is_power_of_2(cfg->buckets)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_BUCKETS],
+				    "buckets must be a power of two");
+		return -EINVAL;
+	}
+	cfg->sync = tfib_nl_u8(tb[TFIB_A_SYNC], TFIB_SYNC_RCU);
+	if (tb[TFIB_A_SPARES] && cfg->sync != TFIB_SYNC_RCU) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SPARES],
+				    "spares are for rcu tables only");
+		return -EINVAL;
+	}
+	if (cfg->sync == TFIB_SYNC_RCU)
+		cfg->spares = tfib_nl_u32(tb[TFIB_A_SPARES], cfg->capacity);
+	if (tb[TFIB_A_PREFETCH]) {
+		if (cfg->sync == TFIB_SYNC_RWLOCK) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_PREFETCH],
+					    "an rwlock table has no bucket lock to prefetch");
+			return -EINVAL;
+		}
+		cfg->flags |= TW_FIB_PREFETCH;
+	}
+	*clockid = CLOCK_MONOTONIC;
+	if (!tb[TFIB_A_CLOCKID])
+		return 0;
+	*clockid = nla_get_u32(tb[TFIB_A_CLOCKID]);
+	return tfib_nl_check_clockid(tb[TFIB_A_CLOCKID], extack);
+}
+
+/* A table's name is 1 to 15 bytes: the policy cannot bound it below. */
+static int tfib_nl_check_name(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TFIB_A_TABLE];
+
+	if (*(char *)nla_data(attr))
+		return 0;
+	NL_SET_ERR_MSG_ATTR(info->extack, attr, "table name is empty");
+	return -EINVAL;
+}
+
+static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[TFIB_A_TABLE];
+	struct tw_fib_config cfg = {};
+	struct tfib_table *t;
+	clockid_t clockid;
+	int err;
+
+	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
+	    !tfib_nl_has(info, TFIB_A_CAPACITY))
+		return -EINVAL;
+	err = tfib_nl_check_name(info);
+	if (!err)
+		err = tfib_nl_table_cfg(info, &cfg, &clockid);
+	if (err)
+		return err;
+
+	mutex_lock(&tfib_lock);
+	if (tfib_table_find(genl_info_net(info), nla_data(name))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name,
+				    "a table of this name exists in this namespace");
+		err = -EEXIST;
+	} else {
+		t = tfib_table_create(genl_info_net(info), nla_data(name), &cfg,
+				      clockid, info->extack);
+		err = PTR_ERR_OR_ZERO(t);
+	}
+	mutex_unlock(&tfib_lock);
+	return err;
+}
+
+static int tfib_nl_table_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tfib_table *t;
+	int err = 0;
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (IS_ERR(t))
+		err = PTR_ERR(t);
+	else
+		tfib_table_destroy(t);
+	mutex_unlock(&tfib_lock);
+	return err;
+}
+
+static int tfib_nl_fill_table(struct sk_buff *msg, struct tfib_table *t,
+			      const void *unused)
+{
+	const struct tw_fib_config *c = &t->cfg;
+	struct tw_fib_stats st;
+
+	tw_fib_get_stats(t->fib, &st);
+	if (nla_put_string(msg, TFIB_A_TABLE, t->name) ||
+	    nla_put_u32(msg, TFIB_A_CAPACITY, c->capacity) ||
+	    nla_put_u32(msg, TFIB_A_BUCKETS, tw_fib_buckets(t->fib)) ||
+	    nla_put_u8(msg, TFIB_A_SYNC, c->sync) ||
+	    ((c->flags & TW_FIB_PREFETCH) &&
+	     nla_put_flag(msg, TFIB_A_PREFETCH)) ||
+	    (c->sync == TFIB_SYNC_RCU &&
+	     nla_put_u32(msg, TFIB_A_SPARES, c->spares)) ||
+	    nla_put_u32(msg, TFIB_A_CLOCKID, t->clockid) ||
+	    nla_put_u32(msg, TFIB_A_ENTRIES, st.entries))
+		return -EMSGSIZE;
+	return tfib_fwd_fill_binding(msg, t);
+}
+
+static int tfib_nl_table_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return tfib_nl_get_table(info, TFIB_CMD_TABLE_GET, tfib_nl_fill_table);
+}
+
+static int tfib_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return tfib_nl_dump_tables(skb, cb, TFIB_CMD_TABLE_GET,
+				   tfib_nl_fill_table);
+}
+
+static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
+{
+	struct tw_fib_stats st;
+	u64 v[TFIB_FIB_COUNTERS];
+	int i;
+
+	tw_fib_get_stats(t->fib, &st);
+	v[0] = st.lookups;
+	v[1] = st.misses;
+	v[2] = st.inserts;
+	v[3] = st.updates;
+	v[4] = st.deletes;
+	v[5] = st.retries;
+	v[6] = st.spins;
+	v[7] = st.busy;
+	v[8] = st.backlog;
+	v[9] = st.backlog_peak;
+	for (i = 0; i < TFIB_FIB_COUNTERS; i++)
+		if (nla_put_u64_64bit(msg, TFIB_STATS_A_LOOKUPS + i, v[i],
+				      TFIB_STATS_A_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* TABLE, then the STATS nest (the core's counters, then the forwarder's). */
+static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
+			      const void *unused)
+{
+	struct nlattr *nest;
+
+	if (nla_put_string(msg, TFIB_A_TABLE, t->name))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, TFIB_A_STATS);
+	if (!nest || tfib_nl_put_fib_counters(msg, t) ||
+	    tfib_fwd_fill_counters(msg, t))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return tfib_fwd_fill_detail(msg, t);
+}
+
+static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return tfib_nl_get_table(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats);
+}
+
+/* Only bound tables need big messages, and the allocation is costly. */
+static int tfib_nl_stats_dump_start(struct netlink_callback *cb)
+{
+	struct net *net = sock_net(cb->skb->sk);
+	struct tfib_table *t;
+
+	mutex_lock(&tfib_lock);
+	list_for_each_entry(t, &tfib_net(net)->tables, node)
+		if (tfib_fwd_dev(t))
+			cb->min_dump_alloc = TFIB_STATS_DUMP_MIN;
+	mutex_unlock(&tfib_lock);
+	return 0;
+}
+
+static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return tfib_nl_dump_tables(skb, cb, TFIB_CMD_STATS_GET,
+				   tfib_nl_fill_stats);
+}
+
+static int tfib_nl_put_entry(struct sk_buff *msg, const char *table, u32 id,
+			     const struct tw_fib_tuple *tuple)
+{
+	if (nla_put_string(msg, TFIB_A_TABLE, table) ||
+	    nla_put_u32(msg, TFIB_A_USER_ID, id) ||
+	    nla_put(msg, TFIB_A_MAC, ETH_ALEN, tuple->mac) ||
+	    nla_put_u64_64bit(msg, TFIB_A_TS_NS, tuple->ts_ns, TFIB_A_PAD) ||
+	    nla_put_u32(msg, TFIB_A_SEQ, tuple->seq))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct tw_fib_tuple tuple = {};
+	struct tfib_table *t;
+	u32 id;
+	int err;
+
+	if (!tfib_nl_has(info, TFIB_A_USER_ID) || !tfib_nl_has(info, TFIB_A_MAC))
+		return -EINVAL;
+	id = nla_get_u32(tb[TFIB_A_USER_ID]);
+	nla_memcpy(tuple.mac, tb[TFIB_A_MAC], ETH_ALEN);
+	tuple.seq = tfib_nl_u32(tb[TFIB_A_SEQ], 0);
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+		goto out;
+	}
+	tuple.ts_ns = tb[TFIB_A_TS_NS] ? nla_get_u64(tb[TFIB_A_TS_NS]) :
+					 tfib_table_now(t);
+	/* The forwarder inserts too: an insert may lose the race to it. */
+	err = tw_fib_update(t->fib, id, &tuple);
+	if (err == -ENOENT)
+		err = tw_fib_insert(t->fib, id, &tuple);
+	if (err == -EEXIST)
+		err = tw_fib_update(t->fib, id, &tuple);
+	if (err == -ENOSPC)
+		NL_SET_ERR_MSG_FMT_MOD(extack, "table is full (capacity %u)",
+				       t->cfg.capacity);
+	else if (err == -EBUSY)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "no spare tuple until a grace period ends; retry");
+out:
+	mutex_unlock(&tfib_lock);
+	return err;
+}
+
+static int tfib_nl_fill_entry(struct sk_buff *msg, struct tfib_table *t,
+			      const void *arg)
+{
+	const u32 *id = arg;
+	struct tw_fib_tuple tuple;
+
+	if (tw_fib_lookup(t->fib, *id, &tuple))
+		return -ENOENT;
+	return tfib_nl_put_entry(msg, t->name, *id, &tuple);
+}
+
+static int tfib_nl_entry_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TFIB_A_USER_ID];
+	struct tfib_table *t;
+	u32 id;
+	int err;
+
+	if (!tfib_nl_has(info, TFIB_A_USER_ID))
+		return -EINVAL;
+	id = nla_get_u32(attr);
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tfib_nl_reply(info, TFIB_CMD_ENTRY_GET, tfib_nl_fill_entry, t,
+			    &id);
+	mutex_unlock(&tfib_lock);
+	if (err == -ENOENT && !IS_ERR(t))
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entry");
+	return err;
+}
+
+static int tfib_nl_entry_dump_start(struct netlink_callback *cb)
+{
+	struct tfib_dump_ctx *ctx = (struct tfib_dump_ctx *)cb->ctx;
+	const struct genl_info *info = genl_info_dump(cb);
+	struct tfib_table *t;
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (!IS_ERR(t))
+		strscpy(ctx->name, t->name);
+	mutex_unlock(&tfib_lock);
+	return PTR_ERR_OR_ZERO(t);
+}
+
+struct tfib_entry_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	const char *table;
+};
+
+/* Under the table's read side: puts, never sleeps. */
+static int tfib_nl_dump_one(void *arg, u32 id, const struct tw_fib_tuple *tuple)
+{
+	struct tfib_entry_dump *d = arg;
+	void *hdr;
+
+	hdr = genlmsg_put(d->skb, NETLINK_CB(d->cb->skb).portid,
+			  d->cb->nlh->nlmsg_seq, &tfib_family, NLM_F_MULTI,
+			  TFIB_CMD_ENTRY_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (tfib_nl_put_entry(d->skb, d->table, id, tuple)) {
+		genlmsg_cancel(d->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(d->skb, hdr);
+	return 0;
+}
+
+static int tfib_nl_entry_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tfib_dump_ctx *ctx = (struct tfib_dump_ctx *)cb->ctx;
+	struct tfib_entry_dump d = { .skb = skb, .cb = cb, .table = ctx->name };
+	struct tfib_table *t;
+	int err;
+
+	mutex_lock(&tfib_lock);
+	t = tfib_table_find(sock_net(skb->sk), ctx->name);
+	err = t ? tw_fib_dump(t->fib, &ctx->pos, tfib_nl_dump_one, &d) :
+		  -ENOENT;
+	mutex_unlock(&tfib_lock);
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_MOD(cb->extack, "the table was deleted");
+	if (err && (err != -EMSGSIZE || !skb->len))
+		return err;
+	return skb->len;
+}
+
+static int tfib_nl_entry_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TFIB_A_USER_ID];
+	struct tfib_table *t;
+	int err;
+
+	if (!tfib_nl_has(info, TFIB_A_USER_ID))
+		return -EINVAL;
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) : tw_fib_delete(t->fib, nla_get_u32(attr));
+	mutex_unlock(&tfib_lock);
+	if (err == -ENOENT && !IS_ERR(t))
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entry");
+	return err;
+}
+
+/* Ring settings mean nothing to an inline binding: refuse them. */
+static int tfib_nl_check_inline(struct genl_info *info)
+{
+	static const int ring_only[] = {
+		TFIB_A_PICK, TFIB_A_WORKERS, TFIB_A_CONTROL_RING,
+		TFIB_A_DATA_RING, TFIB_A_BURST,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ring_only); i++) {
+		if (info->attrs[ring_only[i]]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[ring_only[i]],
+					    "ring settings do not go with inline mode");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* BIND's settings, with the UAPI header's defaults. */
+static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
+{
+	struct nlattr **tb = info->attrs;
+
+	cfg->mode = tfib_nl_u8(tb[TFIB_A_FWD_MODE], TFIB_FWD_MODE_RING);
+	if (cfg->mode == TFIB_FWD_MODE_INLINE)
+		return tfib_nl_check_inline(info);
+	cfg->pick = tfib_nl_u8(tb[TFIB_A_PICK], TFIB_PICK_MEMO);
+	cfg->workers = tfib_nl_u32(tb[TFIB_A_WORKERS],
+				   min(num_online_cpus(), TFIB_MAX_WORKERS));
+	cfg->control_ring = tfib_nl_u32(tb[TFIB_A_CONTROL_RING],
+					TFIB_RING_DEFAULT);
+	cfg->data_ring = tfib_nl_u32(tb[TFIB_A_DATA_RING], TFIB_RING_DEFAULT);
+	cfg->burst = tfib_nl_u32(tb[TFIB_A_BURST], TFIB_BURST_DEFAULT);
+	return 0;
+}
+
+/* Under tfib_lock: may @t be bound to @dev? */
+static int tfib_nl_check_bind(struct genl_info *info, struct tfib_table *t,
+			      struct net_device *dev)
+{
+	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
+	struct tfib_table *other;
+
+	if (tfib_fwd_dev(t)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
+				    "table is bound already; unbind it first");
+		return -EBUSY;
+	}
+	/* Once it is going, its NETDEV_UNREGISTER may have passed. */
+	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
+				    "device is going away");
+		return -ENODEV;
+	}
+	other = tfib_table_of_dev(genl_info_net(info), dev);
+	if (other) {
+		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifattr,
+					"device is bound to table %s already",
+					other->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
+	netdevice_tracker tracker;
+	struct tfib_bind_cfg cfg = {};
+	struct net_device *dev;
+	struct tfib_table *t;
+	int err;
+
+	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
+	    !tfib_nl_has(info, TFIB_A_IFINDEX))
+		return -EINVAL;
+	err = tfib_nl_bind_cfg(info, &cfg);
+	if (err)
+		return err;
+	dev = netdev_get_by_index(genl_info_net(info), nla_get_u32(ifattr),
+				  &tracker, GFP_KERNEL);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
+				    "no such device in this network namespace");
+		return -ENODEV;
+	}
+	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
+				    "not an Ethernet device");
+		err = -EOPNOTSUPP;
+		goto out_put;
+	}
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_check_bind(info, t, dev);
+	if (!err)
+		err = tfib_fwd_bind(t, dev, &cfg, info->extack);
+	mutex_unlock(&tfib_lock);
+out_put:
+	netdev_put(dev, &tracker);
+	return err;
+}
+
+static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tfib_table *t;
+	int err = 0;
+
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+	} else if (!tfib_fwd_dev(t)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
+				    "table is not bound");
+		err = -ENOENT;
+	} else {
+		tfib_fwd_unbind(t);
+	}
+	mutex_unlock(&tfib_lock);
+	return err;
+}
+
+#define TFIB_DO(_cmd, _fn, _policy, _flags) {				\
+	.cmd = TFIB_CMD_##_cmd,						\
+	.doit = (_fn),							\
+	.policy = (_policy),						\
+	.maxattr = ARRAY_SIZE(_policy) - 1,				\
+	.flags = GENL_CMD_CAP_DO | (_flags),				\
+}
+
+#define TFIB_DUMP(_cmd, _start, _fn, _policy) {				\
+	.cmd = TFIB_CMD_##_cmd,						\
+	.start = (_start),						\
+	.dumpit = (_fn),						\
+	.policy = (_policy),						\
+	.maxattr = ARRAY_SIZE(_policy) - 1,				\
+	.flags = GENL_CMD_CAP_DUMP,					\
+}
+
+/* Split ops: a dump takes other attributes than the do of its command. */
+static const struct genl_split_ops tfib_nl_ops[] = {
+	TFIB_DO(TABLE_NEW, tfib_nl_table_new, tfib_new_policy,
+		GENL_ADMIN_PERM),
+	TFIB_DO(TABLE_DEL, tfib_nl_table_del, tfib_table_policy,
+		GENL_ADMIN_PERM),
+	TFIB_DO(TABLE_GET, tfib_nl_table_get, tfib_table_policy, 0),
+	TFIB_DUMP(TABLE_GET, NULL, tfib_nl_table_dump, tfib_none_policy),
+	TFIB_DO(ENTRY_SET, tfib_nl_entry_set, tfib_set_policy,
+		GENL_ADMIN_PERM),
+	TFIB_DO(ENTRY_GET, tfib_nl_entry_get, tfib_entry_policy, 0),
+	TFIB_DUMP(ENTRY_GET, tfib_nl_entry_dump_start, tfib_nl_entry_dump,
+		  tfib_table_policy),
+	TFIB_DO(ENTRY_DEL, tfib_nl_entry_del, tfib_entry_policy,
+		GENL_ADMIN_PERM),
+	TFIB_DO(BIND, tfib_nl_bind, tfib_bind_policy, GENL_ADMIN_PERM),
+	TFIB_DO(UNBIND, tfib_nl_unbind, tfib_table_policy, GENL_ADMIN_PERM),
+	TFIB_DO(STATS_GET, tfib_nl_stats_get, tfib_table_policy, 0),
+	TFIB_DUMP(STATS_GET, tfib_nl_stats_dump_start, tfib_nl_stats_dump,
+		  tfib_none_policy),
+};
+
+static struct genl_family tfib_family = {
+	.name = TFIB_FAMILY_NAME,
+	.version = TFIB_FAMILY_VERSION,
+	.netnsok = true,
+	/* tfib_lock serialises the handlers; no need for genl_mutex. */
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.split_ops = tfib_nl_ops,
+	.n_split_ops = ARRAY_SIZE(tfib_nl_ops),
+	/* resv_start_op left 0: header and flags are checked for every command. */
+};
+
+int tfib_nl_init(void)
+{
+	return genl_register_family(&tfib_family);
+}
+
+void tfib_nl_exit(void)
+{
+	genl_unregister_family(&tfib_family);
+}

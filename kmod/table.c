@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tables: named objects of a network namespace, each holding one
+ * forwarding table of the core (fib.c) and, while bound, a forwarder.
+ * Everything here runs under tfib_lock, which also keeps a table alive
+ * for whoever found it.
+ */
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "tfib.h"
+
+/* Every namespace's struct tfib_net, for module unload. */
+static LIST_HEAD(tfib_nets);
+/* What the caps count, all namespaces. */
+static unsigned int tfib_ntables;
+static u64 tfib_nentries;
+
+u64 tfib_table_now(const struct tfib_table *t)
+{
+	switch (t->clockid) {
+	case CLOCK_REALTIME:
+		return ktime_get_real_ns();
+	case CLOCK_TAI:
+		return ktime_get_clocktai_ns();
+	default:
+		return ktime_get_ns();
+	}
+}
+
+void tfib_net_init(struct tfib_net *tn)
+{
+	INIT_LIST_HEAD(&tn->tables);
+	list_add(&tn->node, &tfib_nets);
+}
+
+void tfib_net_destroy_tables(struct tfib_net *tn)
+{
+	struct tfib_table *t, *tmp;
+
+	list_for_each_entry_safe(t, tmp, &tn->tables, node)
+		tfib_table_destroy(t);
+}
+
+void tfib_destroy_all(void)
+{
+	struct tfib_net *tn;
+
+	list_for_each_entry(tn, &tfib_nets, node)
+		tfib_net_destroy_tables(tn);
+	WARN_ON(tfib_ntables || tfib_nentries);
+}
+
+struct tfib_table *tfib_table_find(struct net *net, const char *name)
+{
+	struct tfib_table *t;
+
+	list_for_each_entry(t, &tfib_net(net)->tables, node)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+struct tfib_table *tfib_table_next(struct net *net, const char *name)
+{
+	struct tfib_table *t;
+
+	list_for_each_entry(t, &tfib_net(net)->tables, node)
+		if (strcmp(t->name, name) > 0)
+			return t;
+	return NULL;
+}
+
+struct tfib_table *tfib_table_of_dev(struct net *net,
+				     const struct net_device *dev)
+{
+	struct tfib_table *t;
+
+	list_for_each_entry(t, &tfib_net(net)->tables, node)
+		if (tfib_fwd_dev(t) == dev)
+			return t;
+	return NULL;
+}
+
+/* Room under the module's caps for a table of @capacity entries? */
+static int tfib_charge(u32 capacity, struct netlink_ext_ack *extack)
+{
+	unsigned int max_tables = READ_ONCE(tfib_max_tables);
+	unsigned int max_entries = READ_ONCE(tfib_max_entries);
+
+	if (tfib_ntables >= max_tables) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "module cap reached: max_tables=%u",
+				       max_tables);
+		return -ENOSPC;
+	}
+	if (tfib_nentries + capacity > max_entries) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "capacity over what max_entries=%u leaves: %llu",
+				       max_entries,
+				       max_entries > tfib_nentries ?
+				       max_entries - tfib_nentries : 0);
+		return -ENOSPC;
+	}
+	tfib_ntables++;
+	tfib_nentries += capacity;
+	return 0;
+}
+
+static void tfib_uncharge(u32 capacity)
+{
+	tfib_ntables--;
+	tfib_nentries -= capacity;
+}
+
+/* In name order, so that dumps can resume after the last name sent. */
+static void tfib_table_link(struct tfib_net *tn, struct tfib_table *t)
+{
+	struct tfib_table *pos;
+
+	list_for_each_entry(pos, &tn->tables, node) {
+		if (strcmp(pos->name, t->name) > 0) {
+			list_add_tail(&t->node, &pos->node);
+			return;
+		}
+	}
+	list_add_tail(&t->node, &tn->tables);
+}
+
+/*
+ * A new table @name of @net; its name is free.  The caller has checked
+ * @cfg against the policy; the core checks it again.
+ */
+struct tfib_table *tfib_table_create(struct net *net, const char *name,
+				     const struct tw_fib_config *cfg,
+				     clockid_t clockid,
+				     struct netlink_ext_ack *extack)
+{
+	struct tfib_table *t;
+	int err;
+
+	err = tfib_charge(cfg->capacity, extack);
+	if (err)
+		return ERR_PTR(err);
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t) {
+		err = -ENOMEM;
+		goto err_charge;
+	}
+	t->net = net;
+	strscpy(t->name, name);
+	t->cfg = *cfg;
+	t->cfg.seed = get_random_u32();
+	t->clockid = clockid;
+	err = tw_fib_create(&t->fib, &t->cfg);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the table's memory");
+		goto err_free;
+	}
+	err = tfib_fwd_table_init(t);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the table's counters");
+		goto err_fib;
+	}
+	tfib_table_link(tfib_net(net), t);
+	return t;
+
+err_fib:
+	tw_fib_destroy(t->fib);
+err_free:
+	kfree(t);
+err_charge:
+	tfib_uncharge(cfg->capacity);
+	return ERR_PTR(err);
+}
+
+/* Unbind, then free: no forwarder reads the table any more. */
+void tfib_table_destroy(struct tfib_table *t)
+{
+	list_del(&t->node);
+	tfib_fwd_unbind(t);
+	tw_fib_destroy(t->fib);
+	tfib_fwd_table_fini(t);
+	tfib_uncharge(t->cfg.capacity);
+	kfree(t);
+}

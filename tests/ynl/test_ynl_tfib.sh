@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest test: drive the live tfib family with the kernel's ynl command line
+# tool and Documentation/netlink/specs/tfib.yaml, nothing of timewire's own:
+# the kernel's policies against the spec, a table created, an entry set,
+# read and dumped, refusals with their extack, the table deleted.
+#
+# Tables outlive the socket that made them, so each step is one ynl run.
+# Python starts slowly under emulation: the steps are few, and specs are
+# not schema-validated here (test_spec.sh does that on the host).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
+# shellcheck source=tests/lib/tap.sh
+. "$here/../lib/tap.sh"
+
+py=${YNL_PYTHON:-/usr/bin/python3}
+export YNL_NO_SCHEMA=1
+ns=tw-ynlt-$$
+tmp=$(mktemp -d)
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+# Installed, the suite carries the kernel's ynl and the spec (tests/ynl/Makefile).
+if [ -f "$here/cli.py" ]; then
+	spec=$here/tfib.yaml
+	ynl_cli=("$py" "$here/cli.py" --spec "$spec")
+elif [ -x "$top/scripts/ynl.sh" ]; then
+	spec=$top/Documentation/netlink/specs/tfib.yaml
+	ynl_cli=("$top/scripts/ynl.sh" --spec tfib)
+else
+	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
+fi
+"$py" -c 'import yaml' 2>/dev/null ||
+	tap_skip_all "$py lacks yaml (apt install python3-yaml)"
+[ -d /sys/module/tfib ] || tap_skip_all "tfib module not loaded"
+
+cleanup() {
+	ip netns del "$ns" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip netns add "$ns" || tap_skip_all "cannot create a network namespace"
+
+ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }
+
+# run NAME ynl-args...: the request succeeds, its JSON output in $tmp/NAME
+run() {
+	local name=$1
+	shift
+	ynl "$@" --output-json >"$tmp/$name" 2>"$tmp/$name.err" && return 0
+	sed 's/^/# /' "$tmp/$name.err"
+	return 1
+}
+
+# shellcheck source=tests/ynl/ynl_lib.sh
+. "$here/ynl_lib.sh"
+
+tap_plan 8
+
+tap_ok "spec agrees with the kernel's operations, flags and policies" \
+	ip netns exec "$ns" "$py" "$here/policy_check.py" "$spec"
+
+tap_ok "ynl creates a seqcount table and sets an entry (one message)" \
+	run new --multi table-new '{"table": "ynl0", "capacity": 100, "sync": "seqcount"}' \
+	--multi entry-set '{"table": "ynl0", "user-id": 7, "mac": "02007f000007", "ts-ns": 123456789, "seq": 3}'
+
+if run get --do table-get --json '{"table": "ynl0"}'; then
+	tap_ok "ynl table-get: capacity, default buckets, sync, one entry" json_check \
+		"$tmp/get" "r['capacity'] == 100 and r['buckets'] == 128 and r['sync'] == 'seqcount' and r['entries'] == 1 and r['clockid'] == 1"
+else
+	tap_result 1 "ynl table-get: capacity, default buckets, sync, one entry"
+fi
+
+if run entry --do entry-get --json '{"table": "ynl0", "user-id": 7}'; then
+	tap_ok "ynl entry-get returns the tuple as set" json_check \
+		"$tmp/entry" "r['mac'] == '02007f000007' and r['ts-ns'] == 123456789 and r['seq'] == 3 and r['table'] == 'ynl0'"
+else
+	tap_result 1 "ynl entry-get returns the tuple as set"
+fi
+
+if run dump --dump entry-get --json '{"table": "ynl0"}'; then
+	tap_ok "ynl entry dump lists the one entry" json_check \
+		"$tmp/dump" "[e['user-id'] for e in r] == [7]"
+else
+	tap_result 1 "ynl entry dump lists the one entry"
+fi
+
+tap_ok "ynl shows the policy's extack (capacity 0)" \
+	refused cap0 "Numerical result out of range" .capacity \
+	--do table-new --json '{"table": "ynl1", "capacity": 0}'
+tap_ok "ynl shows the handler's extack (no such table)" \
+	refused notable "No such file or directory" .table \
+	--do entry-get --json '{"table": "nosuch", "user-id": 1}'
+
+if run del --do table-del --json '{"table": "ynl0"}' &&
+	run left --dump table-get; then
+	tap_ok "ynl table-del; the namespace has no table left" json_check \
+		"$tmp/left" "r == []"
+else
+	tap_result 1 "ynl table-del; the namespace has no table left"
+fi
+
+tap_done
