@@ -41,6 +41,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,7 @@ struct src_opts {
 	uint32_t drain_ms;
 	int tx_cpu;			/* -1: the CPU the tool starts on */
 	int rx_cpu;			/* -1: not pinned */
-	int fifo;			/* SCHED_FIFO priority, 0: none */
+	uint32_t fifo;			/* SCHED_FIFO priority, 0: none */
 	bool simulate;
 	bool json;
 	bool quiet;
@@ -155,10 +156,10 @@ struct run {
 	const struct src_opts *o;
 	struct trace tr;
 	uint64_t *tx_ns;		/* per row */
-	_Atomic uint64_t sent;		/* rows sent: a prefix of the trace */
+	atomic_uint_fast64_t sent;	/* rows sent: a prefix of the trace */
 	struct rx_rec *rx;
 	size_t rx_cap;
-	_Atomic size_t rx_n;
+	atomic_size_t rx_n;
 	uint64_t rx_lost;		/* no record left */
 	uint64_t rx_other;		/* frames that are no forwarded update */
 	uint64_t tx_short;		/* opportunities the device took less */
@@ -453,9 +454,9 @@ static uint64_t rx_stamp(struct run *r, struct msghdr *msg)
 	return 0;
 }
 
-static int pin_thread(int cpu, int fifo, const char *who)
+static int pin_thread(int cpu, uint32_t fifo, const char *who)
 {
-	struct sched_param sp = { .sched_priority = fifo };
+	struct sched_param sp = { .sched_priority = (int)fifo };
 	cpu_set_t set;
 	int err;
 
@@ -1140,55 +1141,100 @@ static int opt_cpu(const char *opt, const char *s, int *cpu)
 	return 0;
 }
 
-static int parse_one(struct src_opts *o, int opt, const char *arg)
+/* The options that take a name: interface, file, directory, command. */
+static const struct {
+	int opt;
+	size_t off;
+} name_opts[] = {
+	{ 'i', offsetof(struct src_opts, ifname) },
+	{ 'I', offsetof(struct src_opts, sink_ifname) },
+	{ 'o', offsetof(struct src_opts, outdir) },
+	{ 't', offsetof(struct src_opts, trace_path) },
+	{ OPT_COUNTERS, offsetof(struct src_opts, counters_path) },
+	{ OPT_COUNTERS_CMD, offsetof(struct src_opts, counters_cmd) },
+	{ OPT_FRAMES, offsetof(struct src_opts, frames_path) },
+};
+
+static bool parse_name(struct src_opts *o, int opt, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(name_opts); i++) {
+		if (name_opts[i].opt == opt) {
+			*(const char **)((char *)o + name_opts[i].off) = arg;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The generated trace's options. */
+static int parse_gen(struct src_opts *o, int opt, const char *arg)
 {
 	uint64_t v;
 
+	o->gen_given = true;
 	switch (opt) {
-	case 'i': o->ifname = arg; return 0;
-	case 'I': o->sink_ifname = arg; return 0;
-	case 'o': o->outdir = arg; return 0;
-	case 't': o->trace_path = arg; return 0;
-	case OPT_COUNTERS: o->counters_path = arg; return 0;
-	case OPT_COUNTERS_CMD: o->counters_cmd = arg; return 0;
-	case OPT_FRAMES: o->frames_path = arg; return 0;
-	case OPT_SIMULATE: o->simulate = true; return 0;
-	case 'j': o->json = true; return 0;
-	case 'q': o->quiet = true; return 0;
+	case 'u':
+		return opt_u32("-u", arg, &o->gen.users, 1, TW_AOI_MAX_USERS);
+	case 'c':
+		return fib_opt_cdr("-c", arg, &o->gen.cdr);
+	case 'n':
+		return fib_opt_u64("-n", arg, &o->rows, 1, UINT32_MAX);
+	}
+	if (fib_opt_u64("-s", arg, &v, 0, UINT64_MAX))
+		return -1;
+	o->gen.seed = v;
+	return 0;
+}
+
+static int parse_label(struct src_opts *o, const char *arg)
+{
+	if (o->nlabels == MAX_LABELS) {
+		tw_err("at most %d --label", MAX_LABELS);
+		return -1;
+	}
+	o->labels[o->nlabels++] = arg;
+	return check_label(arg);
+}
+
+static int parse_one(struct src_opts *o, int opt, const char *arg)
+{
+	if (parse_name(o, opt, arg))
+		return 0;
+	switch (opt) {
+	case OPT_SIMULATE:
+		o->simulate = true;
+		return 0;
+	case 'j':
+		o->json = true;
+		return 0;
+	case 'q':
+		o->quiet = true;
+		return 0;
 	case 'd':
 		o->have_mac = !tw_parse_mac(arg, o->fwd_mac);
 		if (!o->have_mac)
 			tw_err("-d takes the forwarder's MAC, aa:bb:cc:dd:ee:ff, not \"%s\"",
 			       arg);
 		return o->have_mac ? 0 : -1;
-	case 'r': return opt_u32("-r", arg, &o->rate, 1, UINT32_MAX);
-	case 'b': return opt_u32("-b", arg, &o->burst, 1, MAX_BURST);
-	case OPT_DRAIN: return opt_u32("--drain", arg, &o->drain_ms, 0, 3600000);
-	case OPT_CPU: return opt_cpu("--cpu", arg, &o->tx_cpu);
-	case OPT_RX_CPU: return opt_cpu("--rx-cpu", arg, &o->rx_cpu);
+	case 'r':
+		return opt_u32("-r", arg, &o->rate, 1, UINT32_MAX);
+	case 'b':
+		return opt_u32("-b", arg, &o->burst, 1, MAX_BURST);
+	case OPT_DRAIN:
+		return opt_u32("--drain", arg, &o->drain_ms, 0, 3600000);
+	case OPT_CPU:
+		return opt_cpu("--cpu", arg, &o->tx_cpu);
+	case OPT_RX_CPU:
+		return opt_cpu("--rx-cpu", arg, &o->rx_cpu);
 	case OPT_FIFO:
-		return opt_u32("--fifo", arg, (uint32_t *)&o->fifo, 1,
+		return opt_u32("--fifo", arg, &o->fifo, 1,
 			       sched_get_priority_max(SCHED_FIFO));
 	case OPT_LABEL:
-		if (o->nlabels == MAX_LABELS) {
-			tw_err("at most %d --label", MAX_LABELS);
-			return -1;
-		}
-		o->labels[o->nlabels++] = arg;
-		return check_label(arg);
+		return parse_label(o, arg);
 	}
-	o->gen_given = true;
-	switch (opt) {
-	case 'u': return opt_u32("-u", arg, &o->gen.users, 1, TW_AOI_MAX_USERS);
-	case 'c': return fib_opt_cdr("-c", arg, &o->gen.cdr);
-	case 'n': return fib_opt_u64("-n", arg, &o->rows, 1, UINT32_MAX);
-	case 's':
-		if (fib_opt_u64("-s", arg, &v, 0, UINT64_MAX))
-			return -1;
-		o->gen.seed = v;
-		return 0;
-	}
-	return -1;
+	return parse_gen(o, opt, arg);
 }
 
 /* What a complete command line needs; an error says what to add. */
