@@ -409,9 +409,9 @@ class TapResult(unittest.TestResult):
                                                     test.id(), reason))
 
 
-def main():
-    suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
+def tap_main(module):
+    """Run the tests of module, print TAP; the exit status."""
+    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
     res = TapResult()
     suite.run(res)
     print("TAP version 13")
@@ -426,4 +426,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tap_main(sys.modules[__name__]))

@@ -36,23 +36,8 @@
 #include <string.h>
 
 #include "aoi_trace.h"
+#include "fib_tool.h"
 #include "lib/util.h"
-
-#define TRACE_MAGIC	"TWAOITRC"
-#define TRACE_VERSION	1
-
-struct trace_header {
-	char magic[8];
-	uint32_t version;
-	uint32_t users;
-	uint32_t cdr;
-	uint32_t reserved;
-	uint64_t seed;
-	uint64_t rows;
-};
-
-/* Every field at its natural alignment: no padding. */
-_Static_assert(sizeof(struct trace_header) == 40, "trace header layout");
 
 struct trace_opts {
 	struct tw_aoi_trace_config cfg;
@@ -78,8 +63,8 @@ static int put_row(FILE *f, bool binary, const struct tw_aoi_row *row)
 
 static int put_header(FILE *f, const struct trace_opts *o)
 {
-	struct trace_header h = {
-		.version = htonl(TRACE_VERSION),
+	struct fib_trace_header h = {
+		.version = htonl(FIB_TRACE_VERSION),
 		.users = htonl(o->cfg.users),
 		.cdr = htonl(o->cfg.cdr),
 		.seed = htobe64(o->cfg.seed),
@@ -88,7 +73,7 @@ static int put_header(FILE *f, const struct trace_opts *o)
 
 	if (!o->binary)
 		return fputs("type,user\n", f) < 0 ? -1 : 0;
-	memcpy(h.magic, TRACE_MAGIC, sizeof(h.magic));
+	memcpy(h.magic, FIB_TRACE_MAGIC, sizeof(h.magic));
 	return fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
 }
 
@@ -122,15 +107,15 @@ static int convert(FILE *in, FILE *out, const char *path,
 		   struct row_counts *n)
 {
 	struct trace_opts o = { .binary = false };
-	struct trace_header h;
+	struct fib_trace_header h;
 	struct tw_aoi_row row;
 	uint32_t word;
 	uint64_t i;
 
 	if (fread(&h, sizeof(h), 1, in) != 1 ||
-	    memcmp(h.magic, TRACE_MAGIC, sizeof(h.magic)) ||
-	    ntohl(h.version) != TRACE_VERSION) {
-		tw_err("%s: not a version %d trace", path, TRACE_VERSION);
+	    memcmp(h.magic, FIB_TRACE_MAGIC, sizeof(h.magic)) ||
+	    ntohl(h.version) != FIB_TRACE_VERSION) {
+		tw_err("%s: not a version %d trace", path, FIB_TRACE_VERSION);
 		return -1;
 	}
 	o.rows = be64toh(h.rows);
@@ -149,35 +134,6 @@ static int convert(FILE *in, FILE *out, const char *path,
 			return -1;
 	}
 	return 0;
-}
-
-/* CDR as a decimal with up to 6 places, into millionths. */
-static int parse_cdr(const char *s, uint32_t *cdr)
-{
-	double v = tw_number_problem(s, 6) ? -1 : strtod(s, NULL);
-	char msg[160];
-
-	if (v < 0 || v >= 4000) {
-		tw_err("%s", tw_value_msg(msg, sizeof(msg), "-c", s,
-					  tw_number_problem(s, 6),
-					  "a ratio from 0 to 4000"));
-		return -1;
-	}
-	*cdr = (uint32_t)(v * TW_AOI_CDR_ONE + 0.5);
-	return 0;
-}
-
-static int parse_u64(const char *opt, const char *s, uint64_t *val,
-		     uint64_t min, uint64_t max)
-{
-	char msg[160], want[64];
-
-	if (!tw_parse_u64(s, val) && *val >= min && *val <= max)
-		return 0;
-	snprintf(want, sizeof(want), "an integer from %" PRIu64 " to %" PRIu64,
-		 min, max);
-	tw_err("%s", tw_value_msg(msg, sizeof(msg), opt, s, NULL, want));
-	return -1;
 }
 
 static void usage(FILE *f)
@@ -215,20 +171,20 @@ static int parse_args(int argc, char **argv, struct trace_opts *o,
 			o->binary = !strcmp(optarg, "bin");
 			break;
 		case 'n':
-			if (parse_u64("-n", optarg, &o->rows, 1, UINT64_MAX))
+			if (fib_opt_u64("-n", optarg, &o->rows, 1, UINT64_MAX))
 				return -1;
 			break;
 		case 'u':
-			if (parse_u64("-u", optarg, &v, 1, TW_AOI_MAX_USERS))
+			if (fib_opt_u64("-u", optarg, &v, 1, TW_AOI_MAX_USERS))
 				return -1;
 			o->cfg.users = (uint32_t)v;
 			break;
 		case 'c':
-			if (parse_cdr(optarg, &o->cfg.cdr))
+			if (fib_opt_cdr("-c", optarg, &o->cfg.cdr))
 				return -1;
 			break;
 		case 's':
-			if (parse_u64("-s", optarg, &v, 0, UINT64_MAX))
+			if (fib_opt_u64("-s", optarg, &v, 0, UINT64_MAX))
 				return -1;
 			o->cfg.seed = v;
 			break;
