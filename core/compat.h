@@ -17,6 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/bug.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -111,6 +112,9 @@ typedef __s64 s64;
 #define max_t(t, a, b)	max((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
+
+/* True when the product wrapped; *d holds it wrapped, as the kernel's. */
+#define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
 
 static inline u64 div_u64(u64 a, u32 b) { return a / b; }
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }

@@ -56,7 +56,7 @@ check() {
 	fi
 }
 
-tap_plan 9
+tap_plan 10
 core=$root/core
 t=$root/tests/core
 us=$root/userspace
@@ -84,6 +84,10 @@ check test_aoi_trace "AoI trace (core/aoi_trace.c)" \
 	-lpthread -latomic -lm
 check test_tbucket "token bucket (core/tbucket.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_tbucket.c" "$core/tbucket.c" \
+	-lpthread -latomic
+# Saturating 64-bit products and div64 helpers on a 32-bit CPU.
+check test_qaware "MPTCP scheduler decisions (core/qaware.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$t/test_qaware.c" "$core/qaware.c" \
 	-lpthread -latomic
 ksft=$root/.build/linux-src/tools/testing/selftests
 [ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
