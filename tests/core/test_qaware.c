@@ -251,6 +251,14 @@ TEST_F(qa, ecf_waits_exactly_by_its_inequalities)
 		ASSERT_EQ(i >= 8 && i <= 22, decide(self, TW_QA_ECF, 2) ==
 			  TW_QA_NONE) TH_LOG("k %u", i);
 	}
+	/* s at 25 ms: 25 k >= 10 * 20 holds with equality at k = 8 */
+	self->sf[1].rttvar_us = 0;
+	self->sf[1].srtt_us = 25 * MS;
+	self->c.ecf_waiting = false;
+	self->m.unsent_bytes = 7 * MSS;
+	ASSERT_EQ(1, decide(self, TW_QA_ECF, 2));
+	self->m.unsent_bytes = 8 * MSS;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_ECF, 2));
 	/* f free: f, whatever k */
 	self->sf[0].can_send = true;
 	self->m.unsent_bytes = 10 * MSS;
