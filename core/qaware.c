@@ -214,6 +214,7 @@ static u32 tw_qa_pick_rr(struct tw_qa_conn *c, const struct tw_sf_view *sf,
 {
 	u32 i, j, pick = TW_QA_NONE;
 
+	/* candidates score 0 until the pick is known, then their position */
 	for (i = 0; i < n; i++)
 		d->score[i] = tw_qa_in_class(&sf[i], backup) &&
 			      sf[i].can_send ? 0 : TW_QA_NO_SCORE;
