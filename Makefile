@@ -77,7 +77,7 @@ check-host: .deps-ok ## the host tests only (no VM)
 	@tests/run.sh --host-only
 
 # The guest measures; the host, where plotting is quick, summarises and draws.
-demo: .deps-ok ## boot the test kernel and run a short OMware comparison
+demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FIB run
 	@$(MAKE) --no-print-directory modules-test userspace
 	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
@@ -86,6 +86,15 @@ demo: .deps-ok ## boot the test kernel and run a short OMware comparison
 		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
 	 else \
 		echo "demo: no results (see .build/demo/console.log)"; \
+	 fi; \
+	 echo; echo "Timely FIB: a short Age-of-Information run through tfib.ko"; \
+	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-fib tests/tfib || rc=1; \
+	 if [ -d .build/demo-fib/fib ]; then \
+		echo; userspace/tools/tw-fib-analyze .build/demo-fib/fib || rc=1; \
+		echo "A short run is noisy: one rate, one CDR, a few seconds per mode."; \
+		echo "Runs: .build/demo-fib/fib/, plots: .build/demo-fib/fib/*.png"; \
+	 else \
+		echo "demo: no FIB results (see .build/demo-fib/console.log)"; \
 	 fi; \
 	 exit $$rc
 

@@ -19,6 +19,9 @@
 #   - the forwarder's forwarded counter is what the sink saw plus what its
 #     socket dropped, and it received no more than was sent
 # No assertion on how fast or how fresh.
+#
+# make demo runs it through demo.sh, which keeps the runs (TW_AOI_KEEP, a
+# directory) and sets the number of users (TW_AOI_USERS).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
@@ -31,7 +34,7 @@ ctl=$here/fwd_aoi_ctl
 ns_src=aoi-src-$$
 ns_fwd=aoi-fwd-$$
 table=aoi
-users=100
+users=${TW_AOI_USERS:-100}
 rate=2000
 rows=6000
 modes="rwlock:ring rcu:ring bucket:ring seqcount:ring rcu:inline"
@@ -51,7 +54,7 @@ fi
 cleanup() {
 	ip netns del "$ns_src" 2>/dev/null
 	ip netns del "$ns_fwd" 2>/dev/null
-	[ -n "$out" ] && rm -rf "$out"
+	[ -n "$out" ] && [ -z "${TW_AOI_KEEP:-}" ] && rm -rf "$out"
 }
 trap cleanup EXIT
 
@@ -151,7 +154,12 @@ EOF
 
 set -- $modes
 tap_plan $(($# * 2 + 1))
-out=$(mktemp -d)
+if [ -n "${TW_AOI_KEEP:-}" ]; then
+	out=$TW_AOI_KEEP
+	mkdir -p "$out"
+else
+	out=$(mktemp -d)
+fi
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 sink_mac=$(mac_of "$ns_src" s0)
 fwd_mac=$(mac_of "$ns_fwd" f0)
