@@ -33,6 +33,7 @@ struct xdp_opts {
 	const char *ifname;
 	unsigned int ifindex;
 	bool generic;
+	bool pass;
 	bool json;
 	uint32_t entries;
 	uint32_t first, last;	/* set, get: user IDs */
@@ -47,6 +48,7 @@ struct attached {
 	int prog_fd;
 	uint32_t prog_id;
 	uint32_t mode;		/* XDP_FLAGS_SKB_MODE or XDP_FLAGS_DRV_MODE */
+	bool pass;		/* tfib_xdp_pass, not the forwarder */
 };
 
 static const char *const counter_names[TFIB_XDP_COUNTERS] = {
@@ -103,6 +105,7 @@ static int attach_error(const struct xdp_opts *o, int err)
 static int cmd_attach(const struct xdp_opts *o)
 {
 	uint32_t mode = o->generic ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
+	struct bpf_program *prog;
 	struct tfib_xdp *skel;
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
@@ -127,19 +130,21 @@ static int cmd_attach(const struct xdp_opts *o)
 		       strerror(-err));
 		goto out;
 	}
-	err = bpf_xdp_attach(o->ifindex, bpf_program__fd(skel->progs.tfib_xdp),
+	prog = o->pass ? skel->progs.tfib_xdp_pass : skel->progs.tfib_xdp;
+	err = bpf_xdp_attach(o->ifindex, bpf_program__fd(prog),
 			     mode | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 	if (err) {
 		attach_error(o, err);
 		goto out;
 	}
-	bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.tfib_xdp), &info,
-			       &len);
+	bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len);
 	print_init(o->json, false);
 	print_string("interface", o->ifname);
 	print_string("mode", mode_name(mode));
+	print_string("program", info.name);
 	print_uint("prog_id", info.id);
-	print_uint("entries", o->entries);
+	if (!o->pass)
+		print_uint("entries", o->entries);
 	print_mac("mac", (const uint8_t *)skel->rodata->own_mac);
 	print_finish();
 out:
@@ -175,7 +180,8 @@ static int find_attached(const struct xdp_opts *o, struct attached *at)
 		       at->prog_id, strerror(errno));
 		return -1;
 	}
-	if (strcmp(info.name, TFIB_XDP_PROG_NAME)) {
+	at->pass = !strcmp(info.name, TFIB_XDP_PASS_NAME);
+	if (strcmp(info.name, TFIB_XDP_PROG_NAME) && !at->pass) {
 		tw_err("%s runs XDP program \"%s\" (id %u), not tw-fib-xdp's",
 		       o->ifname, info.name, at->prog_id);
 		close(at->prog_fd);
@@ -238,6 +244,11 @@ static int open_map(const struct xdp_opts *o, const char *name)
 
 	if (find_attached(o, &at))
 		return -1;
+	if (at.pass) {
+		tw_err("%s runs the pass-through program: it has no map", o->ifname);
+		close(at.prog_fd);
+		return -1;
+	}
 	fd = find_map(&at, name);
 	close(at.prog_fd);
 	return fd;
@@ -336,6 +347,7 @@ enum { OPT_TS = 256, OPT_SEQ };
 
 static const struct option long_opts[] = {
 	{ "generic", no_argument, NULL, 'g' },
+	{ "pass", no_argument, NULL, 'p' },
 	{ "entries", required_argument, NULL, 'e' },
 	{ "ts", required_argument, NULL, OPT_TS },
 	{ "seq", required_argument, NULL, OPT_SEQ },
@@ -347,7 +359,7 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tw-fib-xdp [-j] attach IFNAME [--generic] [-e ENTRIES]\n"
+		"Usage: tw-fib-xdp [-j] attach IFNAME [--generic] [-e ENTRIES | --pass]\n"
 		"       tw-fib-xdp [-j] stats IFNAME\n"
 		"       tw-fib-xdp set IFNAME ID[-LAST] MAC [--ts NS] [--seq N]\n"
 		"       tw-fib-xdp [-j] get IFNAME ID\n"
@@ -360,6 +372,8 @@ static void usage(FILE *f)
 		"  detach              detach and unload it\n"
 		"  -g, --generic       attach in generic (skb) mode\n"
 		"  -e, --entries N     the map's size (default %u)\n"
+		"  -p, --pass          attach a program that passes every frame instead: a\n"
+		"                      veth peer needs one to receive native XDP_TX frames\n"
 		"      --ts NS         set: the location timestamp (default: now)\n"
 		"      --seq N         set: the sequence (default 0)\n"
 		"  -j, --json          output as JSON\n", TFIB_XDP_DEFAULT_ENTRIES);
@@ -384,6 +398,11 @@ static int parse_opt(struct xdp_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case 'g':
 		o->generic = true;
+		return 0;
+	case 'p':
+		o->pass = true;
+		/* its map is never used: keep it small */
+		o->entries = 1;
 		return 0;
 	case 'j':
 		o->json = true;
@@ -453,7 +472,7 @@ static int parse_args(int argc, char **argv, struct xdp_opts *o)
 	size_t i;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "ge:jh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "gpe:jh", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(TW_EXIT_OK);

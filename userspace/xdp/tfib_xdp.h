@@ -11,6 +11,7 @@
 
 /* Object names as the kernel keeps them (at most 15 bytes). */
 #define TFIB_XDP_PROG_NAME	"tfib_xdp"
+#define TFIB_XDP_PASS_NAME	"tfib_xdp_pass"
 #define TFIB_XDP_TUPLES_NAME	"tfib_tuples"
 #define TFIB_XDP_COUNTERS_NAME	"tfib_counters"
 
