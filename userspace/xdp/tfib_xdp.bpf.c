@@ -23,7 +23,11 @@
 #include <linux/tfib.h>
 #include "tfib_xdp.h"
 
-/* The interface's address, set by the loader before the load. */
+/*
+ * The interface's address, set by the loader before the load.  libbpf's
+ * idiom: const puts it in .rodata, which the verifier knows; volatile
+ * keeps clang from folding the zeros of the object file into the code.
+ */
 const volatile __u8 own_mac[ETH_ALEN];
 
 struct {
@@ -103,7 +107,7 @@ static __always_inline int tfib_data(struct ethhdr *eth, struct tfib_hdr *h)
 	h->addr_ns = bpf_cpu_to_be64(tu.ts_ns);
 	h->addr_seq = bpf_htonl(tu.seq);
 	__builtin_memcpy(eth->h_dest, tu.mac, ETH_ALEN);
-	/* volatile reads: a memcpy would fold the zeros the object holds */
+	/* volatile reads: a memcpy would fold the zeros (see own_mac) */
 	for (i = 0; i < ETH_ALEN; i++)
 		eth->h_source[i] = own_mac[i];
 	count(TFIB_XDP_FORWARDED);
@@ -145,8 +149,9 @@ int tfib_xdp(struct xdp_md *ctx)
  * this one, on the peer of a native tfib_xdp.
  */
 SEC("xdp")
-int tfib_xdp_pass(struct xdp_md *ctx __attribute__((unused)))
+int tfib_xdp_pass(struct xdp_md *ctx)
 {
+	(void)ctx;
 	return XDP_PASS;
 }
 
