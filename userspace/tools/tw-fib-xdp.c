@@ -430,7 +430,8 @@ static int parse_ids(struct xdp_opts *o, char *s)
 	if (dash)
 		*dash = '\0';
 	if (opt_u32("a user ID", s, &o->first, 0) ||
-	    opt_u32("a user ID", dash ? dash + 1 : s, &o->last, o->first))
+	    opt_u32("the last user ID", dash ? dash + 1 : s, &o->last,
+		    o->first))
 		return -1;
 	return 0;
 }
