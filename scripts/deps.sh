@@ -20,6 +20,7 @@ APT_PKGS=(
 	python3-yaml python3-jsonschema python3-matplotlib python3-pip
 	libelf-dev libssl-dev
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user
+	clang llvm libbpf-dev bpftool
 )
 PIP_PKGS=(virtme-ng)
 

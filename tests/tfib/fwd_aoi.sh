@@ -90,66 +90,7 @@ run_mode() {	# run_mode SYNC FWD DIR
 
 # The consistency checks of one run; diagnostics on stdout.
 check_run() {	# check_run DIR
-	python3 - "$1" <<'EOF'
-import csv, json, os, sys
-
-d = sys.argv[1]
-meta = json.load(open(os.path.join(d, "run.json")))
-aoi = json.load(open(os.path.join(d, "aoi.json")))
-c = meta["counters"]
-bad = []
-
-def want(ok, what):
-    if not ok:
-        bad.append(what)
-
-tx, ctl = {}, {}
-for e in csv.DictReader(open(os.path.join(d, "events.csv"))):
-    u, s, t = int(e["user"]), int(e["seq"]), int(e["t_ns"])
-    if e["event"] == "ctl_tx":
-        ctl[(u, s)] = t
-    elif e["event"] == "data_tx":
-        tx[(u, s)] = t
-    else:
-        key, a_seq, a_ns = (u, s), int(e["addr_seq"]), int(e["addr_ns"])
-        want(key in tx and t >= tx[key],
-             "receive %s not after its send" % (key,))
-        if a_seq:
-            want(ctl.get((u, a_seq)) == a_ns,
-                 "user %d addressed by location %d at %d, never sent"
-                 % (u, a_seq, a_ns))
-        else:
-            want(a_ns <= meta["start_ns"],
-                 "user %d: the entry set before the run is dated %d"
-                 % (u, a_ns))
-want(aoi["rx_unmatched"] == 0, "%d receives match no send"
-     % aoi["rx_unmatched"])
-want(aoi["data_received"] <= aoi["data_sent"], "more received than sent")
-want(meta["packets_received"] <= meta["packets_sent"],
-     "more packets received than sent")
-want(aoi["data_received"] > 0, "nothing came back")
-for k in ("age_avg_ns", "fib_age_low_mean_ns", "fib_age_mean_ns"):
-    want(aoi[k] is not None and aoi[k] >= 0, "%s = %s" % (k, aoi[k]))
-want(0 <= aoi["misaddressed_fraction"] <= 1,
-     "misaddressed fraction %s" % aoi["misaddressed_fraction"])
-want(c["forwarded"] == meta["packets_received"] +
-     meta["rx_socket_drops"] + meta["rx_no_record"],
-     "forwarded %d != received %d + socket drops %d + no record %d"
-     % (c["forwarded"], meta["packets_received"], meta["rx_socket_drops"],
-        meta["rx_no_record"]))
-want(c["rx_control"] + c["rx_data"] <= meta["packets_sent"],
-     "the forwarder received more than was sent")
-want(meta["rx_other"] == 0, "%d frames that are no forwarded update"
-     % meta["rx_other"])
-print("# %s: sent %d, received %d, socket drops %d, forwarded %d, "
-      "misaddressed %.4f, age %.0f us"
-      % (os.path.basename(d), meta["packets_sent"], meta["packets_received"],
-         meta["rx_socket_drops"], c["forwarded"],
-         aoi["misaddressed_fraction"], aoi["age_avg_ns"] / 1000))
-for b in bad:
-    print("# " + b)
-sys.exit(1 if bad else 0)
-EOF
+	python3 "$here/aoi_check.py" "$1"
 }
 
 set -- $modes
