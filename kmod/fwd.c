@@ -18,6 +18,7 @@
 #include <linux/etherdevice.h>
 #include <linux/kthread.h>
 #include <linux/ptr_ring.h>
+#include <linux/rtnetlink.h>
 #include <linux/sched.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/unaligned.h>
@@ -511,7 +512,7 @@ static void tfib_worker_stop(struct tfib_worker *w)
 }
 
 static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
-			     u8 kind, u32 index)
+			     u8 kind, u32 index, int ifindex)
 {
 	struct task_struct *task;
 
@@ -524,11 +525,10 @@ static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
 	if (!w->batch)
 		return -ENOMEM;
 	if (kind == TFIB_RING_KIND_CONTROL)
-		task = kthread_create(tfib_writer_fn, w, "tfib/%d:w",
-				      fwd->dev->ifindex);
+		task = kthread_create(tfib_writer_fn, w, "tfib/%d:w", ifindex);
 	else
-		task = kthread_create(tfib_data_fn, w, "tfib/%d:%u",
-				      fwd->dev->ifindex, index);
+		task = kthread_create(tfib_data_fn, w, "tfib/%d:%u", ifindex,
+				      index);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	w->task = task;
@@ -542,11 +542,29 @@ static void tfib_skb_free(void *ptr)
 	kfree_skb(ptr);
 }
 
-/* After the handler is gone: threads first, then what is left on the rings. */
-static void tfib_fwd_free(struct tfib_fwd *fwd)
+/* Fold the binding's pick counts into the table's, which outlive it. */
+static void tfib_fwd_keep_picks(struct tfib_fwd *fwd)
 {
 	struct tfib_fwd_counters *c = fwd->t->counters;
 	struct tw_pick_stats st;
+
+	if (!fwd->pick)
+		return;
+	tw_pick_get_stats(fwd->pick, &st);
+	c->picks.picks += st.picks;
+	c->picks.none_idle += st.none_idle;
+	c->picks.memo_hits += st.memo_hits;
+	c->picks.scan_steps += st.scan_steps;
+	c->picks.ran_on_cpu += st.ran_on_cpu;
+	c->picks.ran_elsewhere += st.ran_elsewhere;
+}
+
+/*
+ * After the handler is gone (or before it was added): threads first, then
+ * what is left on the rings.
+ */
+void tfib_fwd_destroy(struct tfib_fwd *fwd)
+{
 	u32 i;
 
 	if (fwd->workers)
@@ -557,22 +575,16 @@ static void tfib_fwd_free(struct tfib_fwd *fwd)
 	for (i = 0; i < TFIB_RINGS; i++)
 		if (fwd->ring[i].r.queue)
 			ptr_ring_cleanup(&fwd->ring[i].r, tfib_skb_free);
-	if (fwd->pick) {
-		tw_pick_get_stats(fwd->pick, &st);
-		c->picks.picks += st.picks;
-		c->picks.none_idle += st.none_idle;
-		c->picks.memo_hits += st.memo_hits;
-		c->picks.scan_steps += st.scan_steps;
-		c->picks.ran_on_cpu += st.ran_on_cpu;
-		c->picks.ran_elsewhere += st.ran_elsewhere;
-		tw_pick_destroy(fwd->pick);
-	}
+	/* a binding that was attached keeps its pick counts in the table */
+	if (fwd->t)
+		tfib_fwd_keep_picks(fwd);
+	tw_pick_destroy(fwd->pick);
 	free_percpu(fwd->pcpu);
 	netdev_put(fwd->dev, &fwd->dev_tracker);
 	kfree(fwd);
 }
 
-static int tfib_rings_start(struct tfib_fwd *fwd)
+static int tfib_rings_start(struct tfib_fwd *fwd, int ifindex)
 {
 	const struct tfib_bind_cfg *cfg = &fwd->cfg;
 	int err;
@@ -592,44 +604,51 @@ static int tfib_rings_start(struct tfib_fwd *fwd)
 				GFP_KERNEL);
 	if (!fwd->workers)
 		return -ENOMEM;
-	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0);
+	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0,
+				ifindex);
 	for (i = 0; !err && i < cfg->workers; i++)
 		err = tfib_worker_start(fwd, &fwd->workers[i],
-					TFIB_RING_KIND_DATA, i);
+					TFIB_RING_KIND_DATA, i, ifindex);
 	return err;
 }
 
-int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
-		  const struct tfib_bind_cfg *cfg,
-		  struct netlink_ext_ack *extack)
+struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
+				 struct netlink_ext_ack *extack)
 {
 	struct tfib_fwd *fwd;
 	int err;
 
-	lockdep_assert_held(&tfib_lock);
 	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
 	if (!fwd)
-		return -ENOMEM;
-	fwd->t = t;
-	fwd->dev = dev;
-	netdev_hold(dev, &fwd->dev_tracker, GFP_KERNEL);
+		return ERR_PTR(-ENOMEM);
 	fwd->cfg = *cfg;
 	spin_lock_init(&fwd->pick_lock);
 	if (cfg->mode == TFIB_FWD_MODE_RING) {
-		err = tfib_rings_start(fwd);
+		err = tfib_rings_start(fwd, ifindex);
 		if (err) {
-			NL_SET_ERR_MSG(extack, "cannot start the rings and threads");
-			tfib_fwd_free(fwd);
-			return err;
+			NL_SET_ERR_MSG_MOD(extack,
+					   "cannot start the rings and threads");
+			tfib_fwd_destroy(fwd);
+			return ERR_PTR(err);
 		}
 	}
+	return fwd;
+}
+
+void tfib_fwd_attach(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&tfib_lock);
+	fwd->t = t;
+	fwd->dev = dev;
+	netdev_hold(dev, &fwd->dev_tracker, GFP_KERNEL);
 	fwd->pt.type = htons(TFIB_ETHERTYPE);
 	fwd->pt.dev = dev;
 	fwd->pt.func = tfib_rcv;
 	t->fwd = fwd;
 	/* last: packets come as soon as it is in */
 	dev_add_pack(&fwd->pt);
-	return 0;
 }
 
 void tfib_fwd_unbind(struct tfib_table *t)
@@ -642,7 +661,7 @@ void tfib_fwd_unbind(struct tfib_table *t)
 	/* waits for the handlers in flight (synchronize_net) */
 	dev_remove_pack(&fwd->pt);
 	t->fwd = NULL;
-	tfib_fwd_free(fwd);
+	tfib_fwd_destroy(fwd);
 }
 
 struct net_device *tfib_fwd_dev(const struct tfib_table *t)

@@ -43,7 +43,7 @@ static int tfib_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 	mutex_lock(&tfib_lock);
-	t = tfib_table_of_dev(dev_net(dev), dev);
+	t = tfib_table_of_dev(dev);
 	if (t)
 		tfib_fwd_unbind(t);
 	mutex_unlock(&tfib_lock);

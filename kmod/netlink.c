@@ -11,6 +11,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/log2.h>
+#include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -633,41 +634,55 @@ static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
 	return 0;
 }
 
-/* Under tfib_lock: may @t be bound to @dev? */
-static int tfib_nl_check_bind(struct genl_info *info, struct tfib_table *t,
-			      struct net_device *dev)
+/*
+ * Under RTNL and tfib_lock: the device TFIB_A_IFINDEX names in the
+ * caller's namespace, if @t may be bound to it.  RTNL keeps it registered
+ * and in this namespace until the binding is in place.
+ */
+static struct net_device *tfib_nl_bind_dev(struct genl_info *info,
+					   struct tfib_table *t)
 {
 	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
 	struct tfib_table *other;
+	struct net_device *dev;
 
 	if (tfib_fwd_dev(t)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
 				    "table is bound already; unbind it first");
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	}
-	/* Once it is going, its NETDEV_UNREGISTER may have passed. */
-	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED) {
+	dev = __dev_get_by_index(genl_info_net(info), nla_get_u32(ifattr));
+	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "device is going away");
-		return -ENODEV;
+				    "no such device in this network namespace");
+		return ERR_PTR(-ENODEV);
 	}
-	other = tfib_table_of_dev(genl_info_net(info), dev);
+	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
+				    "not an Ethernet device");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	other = tfib_table_of_dev(dev);
 	if (other) {
 		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifattr,
 					"device is bound to table %s already",
 					other->name);
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	}
-	return 0;
+	return dev;
 }
 
+/*
+ * The rings and threads are made first, without a lock: RTNL is then held
+ * only to find the device and put the binding in place.  RTNL before
+ * tfib_lock, as for the netdev notifier.
+ */
 static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
-	netdevice_tracker tracker;
 	struct tfib_bind_cfg cfg = {};
 	struct net_device *dev;
 	struct tfib_table *t;
+	struct tfib_fwd *fwd;
 	int err;
 
 	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
@@ -676,29 +691,24 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	err = tfib_nl_bind_cfg(info, &cfg);
 	if (err)
 		return err;
-	dev = netdev_get_by_index(genl_info_net(info), nla_get_u32(ifattr),
-				  &tracker, GFP_KERNEL);
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "no such device in this network namespace");
-		return -ENODEV;
-	}
-	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
-		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "not an Ethernet device");
-		err = -EOPNOTSUPP;
-		goto out_put;
-	}
+	fwd = tfib_fwd_create(&cfg, nla_get_u32(info->attrs[TFIB_A_IFINDEX]),
+			      info->extack);
+	if (IS_ERR(fwd))
+		return PTR_ERR(fwd);
 
+	rtnl_lock();
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_check_bind(info, t, dev);
-	if (!err)
-		err = tfib_fwd_bind(t, dev, &cfg, info->extack);
+	dev = IS_ERR(t) ? ERR_CAST(t) : tfib_nl_bind_dev(info, t);
+	if (!IS_ERR(dev))
+		tfib_fwd_attach(t, fwd, dev);
 	mutex_unlock(&tfib_lock);
-out_put:
-	netdev_put(dev, &tracker);
-	return err;
+	rtnl_unlock();
+	if (IS_ERR(dev)) {
+		tfib_fwd_destroy(fwd);
+		return PTR_ERR(dev);
+	}
+	return 0;
 }
 
 static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)

@@ -73,14 +73,15 @@ struct tfib_table *tfib_table_next(struct net *net, const char *name)
 	return NULL;
 }
 
-struct tfib_table *tfib_table_of_dev(struct net *net,
-				     const struct net_device *dev)
+struct tfib_table *tfib_table_of_dev(const struct net_device *dev)
 {
+	struct tfib_net *tn;
 	struct tfib_table *t;
 
-	list_for_each_entry(t, &tfib_net(net)->tables, node)
-		if (tfib_fwd_dev(t) == dev)
-			return t;
+	list_for_each_entry(tn, &tfib_nets, node)
+		list_for_each_entry(t, &tn->tables, node)
+			if (tfib_fwd_dev(t) == dev)
+				return t;
 	return NULL;
 }
 

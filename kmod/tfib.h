@@ -66,13 +66,19 @@ int tfib_fwd_table_init(struct tfib_table *t);
 void tfib_fwd_table_fini(struct tfib_table *t);
 
 /*
- * Start forwarding what dev receives through table t, which is unbound;
- * dev is held by the caller for the call and is in t's namespace.  The
- * binding holds its own reference on dev.
+ * A binding in two steps, so that what may take long runs without RTNL:
+ * tfib_fwd_create() allocates the rings and starts the threads (named
+ * after @ifindex), with no lock held; tfib_fwd_attach() gives it to table
+ * t, which is unbound, and starts forwarding what dev receives, under RTNL
+ * and tfib_lock (so that dev cannot leave t's namespace meanwhile).  The
+ * binding holds its own reference on dev.  tfib_fwd_destroy() frees a
+ * binding that was not attached.
  */
-int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
-		  const struct tfib_bind_cfg *cfg,
-		  struct netlink_ext_ack *extack);
+struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
+				 struct netlink_ext_ack *extack);
+void tfib_fwd_attach(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev);
+void tfib_fwd_destroy(struct tfib_fwd *fwd);
 /*
  * Stop forwarding and free the binding: on return no packet handler and
  * no worker of it runs any more, packets on its rings are freed, and t may
@@ -124,9 +130,11 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     clockid_t clockid,
 				     struct netlink_ext_ack *extack);
 void tfib_table_destroy(struct tfib_table *t);
-/* The table of @net bound to @dev, or NULL. */
-struct tfib_table *tfib_table_of_dev(struct net *net,
-				     const struct net_device *dev);
+/*
+ * The table bound to @dev, or NULL.  Searched in every namespace: a
+ * binding whose device left its table's namespace must still be found.
+ */
+struct tfib_table *tfib_table_of_dev(const struct net_device *dev);
 
 /* netlink.c */
 int tfib_nl_init(void);
