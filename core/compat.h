@@ -118,6 +118,7 @@ static inline s64 div_s64(s64 a, s32 b) { return a / b; }
 static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
 
 #define GFP_KERNEL	0
+#define GFP_KERNEL_ACCOUNT	0
 #define GFP_ATOMIC	0
 #define kmalloc(size, gfp)	((void)(gfp), malloc(size))
 #define kzalloc(size, gfp)	((void)(gfp), calloc(1, size))
@@ -337,6 +338,7 @@ static inline unsigned int tw_host_cpu(void)
 	_Static_assert(sizeof(type) <= TW_HOST_PCPU_UNIT, "per-cpu unit"); \
 	(type *)calloc(TW_HOST_NR_CPUS, TW_HOST_PCPU_UNIT);		\
 })
+#define alloc_percpu_gfp(type, gfp)	((void)(gfp), alloc_percpu(type))
 #define free_percpu(p)		free(p)
 #define per_cpu_ptr(p, cpu)						\
 	((__typeof__(p))((char *)(p) + (cpu) * TW_HOST_PCPU_UNIT))

@@ -660,7 +660,7 @@ static int tw_fib_pool_init(struct tw_fib_pool *p, void *mem, size_t size,
 {
 	u32 i;
 
-	p->free = kvcalloc(n ?: 1, sizeof(*p->free), GFP_KERNEL);
+	p->free = kvcalloc(n ?: 1, sizeof(*p->free), GFP_KERNEL_ACCOUNT);
 	if (!p->free)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -699,19 +699,19 @@ static int tw_fib_alloc(struct tw_fib *fib, const struct tw_fib_config *cfg)
 	u32 i;
 
 	fib->buckets = kvcalloc(fib->mask + 1, sizeof(*fib->buckets),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (tw_fib_lockless(fib)) {
 		fib->locks = kvcalloc(fib->mask + 1, sizeof(*fib->locks),
-				      GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
 		if (!fib->locks)
 			return -ENOMEM;
 	}
 	fib->entry_mem = kvcalloc(cfg->capacity, sizeof(*fib->entry_mem),
-				  GFP_KERNEL);
+				  GFP_KERNEL_ACCOUNT);
 	if (ncopies)
 		fib->copy_mem = kvcalloc(ncopies, sizeof(*fib->copy_mem),
-					 GFP_KERNEL);
-	fib->pcpu = alloc_percpu(struct tw_fib_pcpu);
+					 GFP_KERNEL_ACCOUNT);
+	fib->pcpu = alloc_percpu_gfp(struct tw_fib_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!fib->buckets || !fib->entry_mem || (ncopies && !fib->copy_mem) ||
 	    !fib->pcpu)
 		return -ENOMEM;
@@ -729,23 +729,50 @@ static int tw_fib_alloc(struct tw_fib *fib, const struct tw_fib_config *cfg)
 	return 0;
 }
 
+/* The buckets of a table of @capacity when the config gives none. */
+static u32 tw_fib_default_buckets(u32 capacity)
+{
+	u32 n;
+
+	for (n = 1; n <= TW_FIB_MAX_CAPACITY; n <<= 1)
+		if (n >= capacity)
+			return n;
+	return 0;
+}
+
+/*
+ * tw_fib_mem_size - the bytes tw_fib_create() allocates for @cfg (per-CPU
+ * counters aside), buckets and spare tuples included.
+ */
+u64 tw_fib_mem_size(const struct tw_fib_config *cfg)
+{
+	u64 buckets = cfg->buckets ?: tw_fib_default_buckets(cfg->capacity);
+	u64 ncopies = 0, bucket = sizeof(struct tw_fib_bucket);
+
+	if (cfg->sync == TW_FIB_RCU)
+		ncopies = (u64)cfg->capacity + (cfg->spares ?: cfg->capacity);
+	if (cfg->sync == TW_FIB_RCU || cfg->sync == TW_FIB_SEQCOUNT)
+		bucket += sizeof(u32);
+	/* each object of a pool has its slot in the pool's stack */
+	return sizeof(struct tw_fib) + buckets * bucket +
+	       cfg->capacity * (sizeof(struct tw_fib_entry) + sizeof(void *)) +
+	       ncopies * (sizeof(struct tw_fib_copy) + sizeof(void *));
+}
+
 /*
  * tw_fib_create - a table as @cfg says, in *@fibp.  Sleeps.
  * Returns 0, -EINVAL for a bad @cfg, or -ENOMEM.
  */
 int tw_fib_create(struct tw_fib **fibp, const struct tw_fib_config *cfg)
 {
-	u32 buckets = cfg->buckets, n;
+	u32 buckets = cfg->buckets ?: tw_fib_default_buckets(cfg->capacity);
 	struct tw_fib *fib;
 	int err;
 
-	for (n = 1; !buckets && n <= TW_FIB_MAX_CAPACITY; n <<= 1)
-		if (n >= cfg->capacity)
-			buckets = n;
 	err = tw_fib_check(cfg, buckets);
 	if (err)
 		return err;
-	fib = kzalloc(sizeof(*fib), GFP_KERNEL);
+	fib = kzalloc(sizeof(*fib), GFP_KERNEL_ACCOUNT);
 	if (!fib)
 		return -ENOMEM;
 	fib->mask = buckets - 1;

@@ -25,6 +25,12 @@ module_param_named(max_entries, tfib_max_entries, uint, 0644);
 MODULE_PARM_DESC(max_entries,
 		 "Sum of the capacities of all tables, all namespaces; an entry pins about 100 bytes, 200 in an rcu table (1M)");
 
+/* What buckets and spare tuples cost too: max_entries bounds neither. */
+unsigned long tfib_max_bytes = 256UL << 20;
+module_param_named(max_bytes, tfib_max_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_bytes,
+		 "Memory of all tables, all namespaces, in bytes: entries, buckets and rcu spare tuples (256 MiB)");
+
 DEFINE_MUTEX(tfib_lock);
 static unsigned int tfib_net_id;
 

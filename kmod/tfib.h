@@ -33,6 +33,7 @@ struct tfib_table {
 	char name[TFIB_NAME_LEN];
 	struct tw_fib *fib;
 	struct tw_fib_config cfg;
+	u64 bytes;			/* charged: tw_fib_mem_size() */
 	clockid_t clockid;		/* of the tuples' timestamps */
 	/* The binding, or NULL: written under tfib_lock. */
 	struct tfib_fwd *fwd;
@@ -115,6 +116,7 @@ struct tfib_net {
 /* Module parameters: caps over all namespaces. */
 extern unsigned int tfib_max_tables;
 extern unsigned int tfib_max_entries;
+extern unsigned long tfib_max_bytes;
 
 struct tfib_net *tfib_net(const struct net *net);
 void tfib_net_init(struct tfib_net *tn);

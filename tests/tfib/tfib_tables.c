@@ -267,7 +267,7 @@ TEST_F(mode, full_table_enospc)
 
 FIXTURE(caps) {
 	struct tfc c;
-	long max_tables, max_entries;
+	long max_tables, max_entries, max_bytes;
 };
 
 FIXTURE_SETUP(caps)
@@ -275,8 +275,10 @@ FIXTURE_SETUP(caps)
 	tfu_open(&self->c);
 	self->max_tables = tfu_param("max_tables");
 	self->max_entries = tfu_param("max_entries");
+	self->max_bytes = tfu_param("max_bytes");
 	ASSERT_LT(0, self->max_tables);
 	ASSERT_LT(0, self->max_entries);
+	ASSERT_LT(0, self->max_bytes);
 }
 
 FIXTURE_TEARDOWN(caps)
@@ -286,6 +288,7 @@ FIXTURE_TEARDOWN(caps)
 	tfc_table_del(&self->c, "cap2", NULL);
 	tfu_set_param("max_tables", self->max_tables);
 	tfu_set_param("max_entries", self->max_entries);
+	tfu_set_param("max_bytes", self->max_bytes);
 	tfc_close(&self->c);
 }
 
@@ -323,6 +326,24 @@ TEST_F(caps, max_entries)
 	cfg.name = "cap2";
 	cfg.capacity = 600;
 	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
+}
+
+/* Buckets and spare tuples are memory too: one entry cannot hide them. */
+TEST_F(caps, max_bytes)
+{
+	struct tfc_table_cfg cfg = tfc_table_defaults("cap0", 1);
+	struct tfc_ack a;
+
+	ASSERT_EQ(0, tfu_set_param("max_bytes", 1 << 20));
+	cfg.buckets = 1 << 20;
+	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
+	EXPECT_NE(NULL, strstr(a.msg, "max_bytes")) tfu_show("buckets", &a);
+	cfg.buckets = 0;
+	cfg.spares = 1 << 20;
+	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
+	EXPECT_NE(NULL, strstr(a.msg, "max_bytes")) tfu_show("spares", &a);
+	cfg.spares = 0;
+	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a)) tfu_show("small", &a);
 }
 
 /* Dumps list tables in name order, each once, and resume by name. */

@@ -49,7 +49,8 @@
  *   Request: TFIB_A_TABLE, TFIB_A_CAPACITY (required), TFIB_A_BUCKETS,
  *            TFIB_A_SYNC, TFIB_A_PREFETCH, TFIB_A_SPARES, TFIB_A_CLOCKID
  *   -EEXIST when the name is taken; -ENOSPC or -ENOMEM over the module's
- *   caps (module parameters max_tables and max_entries).
+ *   caps (module parameters max_tables, max_entries, and max_bytes, which
+ *   counts what the table allocates: entries, buckets and spare tuples).
  *   Defaults: buckets the capacity rounded up to a power of two,
  *   TFIB_SYNC_RCU, no prefetch, spares the capacity, CLOCK_MONOTONIC.
  *
