@@ -78,6 +78,9 @@ struct tfib_ring {
 	/* Packets on the ring or being put there: bounds peak. */
 	atomic_t len;
 	u32 peak;
+	/* Their truesize, kept under max_bytes (ring_bytes at bind time). */
+	atomic_long_t bytes;
+	long max_bytes;
 };
 
 #define TFIB_KICK	0	/* bit of tfib_worker.flags: work to do */
@@ -339,12 +342,29 @@ static void tfib_kick_writer(struct tfib_fwd *fwd)
 		wake_up_process(fwd->writer.task);
 }
 
+/*
+ * Put @skb on @ring if the ring has room, in places and in bytes: remote
+ * traffic may fill the rings, not pin more memory than the budget.
+ */
+static bool tfib_ring_put(struct tfib_ring *ring, struct sk_buff *skb)
+{
+	long size = skb->truesize;
+
+	if (atomic_long_add_return(size, &ring->bytes) > ring->max_bytes)
+		goto undo;
+	if (!ptr_ring_produce(&ring->r, skb))
+		return true;
+undo:
+	atomic_long_sub(size, &ring->bytes);
+	return false;
+}
+
 static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 {
 	struct tfib_ring *ring = &fwd->ring[kind];
 	int len = atomic_inc_return(&ring->len);
 
-	if (ptr_ring_produce(&ring->r, skb)) {
+	if (!tfib_ring_put(ring, skb)) {
 		atomic_dec(&ring->len);
 		tfib_pcpu_add(fwd->pcpu, TFIB_B_DROPPED(kind), 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
@@ -411,6 +431,7 @@ static int tfib_burst(struct tfib_worker *w)
 {
 	struct tfib_fwd *fwd = w->fwd;
 	struct tfib_ring *ring = &fwd->ring[w->kind];
+	long bytes = 0;
 	int i, n;
 
 	/* the receive path's context: counters, fib locks, transmit */
@@ -418,6 +439,9 @@ static int tfib_burst(struct tfib_worker *w)
 	n = ptr_ring_consume_batched(&ring->r, w->batch, fwd->cfg.burst);
 	if (n > 0) {
 		atomic_sub(n, &ring->len);
+		for (i = 0; i < n; i++)
+			bytes += ((struct sk_buff *)w->batch[i])->truesize;
+		atomic_long_sub(bytes, &ring->bytes);
 		for (i = 0; i < n; i++)
 			tfib_process(fwd, w->kind, w->batch[i]);
 		tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
@@ -590,6 +614,9 @@ static int tfib_rings_start(struct tfib_fwd *fwd, int ifindex)
 	int err;
 	u32 i;
 
+	for (i = 0; i < TFIB_RINGS; i++)
+		fwd->ring[i].max_bytes = min_t(unsigned long, LONG_MAX,
+					       READ_ONCE(tfib_ring_bytes));
 	fwd->pcpu = tfib_pcpu_alloc(TFIB_B_NUM);
 	if (!fwd->pcpu ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_CONTROL].r,

@@ -31,6 +31,12 @@ module_param_named(max_bytes, tfib_max_bytes, ulong, 0644);
 MODULE_PARM_DESC(max_bytes,
 		 "Memory of all tables, all namespaces, in bytes: entries, buckets and rcu spare tuples (256 MiB)");
 
+/* Remote traffic fills the rings: bound what it pins, not only how many. */
+unsigned long tfib_ring_bytes = 4UL << 20;
+module_param_named(ring_bytes, tfib_ring_bytes, ulong, 0644);
+MODULE_PARM_DESC(ring_bytes,
+		 "Bytes of packets (truesize) each ring of a binding holds at most, read at bind; over it packets are dropped as by a full ring (4 MiB)");
+
 DEFINE_MUTEX(tfib_lock);
 static unsigned int tfib_net_id;
 

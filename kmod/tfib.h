@@ -117,6 +117,8 @@ struct tfib_net {
 extern unsigned int tfib_max_tables;
 extern unsigned int tfib_max_entries;
 extern unsigned long tfib_max_bytes;
+/* Bytes (truesize) of packets a ring of a new binding may hold. */
+extern unsigned long tfib_ring_bytes;
 
 struct tfib_net *tfib_net(const struct net *net);
 void tfib_net_init(struct tfib_net *tn);

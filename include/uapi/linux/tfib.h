@@ -106,7 +106,8 @@
  * TFIB_A_STATS: enum tfib_stats_attr, every counter u64.
  * TFIB_A_RING: TFIB_RING_A_KIND (u8, enum tfib_ring_kind),
  *   TFIB_RING_A_SIZE (u32), TFIB_RING_A_ENQUEUED (u64),
- *   TFIB_RING_A_DROPPED (u64, ring full), TFIB_RING_A_PEAK (u32).
+ *   TFIB_RING_A_DROPPED (u64, ring full: in packets, or in bytes over the
+ *   module parameter ring_bytes), TFIB_RING_A_PEAK (u32).
  * TFIB_A_WORKER: TFIB_WORKER_A_INDEX (u32), TFIB_WORKER_A_KIND (u8),
  *   TFIB_WORKER_A_CPU (u32, last ran on), TFIB_WORKER_A_RUNS,
  *   TFIB_WORKER_A_PKTS, TFIB_WORKER_A_BURSTS (u64).
