@@ -30,7 +30,10 @@
 #define TFIB_AGE_BINS	40	/* ns; the last from 2^38 ns, about 275 s */
 #define TFIB_BURST_BINS	12	/* the last holds bursts of 1024 */
 
-/* The table's counters: TFIB_STATS_A_RX.. in order, then the histograms. */
+/*
+ * The table's counters: TFIB_STATS_A_RX..DROP_XMIT in order, DROP_BAD_MAC,
+ * then the histograms.
+ */
 enum tfib_ctr {
 	TFIB_C_RX,
 	TFIB_C_RX_CONTROL,
@@ -42,14 +45,16 @@ enum tfib_ctr {
 	TFIB_C_DROP_NO_ENTRY,
 	TFIB_C_DROP_TABLE_FULL,
 	TFIB_C_DROP_XMIT,
+	TFIB_C_DROP_BAD_MAC,	/* TFIB_STATS_A_DROP_BAD_MAC, after the picks */
 	TFIB_C_STATS,
 	TFIB_C_AGE = TFIB_C_STATS,
 	TFIB_C_BURST = TFIB_C_AGE + TFIB_AGE_BINS,
 	TFIB_C_NUM = TFIB_C_BURST + TFIB_BURST_BINS,
 };
 
-static_assert(TFIB_STATS_A_RX + TFIB_C_STATS - 1 == TFIB_STATS_A_DROP_XMIT);
+static_assert(TFIB_STATS_A_RX + TFIB_C_DROP_XMIT == TFIB_STATS_A_DROP_XMIT);
 static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
+static_assert(TFIB_STATS_A_DROP_BAD_MAC == TFIB_STATS_A_MAX);
 /* The binding's enum tfib_pick is the core's policy. */
 static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
 	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
@@ -296,6 +301,11 @@ static int tfib_classify(struct tfib_table *t, struct sk_buff *skb)
 	}
 	switch (h->type) {
 	case TFIB_PKT_TYPE_CONTROL:
+		/* a group next hop would send the user's data everywhere */
+		if (!is_valid_ether_addr(h->mac)) {
+			tfib_count(t, TFIB_C_DROP_BAD_MAC);
+			return -1;
+		}
 		tfib_count(t, TFIB_C_RX_CONTROL);
 		return TFIB_RING_KIND_CONTROL;
 	case TFIB_PKT_TYPE_DATA:
@@ -783,7 +793,7 @@ int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 	u32 i;
 
 	tfib_pcpu_read(t->counters->pcpu, TFIB_C_STATS, v);
-	for (i = 0; i < TFIB_C_STATS; i++)
+	for (i = 0; i <= TFIB_C_DROP_XMIT; i++)
 		if (tfib_put_u64(msg, TFIB_STATS_A_RX + i, v[i]))
 			return -EMSGSIZE;
 	tfib_pick_stats(t, &st);
@@ -792,7 +802,9 @@ int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 	    tfib_put_u64(msg, TFIB_STATS_A_MEMO_HITS, st.memo_hits) ||
 	    tfib_put_u64(msg, TFIB_STATS_A_SCAN_STEPS, st.scan_steps) ||
 	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ON_CPU, st.ran_on_cpu) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ELSEWHERE, st.ran_elsewhere))
+	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ELSEWHERE, st.ran_elsewhere) ||
+	    tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC,
+			 v[TFIB_C_DROP_BAD_MAC]))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -462,6 +462,12 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	id = nla_get_u32(tb[TFIB_A_USER_ID]);
 	nla_memcpy(tuple.mac, tb[TFIB_A_MAC], ETH_ALEN);
+	/* as for control packets: a group next hop would flood the segment */
+	if (!is_valid_ether_addr(tuple.mac)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_MAC],
+				    "next hop must be a unicast MAC address");
+		return -EINVAL;
+	}
 	tuple.seq = tfib_nl_u32(tb[TFIB_A_SEQ], 0);
 
 	mutex_lock(&tfib_lock);

@@ -70,8 +70,9 @@
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID, TFIB_A_MAC (required),
  *            TFIB_A_TS_NS (default: now on the table's clock),
  *            TFIB_A_SEQ (default 0)
- *   Inserts the entry, or rewrites its tuple.  -ENOSPC when the table is
- *   full; -EBUSY when an rcu table has no spare tuple (retry later).
+ *   Inserts the entry, or rewrites its tuple.  -EINVAL when TFIB_A_MAC is
+ *   no unicast address; -ENOSPC when the table is full; -EBUSY when an rcu
+ *   table has no spare tuple (retry later).
  *
  * TFIB_CMD_ENTRY_GET (do, dump)
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID (do); TFIB_A_TABLE (dump)
@@ -284,6 +285,7 @@ enum tfib_stats_attr {
 	TFIB_STATS_A_SCAN_STEPS,
 	TFIB_STATS_A_RAN_ON_CPU,
 	TFIB_STATS_A_RAN_ELSEWHERE,
+	TFIB_STATS_A_DROP_BAD_MAC,
 	__TFIB_STATS_A_MAX,
 };
 
