@@ -241,24 +241,32 @@ static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
 	struct ethhdr *eth;
 	int rc;
 
+	/* the header is rewritten in place: it must be Ethernet's alone */
+	if (skb->data - skb_mac_header(skb) != ETH_HLEN)
+		goto drop;
 	skb_push(skb, ETH_HLEN);
-	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h))) {
-		tfib_count(fwd->t, TFIB_C_DROP_XMIT);
-		kfree_skb(skb);
-		return;
-	}
+	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h)))
+		goto drop;
 	eth = (struct ethhdr *)skb->data;
 	h = (struct tfib_hdr *)(eth + 1);
 	put_unaligned_be64(tu->ts_ns, &h->addr_ns);
 	put_unaligned_be32(tu->seq, &h->addr_seq);
 	ether_addr_copy(eth->h_dest, tu->mac);
 	ether_addr_copy(eth->h_source, fwd->dev->dev_addr);
-	/* a receive timestamp is no transmit time for fq or etf */
-	skb_clear_tstamp(skb);
+	/*
+	 * Neither a receive timestamp nor a sender's delivery time (which
+	 * skb_clear_tstamp() keeps) is a transmit time for fq or etf.
+	 */
+	skb_set_delivery_time(skb, 0, SKB_CLOCK_REALTIME);
 	skb->dev = fwd->dev;
 	rc = dev_queue_xmit(skb);
 	tfib_count(fwd->t, net_xmit_eval(rc) ? TFIB_C_DROP_XMIT :
 					       TFIB_C_FORWARDED);
+	return;
+
+drop:
+	tfib_count(fwd->t, TFIB_C_DROP_XMIT);
+	kfree_skb(skb);
 }
 
 /* An app update: look its user up, address it and send it. */
