@@ -108,6 +108,8 @@ struct tfib_worker {
 struct tfib_fwd {
 	struct tfib_table *t;
 	struct net_device *dev;
+	/* dev's name for replies, copied under RTNL and tfib_lock */
+	char ifname[IFNAMSIZ];
 	netdevice_tracker dev_tracker;
 	struct packet_type pt;
 	struct tfib_bind_cfg cfg;
@@ -688,6 +690,7 @@ void tfib_fwd_attach(struct tfib_table *t, struct tfib_fwd *fwd,
 	fwd->t = t;
 	fwd->dev = dev;
 	netdev_hold(dev, &fwd->dev_tracker, GFP_KERNEL);
+	strscpy(fwd->ifname, dev->name);
 	fwd->pt.type = htons(TFIB_ETHERTYPE);
 	fwd->pt.dev = dev;
 	fwd->pt.func = tfib_rcv;
@@ -707,6 +710,14 @@ void tfib_fwd_unbind(struct tfib_table *t)
 	dev_remove_pack(&fwd->pt);
 	t->fwd = NULL;
 	tfib_fwd_destroy(fwd);
+}
+
+void tfib_fwd_renamed(struct tfib_table *t)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&tfib_lock);
+	if (t->fwd)
+		strscpy(t->fwd->ifname, t->fwd->dev->name);
 }
 
 struct net_device *tfib_fwd_dev(const struct tfib_table *t)
@@ -759,7 +770,7 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 		return 0;
 	cfg = &fwd->cfg;
 	if (nla_put_u32(msg, TFIB_A_IFINDEX, fwd->dev->ifindex) ||
-	    nla_put_string(msg, TFIB_A_IFNAME, fwd->dev->name) ||
+	    nla_put_string(msg, TFIB_A_IFNAME, fwd->ifname) ||
 	    nla_put_u8(msg, TFIB_A_FWD_MODE, cfg->mode))
 		return -EMSGSIZE;
 	if (cfg->mode != TFIB_FWD_MODE_RING)

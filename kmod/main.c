@@ -51,13 +51,15 @@ static int tfib_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct tfib_table *t;
 
-	/* Also sent before the device moves to another namespace. */
-	if (event != NETDEV_UNREGISTER)
+	/* UNREGISTER is also sent before the device moves to another netns. */
+	if (event != NETDEV_UNREGISTER && event != NETDEV_CHANGENAME)
 		return NOTIFY_DONE;
 	mutex_lock(&tfib_lock);
 	t = tfib_table_of_dev(dev);
-	if (t)
+	if (t && event == NETDEV_UNREGISTER)
 		tfib_fwd_unbind(t);
+	else if (t)
+		tfib_fwd_renamed(t);
 	mutex_unlock(&tfib_lock);
 	return NOTIFY_DONE;
 }

@@ -86,6 +86,12 @@ void tfib_fwd_destroy(struct tfib_fwd *fwd);
  * be destroyed.  Nothing when t is unbound.
  */
 void tfib_fwd_unbind(struct tfib_table *t);
+/*
+ * The bound device was renamed (NETDEV_CHANGENAME, under RTNL and
+ * tfib_lock): replies name it from a copy, as dev->name may change under
+ * a reader that holds tfib_lock alone.
+ */
+void tfib_fwd_renamed(struct tfib_table *t);
 /* The device t is bound to, or NULL. */
 struct net_device *tfib_fwd_dev(const struct tfib_table *t);
 

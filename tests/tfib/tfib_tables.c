@@ -551,6 +551,42 @@ TEST_F(bind, device_deleted_unbinds)
 	EXPECT_EQ(-ENOENT, tfc_unbind(&self->c, "b0", &a));
 }
 
+/*
+ * A device moved to another namespace leaves its binding behind: the
+ * table is unbound, and the device can then be deleted there (a binding
+ * left holding it would make the deletion wait forever).
+ */
+TEST_F(bind, device_moved_unbinds)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+	char ns[32];
+	int moved, deleted;
+
+	BIND_B0(-1);
+	snprintf(ns, sizeof(ns), "tfmv%d", getpid());
+	moved = tfu_sh("ip netns add %s && ip link set tfv0 netns %s", ns, ns);
+	deleted = moved ? -1 : tfu_sh("ip -n %s link del tfv0", ns);
+	tfu_sh("ip netns del %s", ns);
+	ASSERT_EQ(0, moved);
+	EXPECT_EQ(0, deleted);
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_FALSE(t.has[TFIB_A_IFINDEX]);
+}
+
+/* Replies name the device by its name of now. */
+TEST_F(bind, renamed_device_reported)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+
+	BIND_B0(-1);
+	ASSERT_EQ(0, tfu_sh("ip link set tfv0 down && ip link set tfv0 name tfr0"));
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_EQ(self->dev0, t.ifindex);
+	EXPECT_STREQ("tfr0", t.ifname);
+}
+
 TEST_F(bind, table_deleted_bound)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(0);
