@@ -88,6 +88,20 @@ struct tfib_ring {
 	long max_bytes;
 };
 
+/* The pick counts, in the order of TFIB_STATS_A_PICKS.. */
+enum tfib_pick_ctr {
+	TFIB_P_PICKS,
+	TFIB_P_NONE_IDLE,
+	TFIB_P_MEMO_HITS,
+	TFIB_P_SCAN_STEPS,
+	TFIB_P_RAN_ON_CPU,
+	TFIB_P_RAN_ELSEWHERE,
+	TFIB_PICK_NUM,
+};
+
+static_assert(TFIB_STATS_A_PICKS + TFIB_P_RAN_ELSEWHERE ==
+	      TFIB_STATS_A_RAN_ELSEWHERE);
+
 #define TFIB_KICK	0	/* bit of tfib_worker.flags: work to do */
 
 struct tfib_worker {
@@ -119,6 +133,12 @@ struct tfib_fwd {
 	struct tfib_ring ring[TFIB_RINGS];
 	spinlock_t pick_lock;		/* pick and draining */
 	struct tw_pick *pick;
+	/*
+	 * The pick's counts, copied under pick_lock whenever they change, so
+	 * that an (unprivileged) reader of the stats never takes that lock.
+	 */
+	struct u64_stats_sync picks_sync;
+	u64_stats_t picks[TFIB_PICK_NUM];
 	/* A data worker is draining the data ring; read without the lock. */
 	bool draining;
 	struct tfib_worker writer;
@@ -332,6 +352,22 @@ static void tfib_wake(struct tfib_worker *w)
 	wake_up_process(w->task);
 }
 
+/* Under pick_lock, which serialises the writers: publish the pick counts. */
+static void tfib_picks_publish(struct tfib_fwd *fwd)
+{
+	struct tw_pick_stats st;
+
+	tw_pick_get_stats(fwd->pick, &st);
+	u64_stats_update_begin(&fwd->picks_sync);
+	u64_stats_set(&fwd->picks[TFIB_P_PICKS], st.picks);
+	u64_stats_set(&fwd->picks[TFIB_P_NONE_IDLE], st.none_idle);
+	u64_stats_set(&fwd->picks[TFIB_P_MEMO_HITS], st.memo_hits);
+	u64_stats_set(&fwd->picks[TFIB_P_SCAN_STEPS], st.scan_steps);
+	u64_stats_set(&fwd->picks[TFIB_P_RAN_ON_CPU], st.ran_on_cpu);
+	u64_stats_set(&fwd->picks[TFIB_P_RAN_ELSEWHERE], st.ran_elsewhere);
+	u64_stats_update_end(&fwd->picks_sync);
+}
+
 /*
  * The data ring has work from this CPU: unless a worker drains it, pick an
  * idle one for this CPU and wake it.
@@ -347,6 +383,7 @@ static void tfib_kick_data(struct tfib_fwd *fwd)
 	spin_lock(&fwd->pick_lock);
 	if (!fwd->draining) {
 		w = tw_pick_get(fwd->pick, fwd->cfg.pick, smp_processor_id());
+		tfib_picks_publish(fwd);
 		if (w >= 0) {
 			WRITE_ONCE(fwd->draining, true);
 			tfib_wake(&fwd->workers[w]);
@@ -537,6 +574,7 @@ static int tfib_data_fn(void *arg)
 		spin_lock_bh(&fwd->pick_lock);
 		cpu = smp_processor_id();
 		tw_pick_ran(fwd->pick, w->index, cpu);
+		tfib_picks_publish(fwd);
 		spin_unlock_bh(&fwd->pick_lock);
 		tfib_worker_ran(w, cpu);
 		do {
@@ -670,6 +708,7 @@ struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
 		return ERR_PTR(-ENOMEM);
 	fwd->cfg = *cfg;
 	spin_lock_init(&fwd->pick_lock);
+	u64_stats_init(&fwd->picks_sync);
 	if (cfg->mode == TFIB_FWD_MODE_RING) {
 		err = tfib_rings_start(fwd, ifindex);
 		if (err) {
@@ -785,47 +824,44 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 }
 
 /* The pick counts of the bindings gone and of the current one. */
-static void tfib_pick_stats(const struct tfib_table *t,
-			    struct tw_pick_stats *st)
+static void tfib_pick_stats(const struct tfib_table *t, u64 *v)
 {
-	struct tfib_fwd *fwd = t->fwd;
-	struct tw_pick_stats now = {};
+	const struct tw_pick_stats *gone = &t->counters->picks;
+	const struct tfib_fwd *fwd = t->fwd;
+	unsigned int start;
+	u32 i;
 
+	memset(v, 0, TFIB_PICK_NUM * sizeof(*v));
 	if (fwd && fwd->pick) {
-		spin_lock_bh(&fwd->pick_lock);
-		tw_pick_get_stats(fwd->pick, &now);
-		spin_unlock_bh(&fwd->pick_lock);
+		do {
+			start = u64_stats_fetch_begin(&fwd->picks_sync);
+			for (i = 0; i < TFIB_PICK_NUM; i++)
+				v[i] = u64_stats_read(&fwd->picks[i]);
+		} while (u64_stats_fetch_retry(&fwd->picks_sync, start));
 	}
-	*st = t->counters->picks;
-	st->picks += now.picks;
-	st->none_idle += now.none_idle;
-	st->memo_hits += now.memo_hits;
-	st->scan_steps += now.scan_steps;
-	st->ran_on_cpu += now.ran_on_cpu;
-	st->ran_elsewhere += now.ran_elsewhere;
+	v[TFIB_P_PICKS] += gone->picks;
+	v[TFIB_P_NONE_IDLE] += gone->none_idle;
+	v[TFIB_P_MEMO_HITS] += gone->memo_hits;
+	v[TFIB_P_SCAN_STEPS] += gone->scan_steps;
+	v[TFIB_P_RAN_ON_CPU] += gone->ran_on_cpu;
+	v[TFIB_P_RAN_ELSEWHERE] += gone->ran_elsewhere;
 }
 
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 {
-	u64 v[TFIB_C_STATS];
-	struct tw_pick_stats st;
+	u64 v[TFIB_C_STATS], picks[TFIB_PICK_NUM];
 	u32 i;
 
 	tfib_pcpu_read(t->counters->pcpu, TFIB_C_STATS, v);
 	for (i = 0; i <= TFIB_C_DROP_XMIT; i++)
 		if (tfib_put_u64(msg, TFIB_STATS_A_RX + i, v[i]))
 			return -EMSGSIZE;
-	tfib_pick_stats(t, &st);
-	if (tfib_put_u64(msg, TFIB_STATS_A_PICKS, st.picks) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_PICK_NONE, st.none_idle) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_MEMO_HITS, st.memo_hits) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_SCAN_STEPS, st.scan_steps) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ON_CPU, st.ran_on_cpu) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ELSEWHERE, st.ran_elsewhere) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC,
-			 v[TFIB_C_DROP_BAD_MAC]))
-		return -EMSGSIZE;
-	return 0;
+	tfib_pick_stats(t, picks);
+	for (i = 0; i < TFIB_PICK_NUM; i++)
+		if (tfib_put_u64(msg, TFIB_STATS_A_PICKS + i, picks[i]))
+			return -EMSGSIZE;
+	return tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC,
+			    v[TFIB_C_DROP_BAD_MAC]);
 }
 
 static int tfib_fill_hist(struct sk_buff *msg, int type, const u64 *count,
