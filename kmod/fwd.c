@@ -935,9 +935,12 @@ static int tfib_fill_worker(struct sk_buff *msg, struct tfib_worker *w)
 	return 0;
 }
 
-/* The rings, the threads and the burst histogram of a ring binding. */
+/*
+ * The rings, the threads (with @workers) and the burst histogram of a
+ * ring binding.
+ */
 static int tfib_fill_rings(struct sk_buff *msg, struct tfib_fwd *fwd,
-			   const u64 *burst)
+			   const u64 *burst, bool workers)
 {
 	u64 v[TFIB_B_NUM];
 	u32 i;
@@ -946,15 +949,16 @@ static int tfib_fill_rings(struct sk_buff *msg, struct tfib_fwd *fwd,
 	for (i = 0; i < TFIB_RINGS; i++)
 		if (tfib_fill_ring(msg, fwd, i, v))
 			return -EMSGSIZE;
-	if (tfib_fill_worker(msg, &fwd->writer))
+	if (workers && tfib_fill_worker(msg, &fwd->writer))
 		return -EMSGSIZE;
-	for (i = 0; i < fwd->cfg.workers; i++)
+	for (i = 0; workers && i < fwd->cfg.workers; i++)
 		if (tfib_fill_worker(msg, &fwd->workers[i]))
 			return -EMSGSIZE;
 	return tfib_fill_hist(msg, TFIB_A_BURST_HIST, burst, TFIB_BURST_BINS);
 }
 
-int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t)
+int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
+			 bool workers)
 {
 	u64 v[TFIB_C_NUM];
 	int err;
@@ -966,5 +970,34 @@ int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t)
 			     TFIB_AGE_BINS);
 	if (err || t->fwd->cfg.mode != TFIB_FWD_MODE_RING)
 		return err;
-	return tfib_fill_rings(msg, t->fwd, v + TFIB_C_BURST);
+	return tfib_fill_rings(msg, t->fwd, v + TFIB_C_BURST, workers);
+}
+
+/* Sizes of what the fill functions above put. */
+#define TFIB_U64_SIZE	nla_total_size_64bit(sizeof(u64))
+#define TFIB_BIN_SIZE	(nla_total_size(0) + 2 * TFIB_U64_SIZE)
+#define TFIB_RING_SIZE	(nla_total_size(0) + nla_total_size(sizeof(u8)) + \
+			 2 * nla_total_size(sizeof(u32)) + 2 * TFIB_U64_SIZE)
+#define TFIB_WORKER_SIZE (nla_total_size(0) + nla_total_size(sizeof(u8)) + \
+			  2 * nla_total_size(sizeof(u32)) + 3 * TFIB_U64_SIZE)
+
+size_t tfib_fwd_counters_size(void)
+{
+	return (TFIB_STATS_A_MAX - TFIB_STATS_A_RX + 1) * TFIB_U64_SIZE;
+}
+
+size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers)
+{
+	const struct tfib_fwd *fwd = t->fwd;
+	size_t size;
+
+	if (!fwd)
+		return 0;
+	size = TFIB_AGE_BINS * TFIB_BIN_SIZE;
+	if (fwd->cfg.mode != TFIB_FWD_MODE_RING)
+		return size;
+	size += TFIB_RINGS * TFIB_RING_SIZE + TFIB_BURST_BINS * TFIB_BIN_SIZE;
+	if (workers)
+		size += (fwd->cfg.workers + 1) * TFIB_WORKER_SIZE;
+	return size;
 }

@@ -19,13 +19,6 @@
 
 #define TFIB_RING_DEFAULT	4096
 #define TFIB_BURST_DEFAULT	64
-/* A do reply grows up to this when a binding's detail does not fit. */
-#define TFIB_REPLY_MAX		(1 << 20)
-/*
- * A dump message must hold one table's counters whole: with a binding,
- * up to TFIB_MAX_WORKERS nests of about 70 bytes and the histograms.
- */
-#define TFIB_STATS_DUMP_MIN	(128 << 10)
 
 static struct genl_family tfib_family;
 
@@ -140,39 +133,31 @@ static struct tfib_table *tfib_nl_table(const struct genl_info *info)
 }
 
 /*
- * Reply to a do request with what @fill puts, in a message that grows
- * while a binding's detail does not fit.  Under tfib_lock.
+ * Reply to a do request with what @fill puts, in a message of @size
+ * bytes of attributes.  Under tfib_lock.
  */
 static int tfib_nl_reply(struct genl_info *info, u8 cmd, tfib_fill_fn fill,
-			 struct tfib_table *t, const void *arg)
+			 struct tfib_table *t, const void *arg, size_t size)
 {
-	size_t size = NLMSG_GOODSIZE;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;
 
-	for (;;) {
-		msg = genlmsg_new(size, GFP_KERNEL);
-		if (!msg) {
-			NL_SET_ERR_MSG_MOD(info->extack,
-					   "out of memory for the reply");
-			return -ENOMEM;
-		}
-		hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, cmd);
-		err = hdr ? fill(msg, t, arg) : -EMSGSIZE;
-		if (!err) {
-			genlmsg_end(msg, hdr);
-			return genlmsg_reply(msg, info);
-		}
-		nlmsg_free(msg);
-		if (err != -EMSGSIZE || size >= TFIB_REPLY_MAX)
-			break;
-		size *= 4;
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
+		return -ENOMEM;
 	}
-	if (err == -EMSGSIZE)
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "reply does not fit in a message");
-	return err;
+	hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, cmd);
+	err = hdr ? fill(msg, t, arg) : -EMSGSIZE;
+	if (err) {
+		nlmsg_free(msg);
+		/* a size computed too small is a bug */
+		WARN_ON_ONCE(err == -EMSGSIZE);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 /* A do request that replies about the table it names. */
@@ -184,7 +169,8 @@ static int tfib_nl_get_table(struct genl_info *info, u8 cmd,
 
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_reply(info, cmd, fill, t, NULL);
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tfib_nl_reply(info, cmd, fill, t, NULL, NLMSG_GOODSIZE);
 	mutex_unlock(&tfib_lock);
 	return err;
 }
@@ -396,9 +382,14 @@ static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 	return 0;
 }
 
-/* TABLE, then the STATS nest (the core's counters, then the forwarder's). */
+/*
+ * TABLE, then the STATS nest (the core's counters, then the forwarder's),
+ * then the detail: with a nest per thread when @arg is non-NULL (a do
+ * reply; a dump leaves them out, so that its messages keep their default
+ * size whatever the number of workers).
+ */
 static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
-			      const void *unused)
+			      const void *arg)
 {
 	struct nlattr *nest;
 
@@ -409,26 +400,30 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 	    tfib_fwd_fill_counters(msg, t))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
-	return tfib_fwd_fill_detail(msg, t);
+	return tfib_fwd_fill_detail(msg, t, arg != NULL);
+}
+
+/* What tfib_nl_fill_stats() puts, in bytes. */
+static size_t tfib_nl_stats_size(const struct tfib_table *t, bool workers)
+{
+	return nla_total_size(TFIB_NAME_LEN) + nla_total_size(0) +
+	       TFIB_FIB_COUNTERS * nla_total_size_64bit(sizeof(u64)) +
+	       tfib_fwd_counters_size() + tfib_fwd_detail_size(t, workers);
 }
 
 static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	return tfib_nl_get_table(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats);
-}
-
-/* Only bound tables need big messages, and the allocation is costly. */
-static int tfib_nl_stats_dump_start(struct netlink_callback *cb)
-{
-	struct net *net = sock_net(cb->skb->sk);
+	static const bool workers = true;
 	struct tfib_table *t;
+	int err;
 
 	mutex_lock(&tfib_lock);
-	list_for_each_entry(t, &tfib_net(net)->tables, node)
-		if (tfib_fwd_dev(t))
-			cb->min_dump_alloc = TFIB_STATS_DUMP_MIN;
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tfib_nl_reply(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats, t,
+			    &workers, tfib_nl_stats_size(t, workers));
 	mutex_unlock(&tfib_lock);
-	return 0;
+	return err;
 }
 
 static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
@@ -520,7 +515,7 @@ static int tfib_nl_entry_get(struct sk_buff *skb, struct genl_info *info)
 	t = tfib_nl_table(info);
 	err = IS_ERR(t) ? PTR_ERR(t) :
 	      tfib_nl_reply(info, TFIB_CMD_ENTRY_GET, tfib_nl_fill_entry, t,
-			    &id);
+			    &id, NLMSG_GOODSIZE);
 	mutex_unlock(&tfib_lock);
 	if (err == -ENOENT && !IS_ERR(t))
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entry");
@@ -772,8 +767,7 @@ static const struct genl_split_ops tfib_nl_ops[] = {
 	TFIB_DO(BIND, tfib_nl_bind, tfib_bind_policy, GENL_ADMIN_PERM),
 	TFIB_DO(UNBIND, tfib_nl_unbind, tfib_table_policy, GENL_ADMIN_PERM),
 	TFIB_DO(STATS_GET, tfib_nl_stats_get, tfib_table_policy, 0),
-	TFIB_DUMP(STATS_GET, tfib_nl_stats_dump_start, tfib_nl_stats_dump,
-		  tfib_none_policy),
+	TFIB_DUMP(STATS_GET, NULL, tfib_nl_stats_dump, tfib_none_policy),
 };
 
 static struct genl_family tfib_family = {

@@ -100,11 +100,16 @@ struct net_device *tfib_fwd_dev(const struct tfib_table *t);
  * binding's TABLE_GET attributes (nothing when unbound);
  * tfib_fwd_fill_counters() puts the forwarder's counters, TFIB_STATS_A_RX
  * and after, into the open TFIB_A_STATS nest; tfib_fwd_fill_detail() puts
- * the rings, workers and histograms after it.  -EMSGSIZE when msg is full.
+ * the rings, the histograms and, with @workers, a nest per thread after
+ * it.  -EMSGSIZE when msg is full.  The _size() functions say how much
+ * room the last two need.
  */
 int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t);
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t);
-int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t);
+int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
+			 bool workers);
+size_t tfib_fwd_counters_size(void);
+size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers);
 
 /*
  * The table side (main.c, table.c, netlink.c).  Everything here but

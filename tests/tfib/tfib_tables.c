@@ -587,6 +587,38 @@ TEST_F(bind, renamed_device_reported)
 	EXPECT_STREQ("tfr0", t.ifname);
 }
 
+/*
+ * The per-thread nests are in a do reply, sized for them, and never in a
+ * dump, whose messages keep their default size however many workers.
+ */
+TEST_F(bind, stats_workers_in_do_reply_only)
+{
+	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev0);
+	struct tfc_stats *st = calloc(1, sizeof(*st)), *all = NULL;
+	struct tfc_ack a;
+	size_t n, i;
+	int found = 0;
+
+	ASSERT_NE(NULL, st);
+	cfg.mode = TFIB_FWD_MODE_RING;
+	cfg.workers = 300;
+	ASSERT_EQ(0, tfc_bind(&self->c, "b0", &cfg, &a)) tfu_show("bind", &a);
+	ASSERT_EQ(0, tfc_stats_get(&self->c, "b0", st, &a)) tfu_show("get", &a);
+	EXPECT_EQ(301, st->nworker);
+	EXPECT_EQ(2, st->nring);
+	ASSERT_EQ(0, tfc_stats_dump(&self->c, &all, &n, &a)) tfu_show("dump", &a);
+	for (i = 0; i < n; i++) {
+		if (strcmp(all[i].table, "b0"))
+			continue;
+		found++;
+		EXPECT_EQ(0, all[i].nworker);
+		EXPECT_EQ(2, all[i].nring);
+	}
+	EXPECT_EQ(1, found);
+	free(all);
+	free(st);
+}
+
 TEST_F(bind, table_deleted_bound)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(0);

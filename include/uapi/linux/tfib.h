@@ -98,7 +98,11 @@
  *   Request: TFIB_A_TABLE (do); a dump takes no attribute
  *   Reply:   TFIB_A_TABLE, TFIB_A_STATS and, when bound, TFIB_A_AGE_HIST;
  *            for a ring binding also one TFIB_A_RING per ring, one
- *            TFIB_A_WORKER per thread and TFIB_A_BURST_HIST.
+ *            TFIB_A_WORKER per thread (in a do reply only) and
+ *            TFIB_A_BURST_HIST.
+ *   A dump leaves the per-thread nests out, so that each table fits in a
+ *   message of the default size whatever its number of workers; a do
+ *   reply is sized for all of them.
  *   The forwarder's counters (TFIB_STATS_A_RX and after) count since the
  *   table was created, across bindings.
  *
