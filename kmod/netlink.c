@@ -304,7 +304,8 @@ static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 	} else {
 		t = tfib_table_create(genl_info_net(info), nla_data(name), &cfg,
-				      clockid, info->extack);
+				      clockid, info->attrs[TFIB_A_CAPACITY],
+				      info->extack);
 		err = PTR_ERR_OR_ZERO(t);
 	}
 	mutex_unlock(&tfib_lock);

@@ -88,6 +88,7 @@ struct tfib_table *tfib_table_of_dev(const struct net_device *dev)
 
 /* Room under the module's caps for table @t? */
 static int tfib_charge(const struct tfib_table *t,
+		       const struct nlattr *cap_attr,
 		       struct netlink_ext_ack *extack)
 {
 	u32 capacity = t->cfg.capacity;
@@ -108,6 +109,7 @@ static int tfib_charge(const struct tfib_table *t,
 				       max_entries,
 				       max_entries > tfib_nentries ?
 				       max_entries - tfib_nentries : 0);
+		NL_SET_BAD_ATTR(extack, cap_attr);
 		return -ENOSPC;
 	}
 	if (tfib_nbytes + bytes > max_bytes) {
@@ -116,6 +118,7 @@ static int tfib_charge(const struct tfib_table *t,
 				       bytes, max_bytes,
 				       max_bytes > tfib_nbytes ?
 				       max_bytes - tfib_nbytes : 0);
+		NL_SET_BAD_ATTR(extack, cap_attr);
 		return -ENOSPC;
 	}
 	tfib_ntables++;
@@ -152,6 +155,7 @@ static void tfib_table_link(struct tfib_net *tn, struct tfib_table *t)
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     const struct tw_fib_config *cfg,
 				     clockid_t clockid,
+				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack)
 {
 	struct tfib_table *t;
@@ -166,7 +170,7 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 	t->cfg.seed = get_random_u32();
 	t->clockid = clockid;
 	t->bytes = tw_fib_mem_size(cfg);
-	err = tfib_charge(t, extack);
+	err = tfib_charge(t, capacity, extack);
 	if (err)
 		goto err_free;
 	err = tw_fib_create(&t->fib, &t->cfg);

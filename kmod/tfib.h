@@ -140,9 +140,14 @@ void tfib_destroy_all(void);
 struct tfib_table *tfib_table_find(struct net *net, const char *name);
 /* The first table named after @name (every table when @name is ""). */
 struct tfib_table *tfib_table_next(struct net *net, const char *name);
+/*
+ * A cap on entries or bytes that refuses the table blames @capacity (the
+ * request's TFIB_A_CAPACITY) in the ack.
+ */
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     const struct tw_fib_config *cfg,
 				     clockid_t clockid,
+				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack);
 void tfib_table_destroy(struct tfib_table *t);
 /*

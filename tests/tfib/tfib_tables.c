@@ -320,6 +320,8 @@ TEST_F(caps, max_entries)
 	cfg.capacity = 401;
 	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
 	EXPECT_NE(NULL, strstr(a.msg, "max_entries")) tfu_show("cap", &a);
+	/* the capacity is to blame */
+	EXPECT_TRUE(a.has_offs);
 	cfg.capacity = 400;
 	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
 	ASSERT_EQ(0, tfc_table_del(&self->c, "cap0", &a));
@@ -338,6 +340,7 @@ TEST_F(caps, max_bytes)
 	cfg.buckets = 1 << 20;
 	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
 	EXPECT_NE(NULL, strstr(a.msg, "max_bytes")) tfu_show("buckets", &a);
+	EXPECT_TRUE(a.has_offs);
 	cfg.buckets = 0;
 	cfg.spares = 1 << 20;
 	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));

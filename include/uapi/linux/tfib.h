@@ -25,12 +25,12 @@
  * packets for an unknown user, are counted and dropped, never forwarded.
  * A device carries at most one binding, a table at most one.
  *
- * In TFIB_FWD_RING mode, receive puts control packets on the control ring
+ * In TFIB_FWD_MODE_RING mode, receive puts control packets on the control ring
  * and data packets on the data ring (a full ring drops and counts); one
  * writer thread drains the control ring, a pool of data worker threads
  * (possibly more than the CPUs) the data ring, each in bursts.  When the
  * data ring gets work on CPU c and no worker is draining it, an idle worker
- * is picked (enum tfib_pick) and woken.  In TFIB_FWD_INLINE mode the work
+ * is picked (enum tfib_pick) and woken.  In TFIB_FWD_MODE_INLINE mode the work
  * is done in the receive path, with no ring and no thread.
  *
  * A table, and its binding, go away with TFIB_CMD_TABLE_DEL, its network
@@ -87,7 +87,7 @@
  *   Request: TFIB_A_TABLE, TFIB_A_IFINDEX (required), TFIB_A_FWD_MODE,
  *            TFIB_A_PICK, TFIB_A_WORKERS, TFIB_A_CONTROL_RING,
  *            TFIB_A_DATA_RING, TFIB_A_BURST
- *   Defaults: TFIB_FWD_RING, TFIB_PICK_MEMO, a worker per online CPU,
+ *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
  *   rings of 4096, bursts of 64.  The ring attributes are refused in
  *   inline mode.  -EBUSY when the table or the device is bound already.
  *
