@@ -33,6 +33,7 @@
 #include <linux/prefetch.h>
 #include <linux/percpu.h>
 #include <linux/bottom_half.h>
+#include <linux/u64_stats_sync.h>
 
 /*
  * Interfaces of newer kernels, provided on older ones so the sources use
@@ -122,6 +123,7 @@ static inline s64 div_s64(s64 a, s32 b) { return a / b; }
 static inline s64 div64_s64(s64 a, s64 b) { return a / b; }
 
 #define GFP_KERNEL	0
+#define GFP_KERNEL_ACCOUNT	0
 #define GFP_ATOMIC	0
 #define kmalloc(size, gfp)	((void)(gfp), malloc(size))
 #define kzalloc(size, gfp)	((void)(gfp), calloc(1, size))
@@ -319,8 +321,8 @@ static inline void write_seqcount_end(seqcount_t *s)
 
 /*
  * Per-CPU data: one slot per thread (up to TW_HOST_NR_CPUS threads, then
- * shared), TW_HOST_PCPU_UNIT bytes apart.  this_cpu_add() is a relaxed
- * load and store, not an atomic add: exact while slots are not shared.
+ * shared), TW_HOST_PCPU_UNIT bytes apart.  get_cpu_ptr() gives the
+ * thread's slot.
  */
 #define TW_HOST_NR_CPUS		64
 #define TW_HOST_PCPU_UNIT	256
@@ -341,17 +343,72 @@ static inline unsigned int tw_host_cpu(void)
 	_Static_assert(sizeof(type) <= TW_HOST_PCPU_UNIT, "per-cpu unit"); \
 	(type *)calloc(TW_HOST_NR_CPUS, TW_HOST_PCPU_UNIT);		\
 })
+#define alloc_percpu_gfp(type, gfp)	((void)(gfp), alloc_percpu(type))
 #define free_percpu(p)		free(p)
 #define per_cpu_ptr(p, cpu)						\
 	((__typeof__(p))((char *)(p) + (cpu) * TW_HOST_PCPU_UNIT))
 #define for_each_possible_cpu(cpu)					\
 	for ((cpu) = 0; (cpu) < TW_HOST_NR_CPUS; (cpu)++)
-#define this_cpu_add(var, n) do {					\
-	__typeof__(&(var)) _p = per_cpu_ptr(&(var), tw_host_cpu());	\
-	__atomic_store_n(_p, __atomic_load_n(_p, __ATOMIC_RELAXED) + (n), \
-			 __ATOMIC_RELAXED);				\
-} while (0)
-#define this_cpu_inc(var)	this_cpu_add(var, 1)
+#define get_cpu_ptr(p)		per_cpu_ptr(p, tw_host_cpu())
+#define put_cpu_ptr(p)		((void)(p))
+
+/*
+ * u64_stats: every host the core runs on reads a u64 whole with a relaxed
+ * atomic load, so there is no sequence to keep.  An update is a relaxed
+ * load and store, not an atomic add: exact while slots are not shared.
+ */
+struct u64_stats_sync {
+	char unused;
+};
+
+struct tw_u64_stats {
+	u64 v;
+};
+
+#define u64_stats_t		struct tw_u64_stats
+
+static inline void u64_stats_init(struct u64_stats_sync *s)
+{
+	(void)s;
+}
+
+static inline u64 u64_stats_read(const u64_stats_t *p)
+{
+	return __atomic_load_n(&p->v, __ATOMIC_RELAXED);
+}
+
+static inline void u64_stats_add(u64_stats_t *p, u64 n)
+{
+	__atomic_store_n(&p->v, u64_stats_read(p) + n, __ATOMIC_RELAXED);
+}
+
+static inline unsigned long
+u64_stats_update_begin_irqsave(struct u64_stats_sync *s)
+{
+	(void)s;
+	return 0;
+}
+
+static inline void u64_stats_update_end_irqrestore(struct u64_stats_sync *s,
+						   unsigned long flags)
+{
+	(void)s;
+	(void)flags;
+}
+
+static inline unsigned int u64_stats_fetch_begin(const struct u64_stats_sync *s)
+{
+	(void)s;
+	return 0;
+}
+
+static inline bool u64_stats_fetch_retry(const struct u64_stats_sync *s,
+					 unsigned int start)
+{
+	(void)s;
+	(void)start;
+	return false;
+}
 
 #ifdef TW_HOST_NO_URCU
 /*

@@ -55,15 +55,23 @@ struct tw_fib_pool {			/* a stack of free objects */
 	u32 nfree;
 };
 
+/* The per-CPU counters, in the order of struct tw_fib_stats. */
+enum tw_fib_ctr {
+	TW_FIB_C_LOOKUPS,
+	TW_FIB_C_MISSES,
+	TW_FIB_C_INSERTS,
+	TW_FIB_C_UPDATES,
+	TW_FIB_C_DELETES,
+	TW_FIB_C_RETRIES,
+	TW_FIB_C_SPINS,
+	TW_FIB_C_BUSY,
+	TW_FIB_C_NUM,
+};
+
+/* u64_stats: a 32-bit CPU reads a count whole, never mid-update. */
 struct tw_fib_pcpu {
-	u64 lookups;
-	u64 misses;
-	u64 inserts;
-	u64 updates;
-	u64 deletes;
-	u64 retries;
-	u64 spins;
-	u64 busy;
+	struct u64_stats_sync syncp;
+	u64_stats_t v[TW_FIB_C_NUM];
 };
 
 struct tw_fib {
@@ -135,6 +143,22 @@ static struct tw_fib_bucket *tw_fib_bucket(struct tw_fib *fib, u32 id)
 }
 
 /* Readers take no lock: retired objects wait for a grace period. */
+/*
+ * Add @n to this CPU's counter @i.  Any context may count (lookups run in
+ * any): the irqsave variant keeps a 32-bit update whole, and costs nothing
+ * on 64-bit.
+ */
+static void tw_fib_count(struct tw_fib *fib, enum tw_fib_ctr i, u64 n)
+{
+	struct tw_fib_pcpu *p = get_cpu_ptr(fib->pcpu);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&p->syncp);
+	u64_stats_add(&p->v[i], n);
+	u64_stats_update_end_irqrestore(&p->syncp, flags);
+	put_cpu_ptr(fib->pcpu);
+}
+
 static bool tw_fib_lockless(const struct tw_fib *fib)
 {
 	return fib->sync == TW_FIB_RCU || fib->sync == TW_FIB_SEQCOUNT;
@@ -160,7 +184,7 @@ static void tw_fib_bucket_lock(struct tw_fib *fib, struct tw_fib_bucket *b)
 			cpu_relax();
 	}
 	if (unlikely(spins))
-		this_cpu_add(fib->pcpu->spins, spins);
+		tw_fib_count(fib, TW_FIB_C_SPINS, spins);
 	__acquire(b);
 }
 
@@ -262,7 +286,7 @@ static void tw_fib_read_seq(struct tw_fib *fib, struct tw_fib_entry *e,
 		retries++;
 	}
 	if (unlikely(retries))
-		this_cpu_add(fib->pcpu->retries, retries);
+		tw_fib_count(fib, TW_FIB_C_RETRIES, retries);
 }
 
 /* Copy @e's tuple out, under the read side of tw_fib_read_begin(). */
@@ -319,10 +343,10 @@ int tw_fib_lookup(struct tw_fib *fib, u32 id, struct tw_fib_tuple *t)
 	if (e)
 		tw_fib_read_tuple(fib, e, t);
 	tw_fib_read_end(fib, b);
-	this_cpu_inc(fib->pcpu->lookups);
+	tw_fib_count(fib, TW_FIB_C_LOOKUPS, 1);
 	if (e)
 		return 0;
-	this_cpu_inc(fib->pcpu->misses);
+	tw_fib_count(fib, TW_FIB_C_MISSES, 1);
 	return -ENOENT;
 }
 
@@ -419,7 +443,7 @@ int tw_fib_insert(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t)
 		rcu_assign_pointer(*link, e);
 	tw_fib_write_end(fib, b);
 	if (!err)
-		this_cpu_inc(fib->pcpu->inserts);
+		tw_fib_count(fib, TW_FIB_C_INSERTS, 1);
 	return err;
 }
 
@@ -464,7 +488,7 @@ static int tw_fib_replace_copy(struct tw_fib *fib, struct tw_fib_entry *e,
 	}
 	c = tw_fib_take_copy(fib);
 	if (!c) {
-		this_cpu_inc(fib->pcpu->busy);
+		tw_fib_count(fib, TW_FIB_C_BUSY, 1);
 		return -EBUSY;
 	}
 	c->t = *t;
@@ -510,7 +534,7 @@ int tw_fib_update(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t)
 	if (old)
 		call_rcu(&old->rcu, tw_fib_copy_free_rcu);
 	if (!err)
-		this_cpu_inc(fib->pcpu->updates);
+		tw_fib_count(fib, TW_FIB_C_UPDATES, 1);
 	return err;
 }
 
@@ -570,7 +594,7 @@ int tw_fib_delete(struct tw_fib *fib, u32 id)
 	if (!e)
 		return -ENOENT;
 	tw_fib_retire_entry(fib, e);
-	this_cpu_inc(fib->pcpu->deletes);
+	tw_fib_count(fib, TW_FIB_C_DELETES, 1);
 	return 0;
 }
 
@@ -629,24 +653,41 @@ void tw_fib_reclaim(struct tw_fib *fib)
 		rcu_barrier();
 }
 
-void tw_fib_get_stats(struct tw_fib *fib, struct tw_fib_stats *st)
+/* Sum the counters of every CPU into @v. */
+static void tw_fib_read_counters(struct tw_fib *fib, u64 *v)
 {
 	const struct tw_fib_pcpu *p;
-	int cpu;
+	unsigned int start;
+	u64 one[TW_FIB_C_NUM];
+	int cpu, i;
 
-	memset(st, 0, sizeof(*st));
-	/* per-CPU sums: on a 32-bit CPU a count may be read mid-update */
+	memset(v, 0, TW_FIB_C_NUM * sizeof(*v));
 	for_each_possible_cpu(cpu) {
 		p = per_cpu_ptr(fib->pcpu, cpu);
-		st->lookups += READ_ONCE(p->lookups);
-		st->misses += READ_ONCE(p->misses);
-		st->inserts += READ_ONCE(p->inserts);
-		st->updates += READ_ONCE(p->updates);
-		st->deletes += READ_ONCE(p->deletes);
-		st->retries += READ_ONCE(p->retries);
-		st->spins += READ_ONCE(p->spins);
-		st->busy += READ_ONCE(p->busy);
+		do {
+			start = u64_stats_fetch_begin(&p->syncp);
+			for (i = 0; i < TW_FIB_C_NUM; i++)
+				one[i] = u64_stats_read(&p->v[i]);
+		} while (u64_stats_fetch_retry(&p->syncp, start));
+		for (i = 0; i < TW_FIB_C_NUM; i++)
+			v[i] += one[i];
 	}
+}
+
+void tw_fib_get_stats(struct tw_fib *fib, struct tw_fib_stats *st)
+{
+	u64 v[TW_FIB_C_NUM];
+
+	memset(st, 0, sizeof(*st));
+	tw_fib_read_counters(fib, v);
+	st->lookups = v[TW_FIB_C_LOOKUPS];
+	st->misses = v[TW_FIB_C_MISSES];
+	st->inserts = v[TW_FIB_C_INSERTS];
+	st->updates = v[TW_FIB_C_UPDATES];
+	st->deletes = v[TW_FIB_C_DELETES];
+	st->retries = v[TW_FIB_C_RETRIES];
+	st->spins = v[TW_FIB_C_SPINS];
+	st->busy = v[TW_FIB_C_BUSY];
 	spin_lock_bh(&fib->pool_lock);
 	st->entries = fib->entries;
 	st->backlog = fib->waiting + fib->waiting_copies;
@@ -660,7 +701,7 @@ static int tw_fib_pool_init(struct tw_fib_pool *p, void *mem, size_t size,
 {
 	u32 i;
 
-	p->free = kvcalloc(n ?: 1, sizeof(*p->free), GFP_KERNEL);
+	p->free = kvcalloc(n ?: 1, sizeof(*p->free), GFP_KERNEL_ACCOUNT);
 	if (!p->free)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -697,24 +738,27 @@ static int tw_fib_alloc(struct tw_fib *fib, const struct tw_fib_config *cfg)
 {
 	u32 ncopies = fib->sync == TW_FIB_RCU ? cfg->capacity + fib->spares : 0;
 	u32 i;
+	int cpu;
 
 	fib->buckets = kvcalloc(fib->mask + 1, sizeof(*fib->buckets),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (tw_fib_lockless(fib)) {
 		fib->locks = kvcalloc(fib->mask + 1, sizeof(*fib->locks),
-				      GFP_KERNEL);
+				      GFP_KERNEL_ACCOUNT);
 		if (!fib->locks)
 			return -ENOMEM;
 	}
 	fib->entry_mem = kvcalloc(cfg->capacity, sizeof(*fib->entry_mem),
-				  GFP_KERNEL);
+				  GFP_KERNEL_ACCOUNT);
 	if (ncopies)
 		fib->copy_mem = kvcalloc(ncopies, sizeof(*fib->copy_mem),
-					 GFP_KERNEL);
-	fib->pcpu = alloc_percpu(struct tw_fib_pcpu);
+					 GFP_KERNEL_ACCOUNT);
+	fib->pcpu = alloc_percpu_gfp(struct tw_fib_pcpu, GFP_KERNEL_ACCOUNT);
 	if (!fib->buckets || !fib->entry_mem || (ncopies && !fib->copy_mem) ||
 	    !fib->pcpu)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(fib->pcpu, cpu)->syncp);
 	if (tw_fib_pool_init(&fib->entry_pool, fib->entry_mem,
 			     sizeof(*fib->entry_mem), cfg->capacity) ||
 	    tw_fib_pool_init(&fib->copy_pool, fib->copy_mem,
@@ -729,23 +773,50 @@ static int tw_fib_alloc(struct tw_fib *fib, const struct tw_fib_config *cfg)
 	return 0;
 }
 
+/* The buckets of a table of @capacity when the config gives none. */
+static u32 tw_fib_default_buckets(u32 capacity)
+{
+	u32 n;
+
+	for (n = 1; n <= TW_FIB_MAX_CAPACITY; n <<= 1)
+		if (n >= capacity)
+			return n;
+	return 0;
+}
+
+/*
+ * tw_fib_mem_size - the bytes tw_fib_create() allocates for @cfg (per-CPU
+ * counters aside), buckets and spare tuples included.
+ */
+u64 tw_fib_mem_size(const struct tw_fib_config *cfg)
+{
+	u64 buckets = cfg->buckets ?: tw_fib_default_buckets(cfg->capacity);
+	u64 ncopies = 0, bucket = sizeof(struct tw_fib_bucket);
+
+	if (cfg->sync == TW_FIB_RCU)
+		ncopies = (u64)cfg->capacity + (cfg->spares ?: cfg->capacity);
+	if (cfg->sync == TW_FIB_RCU || cfg->sync == TW_FIB_SEQCOUNT)
+		bucket += sizeof(u32);
+	/* each object of a pool has its slot in the pool's stack */
+	return sizeof(struct tw_fib) + buckets * bucket +
+	       cfg->capacity * (sizeof(struct tw_fib_entry) + sizeof(void *)) +
+	       ncopies * (sizeof(struct tw_fib_copy) + sizeof(void *));
+}
+
 /*
  * tw_fib_create - a table as @cfg says, in *@fibp.  Sleeps.
  * Returns 0, -EINVAL for a bad @cfg, or -ENOMEM.
  */
 int tw_fib_create(struct tw_fib **fibp, const struct tw_fib_config *cfg)
 {
-	u32 buckets = cfg->buckets, n;
+	u32 buckets = cfg->buckets ?: tw_fib_default_buckets(cfg->capacity);
 	struct tw_fib *fib;
 	int err;
 
-	for (n = 1; !buckets && n <= TW_FIB_MAX_CAPACITY; n <<= 1)
-		if (n >= cfg->capacity)
-			buckets = n;
 	err = tw_fib_check(cfg, buckets);
 	if (err)
 		return err;
-	fib = kzalloc(sizeof(*fib), GFP_KERNEL);
+	fib = kzalloc(sizeof(*fib), GFP_KERNEL_ACCOUNT);
 	if (!fib)
 		return -ENOMEM;
 	fib->mask = buckets - 1;

@@ -92,6 +92,7 @@ struct tw_fib;
 
 int tw_fib_create(struct tw_fib **fibp, const struct tw_fib_config *cfg);
 void tw_fib_destroy(struct tw_fib *fib);
+u64 tw_fib_mem_size(const struct tw_fib_config *cfg);
 
 int tw_fib_insert(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t);
 int tw_fib_update(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t);

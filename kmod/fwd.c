@@ -18,6 +18,7 @@
 #include <linux/etherdevice.h>
 #include <linux/kthread.h>
 #include <linux/ptr_ring.h>
+#include <linux/rtnetlink.h>
 #include <linux/sched.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/unaligned.h>
@@ -29,7 +30,10 @@
 #define TFIB_AGE_BINS	40	/* ns; the last from 2^38 ns, about 275 s */
 #define TFIB_BURST_BINS	12	/* the last holds bursts of 1024 */
 
-/* The table's counters: TFIB_STATS_A_RX.. in order, then the histograms. */
+/*
+ * The table's counters: TFIB_STATS_A_RX..DROP_XMIT in order, DROP_BAD_MAC,
+ * then the histograms.
+ */
 enum tfib_ctr {
 	TFIB_C_RX,
 	TFIB_C_RX_CONTROL,
@@ -41,14 +45,16 @@ enum tfib_ctr {
 	TFIB_C_DROP_NO_ENTRY,
 	TFIB_C_DROP_TABLE_FULL,
 	TFIB_C_DROP_XMIT,
+	TFIB_C_DROP_BAD_MAC,	/* TFIB_STATS_A_DROP_BAD_MAC, after the picks */
 	TFIB_C_STATS,
 	TFIB_C_AGE = TFIB_C_STATS,
 	TFIB_C_BURST = TFIB_C_AGE + TFIB_AGE_BINS,
 	TFIB_C_NUM = TFIB_C_BURST + TFIB_BURST_BINS,
 };
 
-static_assert(TFIB_STATS_A_RX + TFIB_C_STATS - 1 == TFIB_STATS_A_DROP_XMIT);
+static_assert(TFIB_STATS_A_RX + TFIB_C_DROP_XMIT == TFIB_STATS_A_DROP_XMIT);
 static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
+static_assert(TFIB_STATS_A_DROP_BAD_MAC == TFIB_STATS_A_MAX);
 /* The binding's enum tfib_pick is the core's policy. */
 static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
 	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
@@ -77,7 +83,24 @@ struct tfib_ring {
 	/* Packets on the ring or being put there: bounds peak. */
 	atomic_t len;
 	u32 peak;
+	/* Their truesize, kept under max_bytes (ring_bytes at bind time). */
+	atomic_long_t bytes;
+	long max_bytes;
 };
+
+/* The pick counts, in the order of TFIB_STATS_A_PICKS.. */
+enum tfib_pick_ctr {
+	TFIB_P_PICKS,
+	TFIB_P_NONE_IDLE,
+	TFIB_P_MEMO_HITS,
+	TFIB_P_SCAN_STEPS,
+	TFIB_P_RAN_ON_CPU,
+	TFIB_P_RAN_ELSEWHERE,
+	TFIB_PICK_NUM,
+};
+
+static_assert(TFIB_STATS_A_PICKS + TFIB_P_RAN_ELSEWHERE ==
+	      TFIB_STATS_A_RAN_ELSEWHERE);
 
 #define TFIB_KICK	0	/* bit of tfib_worker.flags: work to do */
 
@@ -99,6 +122,8 @@ struct tfib_worker {
 struct tfib_fwd {
 	struct tfib_table *t;
 	struct net_device *dev;
+	/* dev's name for replies, copied under RTNL and tfib_lock */
+	char ifname[IFNAMSIZ];
 	netdevice_tracker dev_tracker;
 	struct packet_type pt;
 	struct tfib_bind_cfg cfg;
@@ -108,6 +133,12 @@ struct tfib_fwd {
 	struct tfib_ring ring[TFIB_RINGS];
 	spinlock_t pick_lock;		/* pick and draining */
 	struct tw_pick *pick;
+	/*
+	 * The pick's counts, copied under pick_lock whenever they change, so
+	 * that an (unprivileged) reader of the stats never takes that lock.
+	 */
+	struct u64_stats_sync picks_sync;
+	u64_stats_t picks[TFIB_PICK_NUM];
 	/* A data worker is draining the data ring; read without the lock. */
 	bool draining;
 	struct tfib_worker writer;
@@ -232,24 +263,32 @@ static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
 	struct ethhdr *eth;
 	int rc;
 
+	/* the header is rewritten in place: it must be Ethernet's alone */
+	if (skb->data - skb_mac_header(skb) != ETH_HLEN)
+		goto drop;
 	skb_push(skb, ETH_HLEN);
-	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h))) {
-		tfib_count(fwd->t, TFIB_C_DROP_XMIT);
-		kfree_skb(skb);
-		return;
-	}
+	if (skb_ensure_writable(skb, ETH_HLEN + sizeof(*h)))
+		goto drop;
 	eth = (struct ethhdr *)skb->data;
 	h = (struct tfib_hdr *)(eth + 1);
 	put_unaligned_be64(tu->ts_ns, &h->addr_ns);
 	put_unaligned_be32(tu->seq, &h->addr_seq);
 	ether_addr_copy(eth->h_dest, tu->mac);
 	ether_addr_copy(eth->h_source, fwd->dev->dev_addr);
-	/* a receive timestamp is no transmit time for fq or etf */
-	skb_clear_tstamp(skb);
+	/*
+	 * Neither a receive timestamp nor a sender's delivery time (which
+	 * skb_clear_tstamp() keeps) is a transmit time for fq or etf.
+	 */
+	skb_set_delivery_time(skb, 0, SKB_CLOCK_REALTIME);
 	skb->dev = fwd->dev;
 	rc = dev_queue_xmit(skb);
 	tfib_count(fwd->t, net_xmit_eval(rc) ? TFIB_C_DROP_XMIT :
 					       TFIB_C_FORWARDED);
+	return;
+
+drop:
+	tfib_count(fwd->t, TFIB_C_DROP_XMIT);
+	kfree_skb(skb);
 }
 
 /* An app update: look its user up, address it and send it. */
@@ -292,6 +331,11 @@ static int tfib_classify(struct tfib_table *t, struct sk_buff *skb)
 	}
 	switch (h->type) {
 	case TFIB_PKT_TYPE_CONTROL:
+		/* a group next hop would send the user's data everywhere */
+		if (!is_valid_ether_addr(h->mac)) {
+			tfib_count(t, TFIB_C_DROP_BAD_MAC);
+			return -1;
+		}
 		tfib_count(t, TFIB_C_RX_CONTROL);
 		return TFIB_RING_KIND_CONTROL;
 	case TFIB_PKT_TYPE_DATA:
@@ -306,6 +350,22 @@ static void tfib_wake(struct tfib_worker *w)
 {
 	set_bit(TFIB_KICK, &w->flags);
 	wake_up_process(w->task);
+}
+
+/* Under pick_lock, which serialises the writers: publish the pick counts. */
+static void tfib_picks_publish(struct tfib_fwd *fwd)
+{
+	struct tw_pick_stats st;
+
+	tw_pick_get_stats(fwd->pick, &st);
+	u64_stats_update_begin(&fwd->picks_sync);
+	u64_stats_set(&fwd->picks[TFIB_P_PICKS], st.picks);
+	u64_stats_set(&fwd->picks[TFIB_P_NONE_IDLE], st.none_idle);
+	u64_stats_set(&fwd->picks[TFIB_P_MEMO_HITS], st.memo_hits);
+	u64_stats_set(&fwd->picks[TFIB_P_SCAN_STEPS], st.scan_steps);
+	u64_stats_set(&fwd->picks[TFIB_P_RAN_ON_CPU], st.ran_on_cpu);
+	u64_stats_set(&fwd->picks[TFIB_P_RAN_ELSEWHERE], st.ran_elsewhere);
+	u64_stats_update_end(&fwd->picks_sync);
 }
 
 /*
@@ -323,6 +383,7 @@ static void tfib_kick_data(struct tfib_fwd *fwd)
 	spin_lock(&fwd->pick_lock);
 	if (!fwd->draining) {
 		w = tw_pick_get(fwd->pick, fwd->cfg.pick, smp_processor_id());
+		tfib_picks_publish(fwd);
 		if (w >= 0) {
 			WRITE_ONCE(fwd->draining, true);
 			tfib_wake(&fwd->workers[w]);
@@ -338,12 +399,29 @@ static void tfib_kick_writer(struct tfib_fwd *fwd)
 		wake_up_process(fwd->writer.task);
 }
 
+/*
+ * Put @skb on @ring if the ring has room, in places and in bytes: remote
+ * traffic may fill the rings, not pin more memory than the budget.
+ */
+static bool tfib_ring_put(struct tfib_ring *ring, struct sk_buff *skb)
+{
+	long size = skb->truesize;
+
+	if (atomic_long_add_return(size, &ring->bytes) > ring->max_bytes)
+		goto undo;
+	if (!ptr_ring_produce(&ring->r, skb))
+		return true;
+undo:
+	atomic_long_sub(size, &ring->bytes);
+	return false;
+}
+
 static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 {
 	struct tfib_ring *ring = &fwd->ring[kind];
 	int len = atomic_inc_return(&ring->len);
 
-	if (ptr_ring_produce(&ring->r, skb)) {
+	if (!tfib_ring_put(ring, skb)) {
 		atomic_dec(&ring->len);
 		tfib_pcpu_add(fwd->pcpu, TFIB_B_DROPPED(kind), 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
@@ -410,6 +488,7 @@ static int tfib_burst(struct tfib_worker *w)
 {
 	struct tfib_fwd *fwd = w->fwd;
 	struct tfib_ring *ring = &fwd->ring[w->kind];
+	long bytes = 0;
 	int i, n;
 
 	/* the receive path's context: counters, fib locks, transmit */
@@ -417,6 +496,9 @@ static int tfib_burst(struct tfib_worker *w)
 	n = ptr_ring_consume_batched(&ring->r, w->batch, fwd->cfg.burst);
 	if (n > 0) {
 		atomic_sub(n, &ring->len);
+		for (i = 0; i < n; i++)
+			bytes += ((struct sk_buff *)w->batch[i])->truesize;
+		atomic_long_sub(bytes, &ring->bytes);
 		for (i = 0; i < n; i++)
 			tfib_process(fwd, w->kind, w->batch[i]);
 		tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
@@ -492,6 +574,7 @@ static int tfib_data_fn(void *arg)
 		spin_lock_bh(&fwd->pick_lock);
 		cpu = smp_processor_id();
 		tw_pick_ran(fwd->pick, w->index, cpu);
+		tfib_picks_publish(fwd);
 		spin_unlock_bh(&fwd->pick_lock);
 		tfib_worker_ran(w, cpu);
 		do {
@@ -511,7 +594,7 @@ static void tfib_worker_stop(struct tfib_worker *w)
 }
 
 static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
-			     u8 kind, u32 index)
+			     u8 kind, u32 index, int ifindex)
 {
 	struct task_struct *task;
 
@@ -524,11 +607,10 @@ static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
 	if (!w->batch)
 		return -ENOMEM;
 	if (kind == TFIB_RING_KIND_CONTROL)
-		task = kthread_create(tfib_writer_fn, w, "tfib/%d:w",
-				      fwd->dev->ifindex);
+		task = kthread_create(tfib_writer_fn, w, "tfib/%d:w", ifindex);
 	else
-		task = kthread_create(tfib_data_fn, w, "tfib/%d:%u",
-				      fwd->dev->ifindex, index);
+		task = kthread_create(tfib_data_fn, w, "tfib/%d:%u", ifindex,
+				      index);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	w->task = task;
@@ -542,11 +624,29 @@ static void tfib_skb_free(void *ptr)
 	kfree_skb(ptr);
 }
 
-/* After the handler is gone: threads first, then what is left on the rings. */
-static void tfib_fwd_free(struct tfib_fwd *fwd)
+/* Fold the binding's pick counts into the table's, which outlive it. */
+static void tfib_fwd_keep_picks(struct tfib_fwd *fwd)
 {
 	struct tfib_fwd_counters *c = fwd->t->counters;
 	struct tw_pick_stats st;
+
+	if (!fwd->pick)
+		return;
+	tw_pick_get_stats(fwd->pick, &st);
+	c->picks.picks += st.picks;
+	c->picks.none_idle += st.none_idle;
+	c->picks.memo_hits += st.memo_hits;
+	c->picks.scan_steps += st.scan_steps;
+	c->picks.ran_on_cpu += st.ran_on_cpu;
+	c->picks.ran_elsewhere += st.ran_elsewhere;
+}
+
+/*
+ * After the handler is gone (or before it was added): threads first, then
+ * what is left on the rings.
+ */
+void tfib_fwd_destroy(struct tfib_fwd *fwd)
+{
 	u32 i;
 
 	if (fwd->workers)
@@ -557,27 +657,24 @@ static void tfib_fwd_free(struct tfib_fwd *fwd)
 	for (i = 0; i < TFIB_RINGS; i++)
 		if (fwd->ring[i].r.queue)
 			ptr_ring_cleanup(&fwd->ring[i].r, tfib_skb_free);
-	if (fwd->pick) {
-		tw_pick_get_stats(fwd->pick, &st);
-		c->picks.picks += st.picks;
-		c->picks.none_idle += st.none_idle;
-		c->picks.memo_hits += st.memo_hits;
-		c->picks.scan_steps += st.scan_steps;
-		c->picks.ran_on_cpu += st.ran_on_cpu;
-		c->picks.ran_elsewhere += st.ran_elsewhere;
-		tw_pick_destroy(fwd->pick);
-	}
+	/* a binding that was attached keeps its pick counts in the table */
+	if (fwd->t)
+		tfib_fwd_keep_picks(fwd);
+	tw_pick_destroy(fwd->pick);
 	free_percpu(fwd->pcpu);
 	netdev_put(fwd->dev, &fwd->dev_tracker);
 	kfree(fwd);
 }
 
-static int tfib_rings_start(struct tfib_fwd *fwd)
+static int tfib_rings_start(struct tfib_fwd *fwd, int ifindex)
 {
 	const struct tfib_bind_cfg *cfg = &fwd->cfg;
 	int err;
 	u32 i;
 
+	for (i = 0; i < TFIB_RINGS; i++)
+		fwd->ring[i].max_bytes = min_t(unsigned long, LONG_MAX,
+					       READ_ONCE(tfib_ring_bytes));
 	fwd->pcpu = tfib_pcpu_alloc(TFIB_B_NUM);
 	if (!fwd->pcpu ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_CONTROL].r,
@@ -592,44 +689,53 @@ static int tfib_rings_start(struct tfib_fwd *fwd)
 				GFP_KERNEL);
 	if (!fwd->workers)
 		return -ENOMEM;
-	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0);
+	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0,
+				ifindex);
 	for (i = 0; !err && i < cfg->workers; i++)
 		err = tfib_worker_start(fwd, &fwd->workers[i],
-					TFIB_RING_KIND_DATA, i);
+					TFIB_RING_KIND_DATA, i, ifindex);
 	return err;
 }
 
-int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
-		  const struct tfib_bind_cfg *cfg,
-		  struct netlink_ext_ack *extack)
+struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
+				 struct netlink_ext_ack *extack)
 {
 	struct tfib_fwd *fwd;
 	int err;
 
-	lockdep_assert_held(&tfib_lock);
 	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
 	if (!fwd)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
+	fwd->cfg = *cfg;
+	spin_lock_init(&fwd->pick_lock);
+	u64_stats_init(&fwd->picks_sync);
+	if (cfg->mode == TFIB_FWD_MODE_RING) {
+		err = tfib_rings_start(fwd, ifindex);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "cannot start the rings and threads");
+			tfib_fwd_destroy(fwd);
+			return ERR_PTR(err);
+		}
+	}
+	return fwd;
+}
+
+void tfib_fwd_attach(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&tfib_lock);
 	fwd->t = t;
 	fwd->dev = dev;
 	netdev_hold(dev, &fwd->dev_tracker, GFP_KERNEL);
-	fwd->cfg = *cfg;
-	spin_lock_init(&fwd->pick_lock);
-	if (cfg->mode == TFIB_FWD_MODE_RING) {
-		err = tfib_rings_start(fwd);
-		if (err) {
-			NL_SET_ERR_MSG(extack, "cannot start the rings and threads");
-			tfib_fwd_free(fwd);
-			return err;
-		}
-	}
+	strscpy(fwd->ifname, dev->name);
 	fwd->pt.type = htons(TFIB_ETHERTYPE);
 	fwd->pt.dev = dev;
 	fwd->pt.func = tfib_rcv;
 	t->fwd = fwd;
 	/* last: packets come as soon as it is in */
 	dev_add_pack(&fwd->pt);
-	return 0;
 }
 
 void tfib_fwd_unbind(struct tfib_table *t)
@@ -642,7 +748,15 @@ void tfib_fwd_unbind(struct tfib_table *t)
 	/* waits for the handlers in flight (synchronize_net) */
 	dev_remove_pack(&fwd->pt);
 	t->fwd = NULL;
-	tfib_fwd_free(fwd);
+	tfib_fwd_destroy(fwd);
+}
+
+void tfib_fwd_renamed(struct tfib_table *t)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&tfib_lock);
+	if (t->fwd)
+		strscpy(t->fwd->ifname, t->fwd->dev->name);
 }
 
 struct net_device *tfib_fwd_dev(const struct tfib_table *t)
@@ -695,7 +809,7 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 		return 0;
 	cfg = &fwd->cfg;
 	if (nla_put_u32(msg, TFIB_A_IFINDEX, fwd->dev->ifindex) ||
-	    nla_put_string(msg, TFIB_A_IFNAME, fwd->dev->name) ||
+	    nla_put_string(msg, TFIB_A_IFNAME, fwd->ifname) ||
 	    nla_put_u8(msg, TFIB_A_FWD_MODE, cfg->mode))
 		return -EMSGSIZE;
 	if (cfg->mode != TFIB_FWD_MODE_RING)
@@ -710,45 +824,44 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 }
 
 /* The pick counts of the bindings gone and of the current one. */
-static void tfib_pick_stats(const struct tfib_table *t,
-			    struct tw_pick_stats *st)
+static void tfib_pick_stats(const struct tfib_table *t, u64 *v)
 {
-	struct tfib_fwd *fwd = t->fwd;
-	struct tw_pick_stats now = {};
+	const struct tw_pick_stats *gone = &t->counters->picks;
+	const struct tfib_fwd *fwd = t->fwd;
+	unsigned int start;
+	u32 i;
 
+	memset(v, 0, TFIB_PICK_NUM * sizeof(*v));
 	if (fwd && fwd->pick) {
-		spin_lock_bh(&fwd->pick_lock);
-		tw_pick_get_stats(fwd->pick, &now);
-		spin_unlock_bh(&fwd->pick_lock);
+		do {
+			start = u64_stats_fetch_begin(&fwd->picks_sync);
+			for (i = 0; i < TFIB_PICK_NUM; i++)
+				v[i] = u64_stats_read(&fwd->picks[i]);
+		} while (u64_stats_fetch_retry(&fwd->picks_sync, start));
 	}
-	*st = t->counters->picks;
-	st->picks += now.picks;
-	st->none_idle += now.none_idle;
-	st->memo_hits += now.memo_hits;
-	st->scan_steps += now.scan_steps;
-	st->ran_on_cpu += now.ran_on_cpu;
-	st->ran_elsewhere += now.ran_elsewhere;
+	v[TFIB_P_PICKS] += gone->picks;
+	v[TFIB_P_NONE_IDLE] += gone->none_idle;
+	v[TFIB_P_MEMO_HITS] += gone->memo_hits;
+	v[TFIB_P_SCAN_STEPS] += gone->scan_steps;
+	v[TFIB_P_RAN_ON_CPU] += gone->ran_on_cpu;
+	v[TFIB_P_RAN_ELSEWHERE] += gone->ran_elsewhere;
 }
 
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 {
-	u64 v[TFIB_C_STATS];
-	struct tw_pick_stats st;
+	u64 v[TFIB_C_STATS], picks[TFIB_PICK_NUM];
 	u32 i;
 
 	tfib_pcpu_read(t->counters->pcpu, TFIB_C_STATS, v);
-	for (i = 0; i < TFIB_C_STATS; i++)
+	for (i = 0; i <= TFIB_C_DROP_XMIT; i++)
 		if (tfib_put_u64(msg, TFIB_STATS_A_RX + i, v[i]))
 			return -EMSGSIZE;
-	tfib_pick_stats(t, &st);
-	if (tfib_put_u64(msg, TFIB_STATS_A_PICKS, st.picks) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_PICK_NONE, st.none_idle) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_MEMO_HITS, st.memo_hits) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_SCAN_STEPS, st.scan_steps) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ON_CPU, st.ran_on_cpu) ||
-	    tfib_put_u64(msg, TFIB_STATS_A_RAN_ELSEWHERE, st.ran_elsewhere))
-		return -EMSGSIZE;
-	return 0;
+	tfib_pick_stats(t, picks);
+	for (i = 0; i < TFIB_PICK_NUM; i++)
+		if (tfib_put_u64(msg, TFIB_STATS_A_PICKS + i, picks[i]))
+			return -EMSGSIZE;
+	return tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC,
+			    v[TFIB_C_DROP_BAD_MAC]);
 }
 
 static int tfib_fill_hist(struct sk_buff *msg, int type, const u64 *count,
@@ -822,9 +935,12 @@ static int tfib_fill_worker(struct sk_buff *msg, struct tfib_worker *w)
 	return 0;
 }
 
-/* The rings, the threads and the burst histogram of a ring binding. */
+/*
+ * The rings, the threads (with @workers) and the burst histogram of a
+ * ring binding.
+ */
 static int tfib_fill_rings(struct sk_buff *msg, struct tfib_fwd *fwd,
-			   const u64 *burst)
+			   const u64 *burst, bool workers)
 {
 	u64 v[TFIB_B_NUM];
 	u32 i;
@@ -833,15 +949,16 @@ static int tfib_fill_rings(struct sk_buff *msg, struct tfib_fwd *fwd,
 	for (i = 0; i < TFIB_RINGS; i++)
 		if (tfib_fill_ring(msg, fwd, i, v))
 			return -EMSGSIZE;
-	if (tfib_fill_worker(msg, &fwd->writer))
+	if (workers && tfib_fill_worker(msg, &fwd->writer))
 		return -EMSGSIZE;
-	for (i = 0; i < fwd->cfg.workers; i++)
+	for (i = 0; workers && i < fwd->cfg.workers; i++)
 		if (tfib_fill_worker(msg, &fwd->workers[i]))
 			return -EMSGSIZE;
 	return tfib_fill_hist(msg, TFIB_A_BURST_HIST, burst, TFIB_BURST_BINS);
 }
 
-int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t)
+int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
+			 bool workers)
 {
 	u64 v[TFIB_C_NUM];
 	int err;
@@ -853,5 +970,34 @@ int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t)
 			     TFIB_AGE_BINS);
 	if (err || t->fwd->cfg.mode != TFIB_FWD_MODE_RING)
 		return err;
-	return tfib_fill_rings(msg, t->fwd, v + TFIB_C_BURST);
+	return tfib_fill_rings(msg, t->fwd, v + TFIB_C_BURST, workers);
+}
+
+/* Sizes of what the fill functions above put. */
+#define TFIB_U64_SIZE	nla_total_size_64bit(sizeof(u64))
+#define TFIB_BIN_SIZE	(nla_total_size(0) + 2 * TFIB_U64_SIZE)
+#define TFIB_RING_SIZE	(nla_total_size(0) + nla_total_size(sizeof(u8)) + \
+			 2 * nla_total_size(sizeof(u32)) + 2 * TFIB_U64_SIZE)
+#define TFIB_WORKER_SIZE (nla_total_size(0) + nla_total_size(sizeof(u8)) + \
+			  2 * nla_total_size(sizeof(u32)) + 3 * TFIB_U64_SIZE)
+
+size_t tfib_fwd_counters_size(void)
+{
+	return (TFIB_STATS_A_MAX - TFIB_STATS_A_RX + 1) * TFIB_U64_SIZE;
+}
+
+size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers)
+{
+	const struct tfib_fwd *fwd = t->fwd;
+	size_t size;
+
+	if (!fwd)
+		return 0;
+	size = TFIB_AGE_BINS * TFIB_BIN_SIZE;
+	if (fwd->cfg.mode != TFIB_FWD_MODE_RING)
+		return size;
+	size += TFIB_RINGS * TFIB_RING_SIZE + TFIB_BURST_BINS * TFIB_BIN_SIZE;
+	if (workers)
+		size += (fwd->cfg.workers + 1) * TFIB_WORKER_SIZE;
+	return size;
 }

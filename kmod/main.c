@@ -25,6 +25,18 @@ module_param_named(max_entries, tfib_max_entries, uint, 0644);
 MODULE_PARM_DESC(max_entries,
 		 "Sum of the capacities of all tables, all namespaces; an entry pins about 100 bytes, 200 in an rcu table (1M)");
 
+/* What buckets and spare tuples cost too: max_entries bounds neither. */
+unsigned long tfib_max_bytes = 256UL << 20;
+module_param_named(max_bytes, tfib_max_bytes, ulong, 0644);
+MODULE_PARM_DESC(max_bytes,
+		 "Memory of all tables, all namespaces, in bytes: entries, buckets and rcu spare tuples (256 MiB)");
+
+/* Remote traffic fills the rings: bound what it pins, not only how many. */
+unsigned long tfib_ring_bytes = 4UL << 20;
+module_param_named(ring_bytes, tfib_ring_bytes, ulong, 0644);
+MODULE_PARM_DESC(ring_bytes,
+		 "Bytes of packets (truesize) each ring of a binding holds at most, read at bind; over it packets are dropped as by a full ring (4 MiB)");
+
 DEFINE_MUTEX(tfib_lock);
 static unsigned int tfib_net_id;
 
@@ -39,13 +51,15 @@ static int tfib_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct tfib_table *t;
 
-	/* Also sent before the device moves to another namespace. */
-	if (event != NETDEV_UNREGISTER)
+	/* UNREGISTER is also sent before the device moves to another netns. */
+	if (event != NETDEV_UNREGISTER && event != NETDEV_CHANGENAME)
 		return NOTIFY_DONE;
 	mutex_lock(&tfib_lock);
-	t = tfib_table_of_dev(dev_net(dev), dev);
-	if (t)
+	t = tfib_table_of_dev(dev);
+	if (t && event == NETDEV_UNREGISTER)
 		tfib_fwd_unbind(t);
+	else if (t)
+		tfib_fwd_renamed(t);
 	mutex_unlock(&tfib_lock);
 	return NOTIFY_DONE;
 }

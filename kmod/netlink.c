@@ -11,6 +11,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/log2.h>
+#include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
@@ -18,13 +19,6 @@
 
 #define TFIB_RING_DEFAULT	4096
 #define TFIB_BURST_DEFAULT	64
-/* A do reply grows up to this when a binding's detail does not fit. */
-#define TFIB_REPLY_MAX		(1 << 20)
-/*
- * A dump message must hold one table's counters whole: with a binding,
- * up to TFIB_MAX_WORKERS nests of about 70 bytes and the histograms.
- */
-#define TFIB_STATS_DUMP_MIN	(128 << 10)
 
 static struct genl_family tfib_family;
 
@@ -139,39 +133,31 @@ static struct tfib_table *tfib_nl_table(const struct genl_info *info)
 }
 
 /*
- * Reply to a do request with what @fill puts, in a message that grows
- * while a binding's detail does not fit.  Under tfib_lock.
+ * Reply to a do request with what @fill puts, in a message of @size
+ * bytes of attributes.  Under tfib_lock.
  */
 static int tfib_nl_reply(struct genl_info *info, u8 cmd, tfib_fill_fn fill,
-			 struct tfib_table *t, const void *arg)
+			 struct tfib_table *t, const void *arg, size_t size)
 {
-	size_t size = NLMSG_GOODSIZE;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;
 
-	for (;;) {
-		msg = genlmsg_new(size, GFP_KERNEL);
-		if (!msg) {
-			NL_SET_ERR_MSG_MOD(info->extack,
-					   "out of memory for the reply");
-			return -ENOMEM;
-		}
-		hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, cmd);
-		err = hdr ? fill(msg, t, arg) : -EMSGSIZE;
-		if (!err) {
-			genlmsg_end(msg, hdr);
-			return genlmsg_reply(msg, info);
-		}
-		nlmsg_free(msg);
-		if (err != -EMSGSIZE || size >= TFIB_REPLY_MAX)
-			break;
-		size *= 4;
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg) {
+		NL_SET_ERR_MSG_MOD(info->extack, "out of memory for the reply");
+		return -ENOMEM;
 	}
-	if (err == -EMSGSIZE)
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "reply does not fit in a message");
-	return err;
+	hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, cmd);
+	err = hdr ? fill(msg, t, arg) : -EMSGSIZE;
+	if (err) {
+		nlmsg_free(msg);
+		/* a size computed too small is a bug */
+		WARN_ON_ONCE(err == -EMSGSIZE);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 /* A do request that replies about the table it names. */
@@ -183,7 +169,8 @@ static int tfib_nl_get_table(struct genl_info *info, u8 cmd,
 
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_reply(info, cmd, fill, t, NULL);
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tfib_nl_reply(info, cmd, fill, t, NULL, NLMSG_GOODSIZE);
 	mutex_unlock(&tfib_lock);
 	return err;
 }
@@ -317,7 +304,8 @@ static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 	} else {
 		t = tfib_table_create(genl_info_net(info), nla_data(name), &cfg,
-				      clockid, info->extack);
+				      clockid, info->attrs[TFIB_A_CAPACITY],
+				      info->extack);
 		err = PTR_ERR_OR_ZERO(t);
 	}
 	mutex_unlock(&tfib_lock);
@@ -395,9 +383,14 @@ static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 	return 0;
 }
 
-/* TABLE, then the STATS nest (the core's counters, then the forwarder's). */
+/*
+ * TABLE, then the STATS nest (the core's counters, then the forwarder's),
+ * then the detail: with a nest per thread when @arg is non-NULL (a do
+ * reply; a dump leaves them out, so that its messages keep their default
+ * size whatever the number of workers).
+ */
 static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
-			      const void *unused)
+			      const void *arg)
 {
 	struct nlattr *nest;
 
@@ -408,26 +401,30 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 	    tfib_fwd_fill_counters(msg, t))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
-	return tfib_fwd_fill_detail(msg, t);
+	return tfib_fwd_fill_detail(msg, t, arg != NULL);
+}
+
+/* What tfib_nl_fill_stats() puts, in bytes. */
+static size_t tfib_nl_stats_size(const struct tfib_table *t, bool workers)
+{
+	return nla_total_size(TFIB_NAME_LEN) + nla_total_size(0) +
+	       TFIB_FIB_COUNTERS * nla_total_size_64bit(sizeof(u64)) +
+	       tfib_fwd_counters_size() + tfib_fwd_detail_size(t, workers);
 }
 
 static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
-	return tfib_nl_get_table(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats);
-}
-
-/* Only bound tables need big messages, and the allocation is costly. */
-static int tfib_nl_stats_dump_start(struct netlink_callback *cb)
-{
-	struct net *net = sock_net(cb->skb->sk);
+	static const bool workers = true;
 	struct tfib_table *t;
+	int err;
 
 	mutex_lock(&tfib_lock);
-	list_for_each_entry(t, &tfib_net(net)->tables, node)
-		if (tfib_fwd_dev(t))
-			cb->min_dump_alloc = TFIB_STATS_DUMP_MIN;
+	t = tfib_nl_table(info);
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tfib_nl_reply(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats, t,
+			    &workers, tfib_nl_stats_size(t, workers));
 	mutex_unlock(&tfib_lock);
-	return 0;
+	return err;
 }
 
 static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
@@ -461,6 +458,12 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	id = nla_get_u32(tb[TFIB_A_USER_ID]);
 	nla_memcpy(tuple.mac, tb[TFIB_A_MAC], ETH_ALEN);
+	/* as for control packets: a group next hop would flood the segment */
+	if (!is_valid_ether_addr(tuple.mac)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_MAC],
+				    "next hop must be a unicast MAC address");
+		return -EINVAL;
+	}
 	tuple.seq = tfib_nl_u32(tb[TFIB_A_SEQ], 0);
 
 	mutex_lock(&tfib_lock);
@@ -513,7 +516,7 @@ static int tfib_nl_entry_get(struct sk_buff *skb, struct genl_info *info)
 	t = tfib_nl_table(info);
 	err = IS_ERR(t) ? PTR_ERR(t) :
 	      tfib_nl_reply(info, TFIB_CMD_ENTRY_GET, tfib_nl_fill_entry, t,
-			    &id);
+			    &id, NLMSG_GOODSIZE);
 	mutex_unlock(&tfib_lock);
 	if (err == -ENOENT && !IS_ERR(t))
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entry");
@@ -633,41 +636,55 @@ static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
 	return 0;
 }
 
-/* Under tfib_lock: may @t be bound to @dev? */
-static int tfib_nl_check_bind(struct genl_info *info, struct tfib_table *t,
-			      struct net_device *dev)
+/*
+ * Under RTNL and tfib_lock: the device TFIB_A_IFINDEX names in the
+ * caller's namespace, if @t may be bound to it.  RTNL keeps it registered
+ * and in this namespace until the binding is in place.
+ */
+static struct net_device *tfib_nl_bind_dev(struct genl_info *info,
+					   struct tfib_table *t)
 {
 	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
 	struct tfib_table *other;
+	struct net_device *dev;
 
 	if (tfib_fwd_dev(t)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
 				    "table is bound already; unbind it first");
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	}
-	/* Once it is going, its NETDEV_UNREGISTER may have passed. */
-	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED) {
+	dev = __dev_get_by_index(genl_info_net(info), nla_get_u32(ifattr));
+	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "device is going away");
-		return -ENODEV;
+				    "no such device in this network namespace");
+		return ERR_PTR(-ENODEV);
 	}
-	other = tfib_table_of_dev(genl_info_net(info), dev);
+	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
+				    "not an Ethernet device");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	other = tfib_table_of_dev(dev);
 	if (other) {
 		NL_SET_ERR_MSG_ATTR_FMT(info->extack, ifattr,
 					"device is bound to table %s already",
 					other->name);
-		return -EBUSY;
+		return ERR_PTR(-EBUSY);
 	}
-	return 0;
+	return dev;
 }
 
+/*
+ * The rings and threads are made first, without a lock: RTNL is then held
+ * only to find the device and put the binding in place.  RTNL before
+ * tfib_lock, as for the netdev notifier.
+ */
 static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *ifattr = info->attrs[TFIB_A_IFINDEX];
-	netdevice_tracker tracker;
 	struct tfib_bind_cfg cfg = {};
 	struct net_device *dev;
 	struct tfib_table *t;
+	struct tfib_fwd *fwd;
 	int err;
 
 	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
@@ -676,29 +693,24 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	err = tfib_nl_bind_cfg(info, &cfg);
 	if (err)
 		return err;
-	dev = netdev_get_by_index(genl_info_net(info), nla_get_u32(ifattr),
-				  &tracker, GFP_KERNEL);
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "no such device in this network namespace");
-		return -ENODEV;
-	}
-	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
-		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
-				    "not an Ethernet device");
-		err = -EOPNOTSUPP;
-		goto out_put;
-	}
+	fwd = tfib_fwd_create(&cfg, nla_get_u32(info->attrs[TFIB_A_IFINDEX]),
+			      info->extack);
+	if (IS_ERR(fwd))
+		return PTR_ERR(fwd);
 
+	rtnl_lock();
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_check_bind(info, t, dev);
-	if (!err)
-		err = tfib_fwd_bind(t, dev, &cfg, info->extack);
+	dev = IS_ERR(t) ? ERR_CAST(t) : tfib_nl_bind_dev(info, t);
+	if (!IS_ERR(dev))
+		tfib_fwd_attach(t, fwd, dev);
 	mutex_unlock(&tfib_lock);
-out_put:
-	netdev_put(dev, &tracker);
-	return err;
+	rtnl_unlock();
+	if (IS_ERR(dev)) {
+		tfib_fwd_destroy(fwd);
+		return PTR_ERR(dev);
+	}
+	return 0;
 }
 
 static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
@@ -756,8 +768,7 @@ static const struct genl_split_ops tfib_nl_ops[] = {
 	TFIB_DO(BIND, tfib_nl_bind, tfib_bind_policy, GENL_ADMIN_PERM),
 	TFIB_DO(UNBIND, tfib_nl_unbind, tfib_table_policy, GENL_ADMIN_PERM),
 	TFIB_DO(STATS_GET, tfib_nl_stats_get, tfib_table_policy, 0),
-	TFIB_DUMP(STATS_GET, tfib_nl_stats_dump_start, tfib_nl_stats_dump,
-		  tfib_none_policy),
+	TFIB_DUMP(STATS_GET, NULL, tfib_nl_stats_dump, tfib_none_policy),
 };
 
 static struct genl_family tfib_family = {

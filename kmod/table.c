@@ -17,6 +17,7 @@ static LIST_HEAD(tfib_nets);
 /* What the caps count, all namespaces. */
 static unsigned int tfib_ntables;
 static u64 tfib_nentries;
+static u64 tfib_nbytes;
 
 u64 tfib_table_now(const struct tfib_table *t)
 {
@@ -50,7 +51,7 @@ void tfib_destroy_all(void)
 
 	list_for_each_entry(tn, &tfib_nets, node)
 		tfib_net_destroy_tables(tn);
-	WARN_ON(tfib_ntables || tfib_nentries);
+	WARN_ON(tfib_ntables || tfib_nentries || tfib_nbytes);
 }
 
 struct tfib_table *tfib_table_find(struct net *net, const char *name)
@@ -73,22 +74,28 @@ struct tfib_table *tfib_table_next(struct net *net, const char *name)
 	return NULL;
 }
 
-struct tfib_table *tfib_table_of_dev(struct net *net,
-				     const struct net_device *dev)
+struct tfib_table *tfib_table_of_dev(const struct net_device *dev)
 {
+	struct tfib_net *tn;
 	struct tfib_table *t;
 
-	list_for_each_entry(t, &tfib_net(net)->tables, node)
-		if (tfib_fwd_dev(t) == dev)
-			return t;
+	list_for_each_entry(tn, &tfib_nets, node)
+		list_for_each_entry(t, &tn->tables, node)
+			if (tfib_fwd_dev(t) == dev)
+				return t;
 	return NULL;
 }
 
-/* Room under the module's caps for a table of @capacity entries? */
-static int tfib_charge(u32 capacity, struct netlink_ext_ack *extack)
+/* Room under the module's caps for table @t? */
+static int tfib_charge(const struct tfib_table *t,
+		       const struct nlattr *cap_attr,
+		       struct netlink_ext_ack *extack)
 {
+	u32 capacity = t->cfg.capacity;
+	u64 bytes = t->bytes;
 	unsigned int max_tables = READ_ONCE(tfib_max_tables);
 	unsigned int max_entries = READ_ONCE(tfib_max_entries);
+	unsigned long max_bytes = READ_ONCE(tfib_max_bytes);
 
 	if (tfib_ntables >= max_tables) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
@@ -102,17 +109,29 @@ static int tfib_charge(u32 capacity, struct netlink_ext_ack *extack)
 				       max_entries,
 				       max_entries > tfib_nentries ?
 				       max_entries - tfib_nentries : 0);
+		NL_SET_BAD_ATTR(extack, cap_attr);
+		return -ENOSPC;
+	}
+	if (tfib_nbytes + bytes > max_bytes) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "table needs %llu bytes, over what max_bytes=%lu leaves: %llu",
+				       bytes, max_bytes,
+				       max_bytes > tfib_nbytes ?
+				       max_bytes - tfib_nbytes : 0);
+		NL_SET_BAD_ATTR(extack, cap_attr);
 		return -ENOSPC;
 	}
 	tfib_ntables++;
 	tfib_nentries += capacity;
+	tfib_nbytes += bytes;
 	return 0;
 }
 
-static void tfib_uncharge(u32 capacity)
+static void tfib_uncharge(const struct tfib_table *t)
 {
 	tfib_ntables--;
-	tfib_nentries -= capacity;
+	tfib_nentries -= t->cfg.capacity;
+	tfib_nbytes -= t->bytes;
 }
 
 /* In name order, so that dumps can resume after the last name sent. */
@@ -136,28 +155,28 @@ static void tfib_table_link(struct tfib_net *tn, struct tfib_table *t)
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     const struct tw_fib_config *cfg,
 				     clockid_t clockid,
+				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack)
 {
 	struct tfib_table *t;
 	int err;
 
-	err = tfib_charge(cfg->capacity, extack);
-	if (err)
-		return ERR_PTR(err);
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
-	if (!t) {
-		err = -ENOMEM;
-		goto err_charge;
-	}
+	if (!t)
+		return ERR_PTR(-ENOMEM);
 	t->net = net;
 	strscpy(t->name, name);
 	t->cfg = *cfg;
 	t->cfg.seed = get_random_u32();
 	t->clockid = clockid;
+	t->bytes = tw_fib_mem_size(cfg);
+	err = tfib_charge(t, capacity, extack);
+	if (err)
+		goto err_free;
 	err = tw_fib_create(&t->fib, &t->cfg);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the table's memory");
-		goto err_free;
+		goto err_charge;
 	}
 	err = tfib_fwd_table_init(t);
 	if (err) {
@@ -169,10 +188,10 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 
 err_fib:
 	tw_fib_destroy(t->fib);
+err_charge:
+	tfib_uncharge(t);
 err_free:
 	kfree(t);
-err_charge:
-	tfib_uncharge(cfg->capacity);
 	return ERR_PTR(err);
 }
 
@@ -183,6 +202,6 @@ void tfib_table_destroy(struct tfib_table *t)
 	tfib_fwd_unbind(t);
 	tw_fib_destroy(t->fib);
 	tfib_fwd_table_fini(t);
-	tfib_uncharge(t->cfg.capacity);
+	tfib_uncharge(t);
 	kfree(t);
 }

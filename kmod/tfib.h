@@ -33,6 +33,7 @@ struct tfib_table {
 	char name[TFIB_NAME_LEN];
 	struct tw_fib *fib;
 	struct tw_fib_config cfg;
+	u64 bytes;			/* charged: tw_fib_mem_size() */
 	clockid_t clockid;		/* of the tuples' timestamps */
 	/* The binding, or NULL: written under tfib_lock. */
 	struct tfib_fwd *fwd;
@@ -66,19 +67,31 @@ int tfib_fwd_table_init(struct tfib_table *t);
 void tfib_fwd_table_fini(struct tfib_table *t);
 
 /*
- * Start forwarding what dev receives through table t, which is unbound;
- * dev is held by the caller for the call and is in t's namespace.  The
- * binding holds its own reference on dev.
+ * A binding in two steps, so that what may take long runs without RTNL:
+ * tfib_fwd_create() allocates the rings and starts the threads (named
+ * after @ifindex), with no lock held; tfib_fwd_attach() gives it to table
+ * t, which is unbound, and starts forwarding what dev receives, under RTNL
+ * and tfib_lock (so that dev cannot leave t's namespace meanwhile).  The
+ * binding holds its own reference on dev.  tfib_fwd_destroy() frees a
+ * binding that was not attached.
  */
-int tfib_fwd_bind(struct tfib_table *t, struct net_device *dev,
-		  const struct tfib_bind_cfg *cfg,
-		  struct netlink_ext_ack *extack);
+struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
+				 struct netlink_ext_ack *extack);
+void tfib_fwd_attach(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev);
+void tfib_fwd_destroy(struct tfib_fwd *fwd);
 /*
  * Stop forwarding and free the binding: on return no packet handler and
  * no worker of it runs any more, packets on its rings are freed, and t may
  * be destroyed.  Nothing when t is unbound.
  */
 void tfib_fwd_unbind(struct tfib_table *t);
+/*
+ * The bound device was renamed (NETDEV_CHANGENAME, under RTNL and
+ * tfib_lock): replies name it from a copy, as dev->name may change under
+ * a reader that holds tfib_lock alone.
+ */
+void tfib_fwd_renamed(struct tfib_table *t);
 /* The device t is bound to, or NULL. */
 struct net_device *tfib_fwd_dev(const struct tfib_table *t);
 
@@ -87,11 +100,16 @@ struct net_device *tfib_fwd_dev(const struct tfib_table *t);
  * binding's TABLE_GET attributes (nothing when unbound);
  * tfib_fwd_fill_counters() puts the forwarder's counters, TFIB_STATS_A_RX
  * and after, into the open TFIB_A_STATS nest; tfib_fwd_fill_detail() puts
- * the rings, workers and histograms after it.  -EMSGSIZE when msg is full.
+ * the rings, the histograms and, with @workers, a nest per thread after
+ * it.  -EMSGSIZE when msg is full.  The _size() functions say how much
+ * room the last two need.
  */
 int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t);
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t);
-int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t);
+int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
+			 bool workers);
+size_t tfib_fwd_counters_size(void);
+size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers);
 
 /*
  * The table side (main.c, table.c, netlink.c).  Everything here but
@@ -109,6 +127,9 @@ struct tfib_net {
 /* Module parameters: caps over all namespaces. */
 extern unsigned int tfib_max_tables;
 extern unsigned int tfib_max_entries;
+extern unsigned long tfib_max_bytes;
+/* Bytes (truesize) of packets a ring of a new binding may hold. */
+extern unsigned long tfib_ring_bytes;
 
 struct tfib_net *tfib_net(const struct net *net);
 void tfib_net_init(struct tfib_net *tn);
@@ -119,14 +140,21 @@ void tfib_destroy_all(void);
 struct tfib_table *tfib_table_find(struct net *net, const char *name);
 /* The first table named after @name (every table when @name is ""). */
 struct tfib_table *tfib_table_next(struct net *net, const char *name);
+/*
+ * A cap on entries or bytes that refuses the table blames @capacity (the
+ * request's TFIB_A_CAPACITY) in the ack.
+ */
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     const struct tw_fib_config *cfg,
 				     clockid_t clockid,
+				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack);
 void tfib_table_destroy(struct tfib_table *t);
-/* The table of @net bound to @dev, or NULL. */
-struct tfib_table *tfib_table_of_dev(struct net *net,
-				     const struct net_device *dev);
+/*
+ * The table bound to @dev, or NULL.  Searched in every namespace: a
+ * binding whose device left its table's namespace must still be found.
+ */
+struct tfib_table *tfib_table_of_dev(const struct net_device *dev);
 
 /* netlink.c */
 int tfib_nl_init(void);

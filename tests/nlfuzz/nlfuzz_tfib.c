@@ -81,6 +81,7 @@ static int make_table(struct tfib_conn *k, uint32_t id)
 		e.ts_ns = rnd();
 		e.seq = u;
 		memset(e.mac, u, sizeof(e.mac));
+		e.mac[0] = 0x02;	/* unicast: the module refuses others */
 		err = tfc_entry_set(&k->c, name, &e, NULL);
 	}
 	return err;

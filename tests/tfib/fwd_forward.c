@@ -263,6 +263,43 @@ TEST_F(fwd, malformed_counted_never_forwarded)
 	EXPECT_NE(0, memcmp(ent.mac, mac, ETH_ALEN));
 }
 
+/*
+ * A next hop that is no unicast address would flood the user's data over
+ * the segment: such control packets are dropped and counted.
+ */
+TEST_F(fwd, control_with_group_mac_dropped)
+{
+	static const uint8_t bad[][ETH_ALEN] = {
+		{ 0, 0, 0, 0, 0, 0 },
+		{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+		{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },
+		{ 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 },
+	};
+	const int n = sizeof(bad) / sizeof(bad[0]);
+	uint8_t want[ETH_ALEN];
+	struct tfc_entry ent;
+	struct fwd_hdr h;
+	uint64_t ts;
+	struct tfc_ack a;
+	uint32_t tag = rnd();
+	int i;
+
+	ASSERT_EQ(0, set_entry(&self->e, 78, 1));
+	for (i = 0; i < n; i++) {
+		h = fwd_control(78, bad[i], 5, 10 + i);
+		ASSERT_EQ(0, send_hdr(&self->e, self->e.tx, &h, 8, tag, i));
+	}
+	EXPECT_EQ(n, fwd_wait_ctr(&self->e, TFIB_STATS_A_DROP_BAD_MAC, n));
+	EXPECT_EQ(n, fwd_ctr(&self->e, TFIB_STATS_A_RX));
+	EXPECT_EQ(0, fwd_ctr(&self->e, TFIB_STATS_A_RX_CONTROL));
+	/* the tuple is the one set before */
+	ASSERT_EQ(0, tfc_entry_get(&self->e.nl, self->e.table, 78, &ent, &a));
+	fwd_tuple_of(1, want, &ts);
+	EXPECT_EQ(1, ent.seq);
+	EXPECT_EQ(0, memcmp(ent.mac, want, ETH_ALEN));
+	EXPECT_EQ(ts, ent.ts_ns);
+}
+
 struct torn_writer {
 	struct fwd_env *e;
 	int fd;

@@ -246,7 +246,9 @@ TEST_F(gone, netns_dismantled_under_traffic)
 	ASSERT_EQ(0, leave_ns());
 	ASSERT_EQ(0, tfc_table_new(&nl, &cfg, &a));
 	ASSERT_EQ(0, tfc_entry_set(&nl, "fwdns",
-				   &(struct tfc_entry){ .user_id = USER }, &a));
+				   &(struct tfc_entry){ .user_id = USER,
+							.mac = { 2, 0, 0, 0, 0, 5 } },
+				   &a));
 	self->l.b.ifindex = self->l.e.topo.peer_ifindex;
 	ASSERT_EQ(0, tfc_bind(&nl, "fwdns", &self->l.b, &a));
 	fd = tx_here(self->l.e.topo.ifindex);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fwd_lib.h"
+#include "tfib_util.h"
 #include "kselftest_harness.h"
 
 #define TOPO_ID		41
@@ -148,6 +149,38 @@ TEST_F(ring, full_ring_drops_and_counts)
 	       (unsigned long long)data->enqueued,
 	       (unsigned long long)data->dropped);
 	free(rx);
+}
+
+/*
+ * Over ring_bytes a packet is dropped as by a full ring, however many
+ * places the ring has: a budget below one packet's truesize drops all.
+ */
+TEST_F(ring, byte_budget_drops_and_counts)
+{
+	struct tfc_bind_cfg b = { .workers = 1, .pick = variant->pick };
+	long saved = tfu_param("ring_bytes");
+	const struct tfc_ring *data, *control;
+	const int n = 50;
+	int rc;
+
+	ASSERT_LT(0, saved);
+	ASSERT_EQ(0, tfu_set_param("ring_bytes", 1));
+	rc = bind_ring(&self->e, &b);
+	tfu_set_param("ring_bytes", saved);
+	ASSERT_EQ(0, rc);
+	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_DATA, n, rnd()));
+	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_CONTROL, n, rnd()));
+	EXPECT_EQ(2 * n, fwd_wait_ctr(&self->e, TFIB_STATS_A_RX, 2 * n));
+	/* the last packet counted in RX is then put on its ring, or not */
+	wait_drained(&self->e, 0, 0);
+	data = ring_of(&self->e, TFIB_RING_KIND_DATA);
+	control = ring_of(&self->e, TFIB_RING_KIND_CONTROL);
+	ASSERT_NE(NULL, data);
+	ASSERT_NE(NULL, control);
+	EXPECT_EQ(n, data->dropped);
+	EXPECT_EQ(n, control->dropped);
+	EXPECT_EQ(0, data->enqueued + control->enqueued);
+	EXPECT_EQ(0, fwd_ctr(&self->e, TFIB_STATS_A_FORWARDED));
 }
 
 /* Sums over the data workers (kind data) and all threads. */

@@ -26,6 +26,14 @@ enum op {
 	END, U8, U16, U32, U64, STR, RAW, FLAG,
 	LO,		/* u32: the loopback device's index */
 	VETH,		/* u32: a veth of this namespace */
+	NOT_UNICAST,	/* a 6-byte MAC: bad_macs[val] */
+};
+
+/* Next hops ENTRY_SET refuses: no unicast address. */
+static const uint8_t bad_macs[][6] = {
+	{ 0, 0, 0, 0, 0, 0 },
+	{ 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+	{ 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },
 };
 
 struct step {
@@ -128,6 +136,11 @@ ROW(buckets_as_u8, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U8(BUCKETS, 8));
 ROW(spares_as_u64, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U64(SPARES, 8));
 ROW(clockid_as_u8, TABLE_NEW, EINVAL, TABLE("t1"), CAP, BAD_U8(CLOCKID, 1));
 ROW(mac_empty, ENTRY_SET, ERANGE, VICTIM_T, USER, BAD_RAW(MAC, 0));
+ROW(mac_zero, ENTRY_SET, EINVAL, VICTIM_T, USER, S_(NOT_UNICAST, MAC, 0, true));
+ROW(mac_broadcast, ENTRY_SET, EINVAL, VICTIM_T, USER,
+    S_(NOT_UNICAST, MAC, 1, true));
+ROW(mac_multicast, ENTRY_SET, EINVAL, VICTIM_T, USER,
+    S_(NOT_UNICAST, MAC, 2, true));
 ROW(user_in_del_as_u8, ENTRY_DEL, EINVAL, VICTIM_T, BAD_U8(USER_ID, 7));
 ROW(fwd_mode_as_u32, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U32(FWD_MODE, 0));
 ROW(pick_as_u16, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U16(PICK, 0));
@@ -229,7 +242,9 @@ static void build(const FIXTURE_VARIANT(bad) *v, struct tfc *c, uint32_t veth,
 		case U32: tfc_put_u32(m, s->type, s->val); break;
 		case U64: tfc_put_u64(m, s->type, s->val); break;
 		case STR: tfc_put_str(m, s->type, s->str); break;
-		case RAW: tfc_put(m, s->type, "abcdefghijkl", s->val); break;
+		/* a unicast MAC when 6 bytes long */
+		case RAW: tfc_put(m, s->type, "\x02" "bcdefghijkl", s->val); break;
+		case NOT_UNICAST: tfc_put(m, s->type, bad_macs[s->val], 6); break;
 		case FLAG: tfc_put(m, s->type, zeros, 0); break;
 		case LO: tfc_put_u32(m, s->type, if_nametoindex("lo")); break;
 		case VETH: tfc_put_u32(m, s->type, veth); break;

@@ -267,7 +267,7 @@ TEST_F(mode, full_table_enospc)
 
 FIXTURE(caps) {
 	struct tfc c;
-	long max_tables, max_entries;
+	long max_tables, max_entries, max_bytes;
 };
 
 FIXTURE_SETUP(caps)
@@ -275,8 +275,10 @@ FIXTURE_SETUP(caps)
 	tfu_open(&self->c);
 	self->max_tables = tfu_param("max_tables");
 	self->max_entries = tfu_param("max_entries");
+	self->max_bytes = tfu_param("max_bytes");
 	ASSERT_LT(0, self->max_tables);
 	ASSERT_LT(0, self->max_entries);
+	ASSERT_LT(0, self->max_bytes);
 }
 
 FIXTURE_TEARDOWN(caps)
@@ -286,6 +288,7 @@ FIXTURE_TEARDOWN(caps)
 	tfc_table_del(&self->c, "cap2", NULL);
 	tfu_set_param("max_tables", self->max_tables);
 	tfu_set_param("max_entries", self->max_entries);
+	tfu_set_param("max_bytes", self->max_bytes);
 	tfc_close(&self->c);
 }
 
@@ -317,12 +320,33 @@ TEST_F(caps, max_entries)
 	cfg.capacity = 401;
 	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
 	EXPECT_NE(NULL, strstr(a.msg, "max_entries")) tfu_show("cap", &a);
+	/* the capacity is to blame */
+	EXPECT_TRUE(a.has_offs);
 	cfg.capacity = 400;
 	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
 	ASSERT_EQ(0, tfc_table_del(&self->c, "cap0", &a));
 	cfg.name = "cap2";
 	cfg.capacity = 600;
 	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
+}
+
+/* Buckets and spare tuples are memory too: one entry cannot hide them. */
+TEST_F(caps, max_bytes)
+{
+	struct tfc_table_cfg cfg = tfc_table_defaults("cap0", 1);
+	struct tfc_ack a;
+
+	ASSERT_EQ(0, tfu_set_param("max_bytes", 1 << 20));
+	cfg.buckets = 1 << 20;
+	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
+	EXPECT_NE(NULL, strstr(a.msg, "max_bytes")) tfu_show("buckets", &a);
+	EXPECT_TRUE(a.has_offs);
+	cfg.buckets = 0;
+	cfg.spares = 1 << 20;
+	EXPECT_EQ(-ENOSPC, tfc_table_new(&self->c, &cfg, &a));
+	EXPECT_NE(NULL, strstr(a.msg, "max_bytes")) tfu_show("spares", &a);
+	cfg.spares = 0;
+	EXPECT_EQ(0, tfc_table_new(&self->c, &cfg, &a)) tfu_show("small", &a);
 }
 
 /* Dumps list tables in name order, each once, and resume by name. */
@@ -528,6 +552,74 @@ TEST_F(bind, device_deleted_unbinds)
 	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
 	EXPECT_FALSE(t.has[TFIB_A_IFINDEX]);
 	EXPECT_EQ(-ENOENT, tfc_unbind(&self->c, "b0", &a));
+}
+
+/*
+ * A device moved to another namespace leaves its binding behind: the
+ * table is unbound, and the device can then be deleted there (a binding
+ * left holding it would make the deletion wait forever).
+ */
+TEST_F(bind, device_moved_unbinds)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+	char ns[32];
+	int moved, deleted;
+
+	BIND_B0(-1);
+	snprintf(ns, sizeof(ns), "tfmv%d", getpid());
+	moved = tfu_sh("ip netns add %s && ip link set tfv0 netns %s", ns, ns);
+	deleted = moved ? -1 : tfu_sh("ip -n %s link del tfv0", ns);
+	tfu_sh("ip netns del %s", ns);
+	ASSERT_EQ(0, moved);
+	EXPECT_EQ(0, deleted);
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_FALSE(t.has[TFIB_A_IFINDEX]);
+}
+
+/* Replies name the device by its name of now. */
+TEST_F(bind, renamed_device_reported)
+{
+	struct tfc_table t;
+	struct tfc_ack a;
+
+	BIND_B0(-1);
+	ASSERT_EQ(0, tfu_sh("ip link set tfv0 down && ip link set tfv0 name tfr0"));
+	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
+	EXPECT_EQ(self->dev0, t.ifindex);
+	EXPECT_STREQ("tfr0", t.ifname);
+}
+
+/*
+ * The per-thread nests are in a do reply, sized for them, and never in a
+ * dump, whose messages keep their default size however many workers.
+ */
+TEST_F(bind, stats_workers_in_do_reply_only)
+{
+	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev0);
+	struct tfc_stats *st = calloc(1, sizeof(*st)), *all = NULL;
+	struct tfc_ack a;
+	size_t n, i;
+	int found = 0;
+
+	ASSERT_NE(NULL, st);
+	cfg.mode = TFIB_FWD_MODE_RING;
+	cfg.workers = 300;
+	ASSERT_EQ(0, tfc_bind(&self->c, "b0", &cfg, &a)) tfu_show("bind", &a);
+	ASSERT_EQ(0, tfc_stats_get(&self->c, "b0", st, &a)) tfu_show("get", &a);
+	EXPECT_EQ(301, st->nworker);
+	EXPECT_EQ(2, st->nring);
+	ASSERT_EQ(0, tfc_stats_dump(&self->c, &all, &n, &a)) tfu_show("dump", &a);
+	for (i = 0; i < n; i++) {
+		if (strcmp(all[i].table, "b0"))
+			continue;
+		found++;
+		EXPECT_EQ(0, all[i].nworker);
+		EXPECT_EQ(2, all[i].nring);
+	}
+	EXPECT_EQ(1, found);
+	free(all);
+	free(st);
 }
 
 TEST_F(bind, table_deleted_bound)

@@ -25,12 +25,12 @@
  * packets for an unknown user, are counted and dropped, never forwarded.
  * A device carries at most one binding, a table at most one.
  *
- * In TFIB_FWD_RING mode, receive puts control packets on the control ring
+ * In TFIB_FWD_MODE_RING mode, receive puts control packets on the control ring
  * and data packets on the data ring (a full ring drops and counts); one
  * writer thread drains the control ring, a pool of data worker threads
  * (possibly more than the CPUs) the data ring, each in bursts.  When the
  * data ring gets work on CPU c and no worker is draining it, an idle worker
- * is picked (enum tfib_pick) and woken.  In TFIB_FWD_INLINE mode the work
+ * is picked (enum tfib_pick) and woken.  In TFIB_FWD_MODE_INLINE mode the work
  * is done in the receive path, with no ring and no thread.
  *
  * A table, and its binding, go away with TFIB_CMD_TABLE_DEL, its network
@@ -49,7 +49,8 @@
  *   Request: TFIB_A_TABLE, TFIB_A_CAPACITY (required), TFIB_A_BUCKETS,
  *            TFIB_A_SYNC, TFIB_A_PREFETCH, TFIB_A_SPARES, TFIB_A_CLOCKID
  *   -EEXIST when the name is taken; -ENOSPC or -ENOMEM over the module's
- *   caps (module parameters max_tables and max_entries).
+ *   caps (module parameters max_tables, max_entries, and max_bytes, which
+ *   counts what the table allocates: entries, buckets and spare tuples).
  *   Defaults: buckets the capacity rounded up to a power of two,
  *   TFIB_SYNC_RCU, no prefetch, spares the capacity, CLOCK_MONOTONIC.
  *
@@ -69,8 +70,9 @@
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID, TFIB_A_MAC (required),
  *            TFIB_A_TS_NS (default: now on the table's clock),
  *            TFIB_A_SEQ (default 0)
- *   Inserts the entry, or rewrites its tuple.  -ENOSPC when the table is
- *   full; -EBUSY when an rcu table has no spare tuple (retry later).
+ *   Inserts the entry, or rewrites its tuple.  -EINVAL when TFIB_A_MAC is
+ *   no unicast address; -ENOSPC when the table is full; -EBUSY when an rcu
+ *   table has no spare tuple (retry later).
  *
  * TFIB_CMD_ENTRY_GET (do, dump)
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID (do); TFIB_A_TABLE (dump)
@@ -85,7 +87,7 @@
  *   Request: TFIB_A_TABLE, TFIB_A_IFINDEX (required), TFIB_A_FWD_MODE,
  *            TFIB_A_PICK, TFIB_A_WORKERS, TFIB_A_CONTROL_RING,
  *            TFIB_A_DATA_RING, TFIB_A_BURST
- *   Defaults: TFIB_FWD_RING, TFIB_PICK_MEMO, a worker per online CPU,
+ *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
  *   rings of 4096, bursts of 64.  The ring attributes are refused in
  *   inline mode.  -EBUSY when the table or the device is bound already.
  *
@@ -96,7 +98,11 @@
  *   Request: TFIB_A_TABLE (do); a dump takes no attribute
  *   Reply:   TFIB_A_TABLE, TFIB_A_STATS and, when bound, TFIB_A_AGE_HIST;
  *            for a ring binding also one TFIB_A_RING per ring, one
- *            TFIB_A_WORKER per thread and TFIB_A_BURST_HIST.
+ *            TFIB_A_WORKER per thread (in a do reply only) and
+ *            TFIB_A_BURST_HIST.
+ *   A dump leaves the per-thread nests out, so that each table fits in a
+ *   message of the default size whatever its number of workers; a do
+ *   reply is sized for all of them.
  *   The forwarder's counters (TFIB_STATS_A_RX and after) count since the
  *   table was created, across bindings.
  *
@@ -105,7 +111,8 @@
  * TFIB_A_STATS: enum tfib_stats_attr, every counter u64.
  * TFIB_A_RING: TFIB_RING_A_KIND (u8, enum tfib_ring_kind),
  *   TFIB_RING_A_SIZE (u32), TFIB_RING_A_ENQUEUED (u64),
- *   TFIB_RING_A_DROPPED (u64, ring full), TFIB_RING_A_PEAK (u32).
+ *   TFIB_RING_A_DROPPED (u64, ring full: in packets, or in bytes over the
+ *   module parameter ring_bytes), TFIB_RING_A_PEAK (u32).
  * TFIB_A_WORKER: TFIB_WORKER_A_INDEX (u32), TFIB_WORKER_A_KIND (u8),
  *   TFIB_WORKER_A_CPU (u32, last ran on), TFIB_WORKER_A_RUNS,
  *   TFIB_WORKER_A_PKTS, TFIB_WORKER_A_BURSTS (u64).
@@ -282,6 +289,7 @@ enum tfib_stats_attr {
 	TFIB_STATS_A_SCAN_STEPS,
 	TFIB_STATS_A_RAN_ON_CPU,
 	TFIB_STATS_A_RAN_ELSEWHERE,
+	TFIB_STATS_A_DROP_BAD_MAC,
 	__TFIB_STATS_A_MAX,
 };
 
