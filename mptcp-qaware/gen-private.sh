@@ -12,11 +12,15 @@
 #                              the module checks once at load
 #
 # Usage: gen-private.sh OUT VERSION KDIR     (VERSION: 6.12.117)
+#
+# QA_LAYOUT_SKEW=N moves every bit-field N bits from where BTF has it: a
+# module that must refuse to load, for the tests (tests/qaware).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 OUT VERSION KDIR" >&2; exit 2; }
 out=$1 want=$2 kdir=$3
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-stamp="$want $(stat -c "%s %Y" "$tarball" 2>/dev/null || echo none) $(md5sum < "$0" | cut -c1-12)"
+skew=${QA_LAYOUT_SKEW:-0}
+stamp="$want $skew $(stat -c "%s %Y" "$tarball" 2>/dev/null || echo none) $(md5sum < "$0" | cut -c1-12)"
 
 die() { echo "mptcp_qaware: $*" >&2; exit 1; }
 
@@ -48,7 +52,7 @@ private layout against"
 layout() {	# layout STRUCT FIELD...
 	local s=$1
 	shift
-	pahole -C "$s" "$kdir/vmlinux" | awk -v s="$s" -v fields=" $* " '
+	pahole -C "$s" "$kdir/vmlinux" | awk -v s="$s" -v fields=" $* " -v skew="$skew" '
 	/\/\* size: / { sub(/,.*/, "", $3); size = $3 }
 	/;[ \t]*\/\*/ {
 		line = $0
@@ -63,7 +67,7 @@ layout() {	# layout STRUCT FIELD...
 		sub(/.*\/\*[ \t]*/, "", c)
 		if (bits != "") {
 			split(c, p, /[: \t]+/)
-			printf "\tcheck(%s, %s, %d, %d); \\\n", s, name, p[1], p[2]
+			printf "\tcheck(%s, %s, %d, %d); \\\n", s, name, p[1], p[2] + skew
 		} else {
 			split(c, p, /[ \t]+/)
 			printf "static_assert(offsetof(struct %s, %s) == %d, \"%s.%s moved: protocol.h does not match the kernel\");\n", s, name, p[1], s, name > "/dev/stderr"
@@ -80,6 +84,7 @@ layout() {	# layout STRUCT FIELD...
 	echo "#ifndef QAWARE_LAYOUT_H"
 	echo "#define QAWARE_LAYOUT_H"
 	echo "#define QA_LAYOUT_KERNEL \"$want\""
+	[ "$skew" = 0 ] || echo "/* bit-fields moved by $skew (QA_LAYOUT_SKEW): must not load */"
 	layout mptcp_sock conn_list first sched 2> "$tmp/asserts"
 	printf "/* check(struct, field, byte, bit): each bit-field used */\n"
 	echo "#define QA_LAYOUT_BITFIELDS(check) do { \\"

@@ -36,12 +36,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# refused PARAM_TEXT DMESG_PATTERN insmod-args...
+# refused KO WHAT DMESG_PATTERN insmod-args...
 refused() {
-	local what=$1 pattern=$2 m
-	shift 2
+	local ko=$1 what=$2 pattern=$3 m
+	shift 3
 	m=$(qa_kmsg_mark)
-	if insmod "$qa_ko" "$@" 2>/dev/null; then
+	if insmod "$ko" "$@" 2>/dev/null; then
 		rmmod mptcp_qaware
 		tap_result 1 "load refused: $what"
 		return
@@ -50,17 +50,20 @@ refused() {
 		qa_kmsg_since "$m" "$pattern"
 }
 
-tap_plan 11
+tap_plan 12
 
-refused "no address" "sched_list= not given"
-refused "a wrong symbol (init_net)" \
+refused "$qa_ko" "no address" "sched_list= not given"
+refused "$qa_ko" "a wrong symbol (init_net)" \
 	"sched_list=0x[0-9a-f]+ is init_net\+0x0/.*, not mptcp_sched_list" \
 	sched_list="$other" sched_list_lock="$lock"
-refused "mptcp_sched_list+8" "is mptcp_sched_list\+0x8/.*wrong address" \
+refused "$qa_ko" "mptcp_sched_list+8" "is mptcp_sched_list\+0x8/.*wrong address" \
 	sched_list="$(printf '0x%x' $((list + 8)))" sched_list_lock="$lock"
-refused "list and lock swapped" \
+refused "$qa_ko" "list and lock swapped" \
 	"is mptcp_sched_list_lock\+0x0/.*, not mptcp_sched_list" \
 	sched_list="$lock" sched_list_lock="$list"
+refused "$here/mptcp_qaware-skewed.ko" "a layout one bit off BTF" \
+	"mptcp_subflow_context.request_join is not where the kernel's BTF has it" \
+	sched_list="$list" sched_list_lock="$lock"
 tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
