@@ -62,8 +62,8 @@ static bool qa_bit_at(const u8 *obj, size_t size, unsigned int byte,
 									\
 		memset(obj, 0, sizeof(*obj));				\
 		obj->f = 1;						\
-		if (!qa_bit_at(scratch, sizeof(*obj), byte, bit))	\
-			bad = #s "." #f;				\
+		if (!bad && !qa_bit_at(scratch, sizeof(*obj), byte, bit)) \
+			bad = #s "." #f;	/* the first one */	\
 	} while (0)
 
 static int qa_check_bitfields(void)
