@@ -50,7 +50,7 @@ refused() {
 		qa_kmsg_since "$m" "$pattern"
 }
 
-tap_plan 12
+tap_plan 14
 
 refused "$qa_ko" "no address" "sched_list= not given"
 refused "$qa_ko" "a wrong symbol (init_net)" \
@@ -94,5 +94,22 @@ holder=
 ip netns del "$ns"
 tap_ok "rmmod succeeds once the socket is closed" qa_unload
 tap_ok "the schedulers are gone from the list" test "$(qa_available)" = "$before"
+
+# The rule as installed, pointing at the loader installed with the suite;
+# MODPROBE_OPTIONS reaches the loader's own modprobe too.
+modprobe_by_rule() {
+	local tmp=$1 kver
+	kver=$(uname -r)
+	mkdir -p "$tmp/lib/modules/$kver/extra" "$tmp/modprobe.d" &&
+	cp "$qa_ko" "$tmp/lib/modules/$kver/extra/" &&
+	depmod -b "$tmp" "$kver" 2>/dev/null &&
+	sed "s|/usr/local/sbin/|$here/|" "$here/mptcp-qaware.conf" \
+		> "$tmp/modprobe.d/mptcp-qaware.conf" &&
+	MODPROBE_OPTIONS="-d $tmp -C $tmp/modprobe.d" modprobe mptcp_qaware
+}
+tmp=$(mktemp -d)
+tap_ok "modprobe through the modprobe.d rule loads it" modprobe_by_rule "$tmp"
+tap_ok "and it unloads" qa_unload
+rm -rf "$tmp"
 tap_ok "no warning in the kernel log" qa_no_warn_since "$mark"
 tap_done
