@@ -19,6 +19,7 @@ APT_PKGS=(
 	procps psmisc netcat-openbsd
 	python3-yaml python3-jsonschema python3-matplotlib python3-pip
 	libelf-dev libssl-dev
+	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user
 	clang llvm libbpf-dev bpftool
 )

@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the qaware suite, sourced by its programs after tap.sh, with
+# $here set to the suite's directory (the module and the loader are
+# installed next to the programs).
+
+qa_ko=$here/mptcp_qaware.ko
+qa_loader=$here/timewire-qaware-load
+qa_refcnt=/sys/module/mptcp_qaware/refcnt
+
+# Skip unless this machine can run the suite at all.
+qa_preflight() {
+	[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+	[ -r /proc/sys/net/mptcp/available_schedulers ] ||
+		tap_skip_all "kernel without the MPTCP scheduler API"
+	[ -f "$qa_ko" ] || { echo "Bail out! $qa_ko not built (make -C tests/qaware)"; exit "$KSFT_FAIL"; }
+	command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
+	! qa_loaded || tap_skip_all "mptcp_qaware is loaded already"
+}
+
+qa_loaded() { grep -q '^mptcp_qaware ' /proc/modules; }
+
+# The address of a kernel (not module) symbol, as the loader reads it.
+qa_sym() { awk -v n="$1" '$3 == n && NF == 3 { print "0x" $1; exit }' /proc/kallsyms; }
+
+qa_load() { "$qa_loader" --ko "$qa_ko"; }
+
+# rmmod once no socket holds the module any more: a closed MPTCP socket is
+# freed a little later (RCU, the workqueue), so wait up to 20 s for that.
+qa_unload() {
+	local i
+	for i in $(seq 100); do
+		[ "$(cat "$qa_refcnt" 2>/dev/null)" = 0 ] && break
+		sleep 0.2
+	done
+	rmmod mptcp_qaware
+}
+
+qa_available() { cat /proc/sys/net/mptcp/available_schedulers; }
+
+# The number of kernel log lines so far, and whether a later one matches.
+qa_kmsg_mark() { dmesg | wc -l; }
+qa_kmsg_since() {	# qa_kmsg_since MARK PATTERN
+	dmesg | tail -n +"$(($1 + 1))" | grep -qE "$2"
+}
+
+qa_no_warn_since() {	# qa_no_warn_since MARK
+	! qa_kmsg_since "$1" 'WARNING:|BUG:|Oops|Call Trace|general protection'
+}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mptcp_qaware.ko registers its schedulers only with the right addresses:
+#
+#   a) no address, a wrong symbol, a right symbol off by 8 bytes, the list
+#      and the lock swapped: each load is refused with a message naming
+#      the reason, and nothing is registered
+#   b) with the addresses of /proc/kallsyms it loads, and its schedulers
+#      are in net.mptcp.available_schedulers, after the kernel's default
+#   c) a socket created with one of them pins the module: rmmod is refused
+#      while it is open, succeeds once it is closed, and the schedulers are
+#      gone from the list
+#
+# No warning in the kernel log throughout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/qaware_lib.sh"
+
+qa_preflight
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
+
+list=$(qa_sym mptcp_sched_list)
+lock=$(qa_sym mptcp_sched_list_lock)
+[ -n "$list" ] && [ -n "$lock" ] ||
+	tap_skip_all "mptcp_sched_list not in /proc/kallsyms (CONFIG_KALLSYMS_ALL)"
+other=$(qa_sym init_net)
+before=$(qa_available)
+mark=$(qa_kmsg_mark)
+holder=
+
+cleanup() {
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	qa_loaded && qa_unload 2>/dev/null
+}
+trap cleanup EXIT
+
+# refused KO WHAT DMESG_PATTERN insmod-args...
+refused() {
+	local ko=$1 what=$2 pattern=$3 m
+	shift 3
+	m=$(qa_kmsg_mark)
+	if insmod "$ko" "$@" 2>/dev/null; then
+		rmmod mptcp_qaware
+		tap_result 1 "load refused: $what"
+		return
+	fi
+	tap_ok "load refused: $what, and the kernel log says why" \
+		qa_kmsg_since "$m" "$pattern"
+}
+
+tap_plan 14
+
+refused "$qa_ko" "no address" "sched_list= not given"
+refused "$qa_ko" "a wrong symbol (init_net)" \
+	"sched_list=0x[0-9a-f]+ is init_net\+0x0/.*, not mptcp_sched_list" \
+	sched_list="$other" sched_list_lock="$lock"
+refused "$qa_ko" "mptcp_sched_list+8" "is mptcp_sched_list\+0x8/.*wrong address" \
+	sched_list="$(printf '0x%x' $((list + 8)))" sched_list_lock="$lock"
+refused "$qa_ko" "list and lock swapped" \
+	"is mptcp_sched_list_lock\+0x0/.*, not mptcp_sched_list" \
+	sched_list="$lock" sched_list_lock="$list"
+refused "$here/mptcp_qaware-skewed.ko" "a layout one bit off BTF" \
+	"mptcp_subflow_context.request_join is not where the kernel's BTF has it" \
+	sched_list="$list" sched_list_lock="$lock"
+tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
+
+tap_ok "loads with the addresses of /proc/kallsyms" qa_load
+now=$(qa_available)
+tap_diag "available_schedulers: $now"
+tap_ok "rr and minrtt listed after the kernel's default" \
+	test "$now" = "$before rr minrtt"
+
+# A socket of its own namespace, with rr selected, pins the module.
+ns=qal-$$
+ip netns add "$ns"
+ip netns exec "$ns" sysctl -qw net.mptcp.scheduler=rr
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+ip netns exec "$ns" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
+print("open", flush=True)
+time.sleep(120)' > "$fifo" &
+holder=$!
+read -r -t 30 line < "$fifo"
+rm -f "$fifo"
+tap_diag "socket ${line:-not opened}, refcnt $(cat "$qa_refcnt")"
+tap_not "rmmod refused while an MPTCP socket uses rr" rmmod mptcp_qaware
+kill "$holder"
+wait "$holder" 2>/dev/null
+holder=
+ip netns del "$ns"
+tap_ok "rmmod succeeds once the socket is closed" qa_unload
+tap_ok "the schedulers are gone from the list" test "$(qa_available)" = "$before"
+
+# The rule as installed, pointing at the loader installed with the suite;
+# MODPROBE_OPTIONS reaches the loader's own modprobe too.
+modprobe_by_rule() {
+	local tmp=$1 kver
+	kver=$(uname -r)
+	mkdir -p "$tmp/lib/modules/$kver/extra" "$tmp/modprobe.d" &&
+	cp "$qa_ko" "$tmp/lib/modules/$kver/extra/" &&
+	depmod -b "$tmp" "$kver" 2>/dev/null &&
+	sed "s|/usr/local/sbin/|$here/|" "$here/mptcp-qaware.conf" \
+		> "$tmp/modprobe.d/mptcp-qaware.conf" &&
+	MODPROBE_OPTIONS="-d $tmp -C $tmp/modprobe.d" modprobe mptcp_qaware
+}
+tmp=$(mktemp -d)
+tap_ok "modprobe through the modprobe.d rule loads it" modprobe_by_rule "$tmp"
+tap_ok "and it unloads" qa_unload
+rm -rf "$tmp"
+tap_ok "no warning in the kernel log" qa_no_warn_since "$mark"
+tap_done
