@@ -35,7 +35,7 @@ for i in 1 2; do
 		exit "$KSFT_FAIL"
 	fi
 done
-omw_mark
+mark=$(tw_kmsg_mark)
 
 # pair MODE COUNT: run both streams at once, one per CPU
 pair() {
@@ -66,5 +66,5 @@ tap_ok "hybrid: owc2 on CPU 1, $((N / 4)) frames, all reports, exact delivery" t
 
 tap_ok "no session left" omw_wait 5 test "$(omw_state sessions)" = 0
 tap_ok "nothing pending" test "$(omw_state pending)" = 0
-tap_ok "kernel log clean" omw_kernel_clean
+tap_ok "kernel log clean" tw_kmsg_clean "$mark"
 tap_done

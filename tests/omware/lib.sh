@@ -55,22 +55,9 @@ omw_veth_del() {	# omw_veth_del DEV NS
 	return 0
 }
 
-# Kernel log since the last omw_mark, without clearing the ring buffer (the
-# harness reads it again after the suite).
-omw_mark() {
-	omw_marker="omware-test-mark-$$-$RANDOM"
-	echo "$omw_marker" > /dev/kmsg
-}
-
-omw_kernel_clean() {
-	local bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|kernel BUG|UBSAN:|KASAN:'
-	local log
-
-	log=$(dmesg | sed -n "/$omw_marker/,\$p" | grep -E "$bad")
-	[ -z "$log" ] && return 0
-	echo "$log" | head -n 20 | sed 's/^/# /'
-	return 1
-}
+# The kernel log checks: tw_kmsg_mark, tw_kmsg_clean, tw_kmemleak.
+# shellcheck source=tests/lib/kmsg.sh
+. "$here/../lib/kmsg.sh"
 
 # omw_hold OUTFILE DEV COUNT: start a session holder in the background,
 # set omw_hold_pid, wait until its packets are queued.

@@ -57,17 +57,17 @@ if ! omw_veth "$dev" "$ns" "$peer" 1; then
 fi
 
 # a) owner killed
-omw_mark
+mark=$(tw_kmsg_mark)
 omw_hold "$tmp/a" "$dev" "$N"
 holder=$omw_hold_pid
 tap_ok "owner: $N packets queued 10 min ahead" queued
 omw_kill "$holder"
 holder=
 tap_ok "owner: SIGKILL ends the session" omw_wait 10 back_to_base
-tap_ok "owner: kernel log clean" omw_kernel_clean
+tap_ok "owner: kernel log clean" tw_kmsg_clean "$mark"
 
 # b) device deleted
-omw_mark
+mark=$(tw_kmsg_mark)
 omw_hold "$tmp/b" "$dev" "$N"
 holder=$omw_hold_pid
 dropped0=$(omw_state dropped_down)
@@ -81,12 +81,12 @@ tap_ok "device: its $N packets are counted dropped (device gone)" \
 tap_ok "device: the owner outlives its session" kill -0 "$holder"
 omw_kill "$holder"
 holder=
-tap_ok "device: kernel log clean" omw_kernel_clean
+tap_ok "device: kernel log clean" tw_kmsg_clean "$mark"
 ip netns del "$ns" 2>/dev/null
 omw_veth "$dev" "$ns" "$peer" 1 || { echo "Bail out! cannot recreate the veth pair"; exit "$KSFT_FAIL"; }
 
 # c) module removed under a live session
-omw_mark
+mark=$(tw_kmsg_mark)
 omw_hold "$tmp/c" "$dev" "$N"
 holder=$omw_hold_pid
 tap_ok "unload: $N packets queued 10 min ahead" queued
@@ -107,21 +107,8 @@ tap_ok "unload: no session after reload" test "$(omw_state sessions)" = 0 -a "$(
 rc=$?
 sed 's/^#*/#/' "$tmp/s"
 tap_ok "unload: the reloaded module sends 200 frames intact" test $rc -eq 0
-tap_ok "unload: kernel log clean" omw_kernel_clean
+tap_ok "unload: kernel log clean" tw_kmsg_clean "$mark"
 
-# kmemleak, where the kernel has it
-kml=/sys/kernel/debug/kmemleak
-[ -e $kml ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
-if [ -w $kml ]; then
-	# two scans: an object is reported only once it stayed unreferenced
-	echo scan > $kml
-	sleep 6
-	echo scan > $kml
-	tap_diag "kmemleak: $(grep -c 'unreferenced object' $kml) suspects in all"
-	leaks=$(grep -cE 'omw_|\[omware\]' $kml)
-	tap_ok "kmemleak: no omware leak" test "$leaks" -eq 0
-else
-	tap_skip "kmemleak: no omware leak" "kernel without CONFIG_DEBUG_KMEMLEAK"
-fi
+tw_kmemleak omware 'omw_|\[omware\]'
 
 tap_done

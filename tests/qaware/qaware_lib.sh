@@ -38,12 +38,6 @@ qa_unload() {
 
 qa_available() { cat /proc/sys/net/mptcp/available_schedulers; }
 
-# The number of kernel log lines so far, and whether a later one matches.
-qa_kmsg_mark() { dmesg | wc -l; }
-qa_kmsg_since() {	# qa_kmsg_since MARK PATTERN
-	dmesg | tail -n +"$(($1 + 1))" | grep -qE "$2"
-}
-
-qa_no_warn_since() {	# qa_no_warn_since MARK
-	! qa_kmsg_since "$1" 'WARNING:|BUG:|Oops|Call Trace|general protection'
-}
+# The kernel log checks: tw_kmsg_mark, tw_kmsg_since, tw_kmsg_clean.
+# shellcheck source=tests/lib/kmsg.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kmsg.sh"

@@ -27,7 +27,7 @@ lock=$(qa_sym mptcp_sched_list_lock)
 	tap_skip_all "mptcp_sched_list not in /proc/kallsyms (CONFIG_KALLSYMS_ALL)"
 other=$(qa_sym init_net)
 before=$(qa_available)
-mark=$(qa_kmsg_mark)
+mark=$(tw_kmsg_mark)
 holder=
 
 cleanup() {
@@ -40,14 +40,14 @@ trap cleanup EXIT
 refused() {
 	local ko=$1 what=$2 pattern=$3 m
 	shift 3
-	m=$(qa_kmsg_mark)
+	m=$(tw_kmsg_mark)
 	if insmod "$ko" "$@" 2>/dev/null; then
 		rmmod mptcp_qaware
 		tap_result 1 "load refused: $what"
 		return
 	fi
 	tap_ok "load refused: $what, and the kernel log says why" \
-		qa_kmsg_since "$m" "$pattern"
+		tw_kmsg_since "$m" "$pattern" >/dev/null
 }
 
 tap_plan 14
@@ -111,5 +111,5 @@ tmp=$(mktemp -d)
 tap_ok "modprobe through the modprobe.d rule loads it" modprobe_by_rule "$tmp"
 tap_ok "and it unloads" qa_unload
 rm -rf "$tmp"
-tap_ok "no warning in the kernel log" qa_no_warn_since "$mark"
+tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 tap_done

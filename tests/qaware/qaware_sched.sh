@@ -23,7 +23,7 @@ command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
 cli=qac-$$
 srv=qas-$$
 size=$((6 * 1024 * 1024))
-mark=$(qa_kmsg_mark)
+mark=$(tw_kmsg_mark)
 server=
 
 cleanup() {
@@ -128,6 +128,6 @@ tap_ok "rr: path 2 carries at least 30 % of the bytes" share_ok "$path2"
 transfer minrtt
 tap_ok "minrtt: the upload arrives whole" test "${got:-0}" = "$size"
 tap_ok "minrtt: decisions counted" test "$picks" -gt 0
-tap_ok "no warning in the kernel log" qa_no_warn_since "$mark"
+tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done

@@ -17,6 +17,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/kmsg.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 ctl=$here/tfib_ctl
@@ -39,21 +40,6 @@ cleanup() {
 	"$ctl" del l1 2>/dev/null
 }
 trap cleanup EXIT
-
-mark() {
-	marker="tfib-test-mark-$$-$RANDOM"
-	echo "$marker" > /dev/kmsg
-}
-
-kernel_clean() {
-	local bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|kernel BUG|UBSAN:|KASAN:'
-	local log
-
-	log=$(dmesg | sed -n "/$marker/,\$p" | grep -E "$bad")
-	[ -z "$log" ] && return 0
-	echo "$log" | head -n 20 | sed 's/^/# /'
-	return 1
-}
 
 in_ns() { ip netns exec "$ns" "$ctl" "$@"; }
 
@@ -101,7 +87,7 @@ retry() {	# retry SECONDS COMMAND...
 tap_plan 12
 
 # a) namespace deleted
-mark
+mark=$(tw_kmsg_mark)
 max_tables=$(cat $params/max_tables)
 ip netns add "$ns" || { echo "Bail out! cannot create a namespace"; exit "$KSFT_FAIL"; }
 tap_ok "netns: four full tables, one per sync mode" fill_ns
@@ -112,10 +98,10 @@ ip netns del "$ns"
 tap_ok "netns: deleting it gives the four places back" retry 20 "$ctl" new l0 1
 tap_ok "netns: and the others" eval '"$ctl" new l1 1 && "$ctl" del l1'
 echo "$max_tables" > $params/max_tables
-tap_ok "netns: kernel log clean" kernel_clean
+tap_ok "netns: kernel log clean" tw_kmsg_clean "$mark"
 
 # b) module removed with tables in two namespaces
-mark
+mark=$(tw_kmsg_mark)
 ip netns add "$ns"
 fill_ns >/dev/null 2>&1
 tap_bound "unload: a table bound in the other namespace"
@@ -129,20 +115,8 @@ rc=$?
 tap_ok "unload: insmod again" test $rc -eq 0
 tap_ok "unload: no table after reload, in either namespace" \
 	eval '[ "$("$ctl" count)" = 0 ] && [ "$(in_ns count)" = 0 ]'
-tap_ok "unload: kernel log clean" kernel_clean
+tap_ok "unload: kernel log clean" tw_kmsg_clean "$mark"
 
-# kmemleak, where the kernel has it
-kml=/sys/kernel/debug/kmemleak
-[ -e $kml ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
-if [ -w $kml ]; then
-	# two scans: an object is reported only once it stayed unreferenced
-	echo scan > $kml
-	sleep 6
-	echo scan > $kml
-	leaks=$(grep -cE 'tfib_|tw_fib_|\[tfib\]' $kml)
-	tap_ok "kmemleak: no tfib leak" test "$leaks" -eq 0
-else
-	tap_skip "kmemleak: no tfib leak" "kernel without CONFIG_DEBUG_KMEMLEAK"
-fi
+tw_kmemleak tfib 'tfib_|tw_fib_|\[tfib\]'
 
 tap_done
