@@ -69,13 +69,22 @@ topology() {
 }
 
 # Park ~1.4 MB of UDP in band 2 of path 1's egress: it drains at 8 kbit/s.
+# The datagrams count against the socket's send buffer while they wait:
+# a large one (SO_SNDBUFFORCE), and never block.
 fill_path1() {
 	ip netns exec "$cli" python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, 2)
-for _ in range(1000):
-    s.sendto(bytes(1400), ("10.0.1.2", 9))'
+s.setsockopt(socket.SOL_SOCKET, 32, 16 << 20)  # SO_SNDBUFFORCE
+n = 0
+try:
+    while n < 1000:
+        s.sendto(bytes(1400), socket.MSG_DONTWAIT, ("10.0.1.2", 9))
+        n += 1
+except BlockingIOError:
+    pass
+print(n, "datagrams queued")'
 }
 
 backlog1() {	# bytes waiting in path 1's egress qdisc
@@ -147,6 +156,11 @@ share_ok() {	# share_ok BYTES: at least 30 % of both paths' bytes
 	[ $(($1 * 10)) -ge $(((path1 + path2) * 3)) ]
 }
 
+bql1() {	# path 1's BQL in flight (veth: none, so 0 or absent)
+	ip netns exec "$cli" cat /sys/class/net/c1/queues/tx-0/byte_queue_limits/inflight 2>/dev/null ||
+		echo "n/a"
+}
+
 share1() {	# path 1's share of the bytes, in percent
 	echo $((path1 * 100 / (path1 + path2 > 0 ? path1 + path2 : 1)))
 }
@@ -169,8 +183,8 @@ for s in $scheds; do
 done
 
 # Path 1's queue full, its RTT still path 2's: qaware leaves it, minrtt not.
-fill_path1
-tap_diag "path 1 egress backlog: $(backlog1) bytes"
+tap_diag "path 1 egress filled: $(fill_path1 2>&1 | tail -n 1)"
+tap_diag "path 1 egress: qdisc backlog $(backlog1) bytes, BQL in flight $(bql1) bytes"
 transfer minrtt
 minrtt_got=${got:-0} minrtt_share=$(share1)
 transfer qaware
