@@ -17,17 +17,18 @@
 #error "mptcp_qaware: the bit-field layout check assumes little endian"
 #endif
 
-/* Read-only counters, one "name decisions refusals" line per scheduler. */
+/* Read-only counters, one "name decisions refusals waits" line each. */
 static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 {
 	unsigned int i;
 	int len = 0;
 
 	for (i = 0; i < qa_nr_scheds; i++)
-		len += scnprintf(buf + len, PAGE_SIZE - len, "%s %lld %lld\n",
-				 qa_scheds[i].ops.name,
+		len += scnprintf(buf + len, PAGE_SIZE - len,
+				 "%s %lld %lld %lld\n", qa_scheds[i].ops.name,
 				 atomic64_read(&qa_scheds[i].decisions),
-				 atomic64_read(&qa_scheds[i].refusals));
+				 atomic64_read(&qa_scheds[i].refusals),
+				 atomic64_read(&qa_scheds[i].waits));
 	return len;
 }
 
@@ -35,7 +36,7 @@ static const struct kernel_param_ops qa_decisions_ops = {
 	.get = qa_decisions_get,
 };
 module_param_cb(decisions, &qa_decisions_ops, NULL, 0444);
-MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none");
+MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits");
 
 /* Exactly one bit set, at byte/bit of the kernel's BTF (little endian). */
 static bool qa_bit_at(const u8 *obj, size_t size, unsigned int byte,

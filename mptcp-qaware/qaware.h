@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mptcp_qaware.ko: MPTCP packet schedulers registered from a module on
- * stock kernels (6.6-6.15 shape: get_subflow + mptcp_sched_data).
+ * stock kernels (6.6-6.15 shape: get_subflow + mptcp_sched_data).  Every
+ * decision is the portable core's (core/qaware.c, compiled in by core.c);
+ * sched.c only reads the sockets into its views.
  */
 #ifndef QAWARE_MODULE_H
 #define QAWARE_MODULE_H
@@ -9,37 +11,18 @@
 #include <linux/atomic.h>
 #include <linux/types.h>
 #include <net/mptcp.h>
-
-/* More subflows than the path manager allows (8) are never looked at. */
-#define QA_MAX_SUBFLOWS	8
+#include "../core/qaware.h"
 
 /*
- * What a policy sees of one subflow: plain values, no kernel object, so
- * that the decision can move to the portable core (core/qaware) unchanged.
+ * One registered scheduler and its counters, read by the "decisions"
+ * parameter (main.c) and by the statistics over netlink.
  */
-struct qa_candidate {
-	u32 srtt_us;		/* smoothed RTT, microseconds */
-	bool backup;		/* used only when no other subflow can send */
-	bool usable;		/* established, not stale */
-	bool can_send;		/* usable and room in its send buffer */
-	bool idle;		/* nothing queued or in flight */
-	bool last;		/* the subflow this connection picked last */
-};
-
-struct qa_view {
-	struct qa_candidate c[QA_MAX_SUBFLOWS];
-	unsigned int n;
-	bool reinject;		/* a retransmission, not new data */
-};
-
-/* A policy returns the index of the subflow to use, or -1 for none. */
-typedef int (*qa_pick_fn)(const struct qa_view *view);
-
 struct qa_sched {
 	struct mptcp_sched_ops ops;
-	qa_pick_fn pick;
-	atomic64_t decisions;	/* subflows picked */
+	enum tw_qa_policy policy;
+	atomic64_t decisions;	/* subflows picked (redundant: each one) */
 	atomic64_t refusals;	/* calls that found no subflow */
+	atomic64_t waits;	/* ECF/BLEST: held back for the fast subflow */
 };
 
 extern struct qa_sched qa_scheds[];

@@ -1,23 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The schedulers' glue: what the kernel hands a scheduler (an mptcp_sock and
- * its subflows) becomes a qa_view of plain values, a policy picks from it,
- * and the pick is written back as the subflow's "scheduled" flag.
+ * its subflows) becomes views of plain values (struct tw_sf_view), the
+ * portable core decides (tw_qa_decide), and the picks are written back as
+ * the subflows' "scheduled" flags.
  *
- * The policies here (round-robin, minimum RTT) are small stand-ins: they
- * will call the portable core (core/qaware), which also brings qaware,
- * redundant, ecf and blest, through the same qa_pick_fn boundary.
+ * Locking: get_subflow() runs under the MPTCP socket lock, which serialises
+ * every use of one connection's state; the state is found under RCU.  The
+ * subflows' tcp_sock fields are read without their own lock, as the
+ * kernel's default scheduler reads them: a decision on a value one ACK old
+ * is still a decision.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hashtable.h>
+#include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <net/gen_stats.h>
+#include <net/sch_generic.h>
 #include <net/tcp.h>
 #include "protocol.h"
 #include "qaware_layout.h"
 #include "qaware.h"
+
+/*
+ * n_k, the subflow's local egress queue: the device's BQL in flight, the
+ * backlog of the qdisc above that tx queue, or (default) their sum.  With
+ * BQL most of a standing queue moves up into the qdisc, and on devices
+ * without BQL (veth) the qdisc holds all of it: only the sum sees the
+ * whole queue on both kinds.
+ */
+enum qa_queue_source { QA_QUEUE_SUM, QA_QUEUE_BQL, QA_QUEUE_QDISC };
+
+static unsigned int queue_source = QA_QUEUE_SUM;
+module_param(queue_source, uint, 0644);
+MODULE_PARM_DESC(queue_source, "n_k from: 0 BQL in flight + qdisc backlog (default), 1 BQL only, 2 qdisc only");
+
+/* Per subflow: QAware's estimator and the dequeue counter it follows. */
+struct qa_sf_state {
+	const struct mptcp_subflow_context *subflow;	/* key, not read */
+	int ifindex;		/* device of @dequeued; 0: no sample yet */
+	bool bql;		/* @dequeued is DQL's, else the qdisc's */
+	u64 dequeued;		/* the counter at the last decision */
+	struct tw_qa_est est;
+};
 
 /*
  * Per-connection state: 6.12's mptcp_sock has no room for a scheduler's
@@ -27,7 +55,12 @@
 struct qa_conn {
 	struct hlist_node node;
 	const struct mptcp_sock *msk;
-	const struct mptcp_subflow_context *last;	/* compared, never read */
+	struct tw_qa_conn core;
+	u64 blest_next_ns;	/* BLEST: next lambda adaptation */
+	u64 blest_retrans;	/* BLEST: msk->bytes_retrans then */
+	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
+	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
+	struct tw_qa_decision d;			/* scratch */
 	struct rcu_head rcu;
 };
 
@@ -49,10 +82,11 @@ void qa_conn_init(struct mptcp_sock *msk)
 {
 	struct qa_conn *conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
 
-	/* Without state the policies still work: they lose only "last". */
+	/* Without state, get_subflow() falls back to the first usable one. */
 	if (!conn)
 		return;
 	conn->msk = msk;
+	tw_qa_conn_init(&conn->core, 0);
 	spin_lock_bh(&qa_conns_lock);
 	hash_add_rcu(qa_conns, &conn->node, (unsigned long)msk);
 	spin_unlock_bh(&qa_conns_lock);
@@ -74,9 +108,7 @@ void qa_conn_release(struct mptcp_sock *msk)
 /*
  * A stale subflow (no ACK for a while) stays out until it hears from the
  * peer again.  The kernel also clears the flag then, through a function
- * that is not exported: only reading it here.  Detecting staleness
- * ourselves (the kernel does it only on its own retransmission path) is a
- * later step.
+ * that is not exported: only reading it here.
  */
 static bool qa_subflow_stale(const struct mptcp_subflow_context *subflow,
 			     const struct sock *ssk)
@@ -85,137 +117,287 @@ static bool qa_subflow_stale(const struct mptcp_subflow_context *subflow,
 	       subflow->stale_rcv_tstamp == READ_ONCE(tcp_sk(ssk)->rcv_tstamp);
 }
 
-static void qa_describe(struct qa_candidate *c,
-			struct mptcp_subflow_context *subflow,
-			const struct qa_conn *conn)
-{
-	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+/* The local egress queue of one subflow, as its device shows it. */
+struct qa_queue {
+	int ifindex;
+	bool bql;		/* the device runs BQL (DQL has counted) */
+	u32 queued;		/* bytes waiting, per queue_source */
+	u64 dequeued;		/* running count of bytes the queue let go */
+};
 
-	c->srtt_us = tcp_sk(ssk)->srtt_us >> 3;
-	c->backup = subflow->backup || subflow->request_bkup;
-	c->usable = __mptcp_subflow_active(subflow) &&
-		    !qa_subflow_stale(subflow, ssk);
-	c->can_send = c->usable && sk_stream_memory_free(ssk);
-	c->idle = tcp_rtx_and_write_queues_empty(ssk);
-	c->last = conn && READ_ONCE(conn->last) == subflow;
+static u32 qa_add_sat(u32 a, u32 b)
+{
+	return a > U32_MAX - b ? U32_MAX : a + b;
 }
 
-/* Kernel glue ends here; below, policies on plain values only. */
-
-static bool qa_eligible(const struct qa_candidate *c, bool backup)
+/* The qdisc's backlog and the bytes it has dequeued so far. */
+static void qa_read_qdisc(struct Qdisc *q, u32 *backlog, u64 *bytes)
 {
-	return c->can_send && c->backup == backup;
-}
+	struct gnet_stats_basic_sync b;
+	u32 qlen;
 
-/* Lowest SRTT among the eligible subflows of one class; ties: first. */
-static int qa_min_rtt(const struct qa_view *v, bool backup)
-{
-	int best = -1;
-	unsigned int i;
-
-	for (i = 0; i < v->n; i++)
-		if (qa_eligible(&v->c[i], backup) &&
-		    (best < 0 || v->c[i].srtt_us < v->c[best].srtt_us))
-			best = i;
-	return best;
+	qdisc_qstats_qlen_backlog(q, &qlen, backlog);
+	gnet_stats_basic_sync_init(&b);
+	gnet_stats_add_basic(&b, q->cpu_bstats, &q->bstats, false);
+	*bytes = u64_stats_read(&b.bytes);
 }
 
 /*
- * A retransmission goes to a usable subflow with nothing outstanding,
- * else to the lowest-RTT usable one, as the kernel's default does.
+ * The tx queue the subflow's packets leave through: its dst's device, the
+ * queue the socket was mapped to (the first if none yet).  Caller holds
+ * rcu_read_lock(); false if the subflow has no route now.
  */
-static int qa_pick_reinject(const struct qa_view *v)
+static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 {
-	int best = -1;
+	struct dst_entry *dst = __sk_dst_get(ssk);
+	struct netdev_queue *txq;
+	struct net_device *dev;
+	u32 backlog = 0;
+	u64 qbytes = 0;
+	struct Qdisc *q;
+	int idx;
+
+	if (!dst || !dst->dev)
+		return false;
+	dev = dst->dev;
+	idx = sk_tx_queue_get(ssk);
+	if (idx < 0 || idx >= dev->real_num_tx_queues)
+		idx = 0;
+	txq = netdev_get_tx_queue(dev, idx);
+	memset(out, 0, sizeof(*out));
+	out->ifindex = dev->ifindex;
+#ifdef CONFIG_BQL
+	{
+		/* completed first: a later num_queued is never below it */
+		u32 done = READ_ONCE(txq->dql.num_completed);
+		u32 queued = READ_ONCE(txq->dql.num_queued);
+
+		out->bql = queued != 0;
+		out->dequeued = done;
+		if (queue_source != QA_QUEUE_QDISC && (s32)(queued - done) > 0)
+			out->queued = queued - done;
+	}
+#endif
+	q = rcu_dereference(txq->qdisc);
+	if (q)
+		qa_read_qdisc(q, &backlog, &qbytes);
+	if (queue_source != QA_QUEUE_BQL)
+		out->queued = qa_add_sat(out->queued, backlog);
+	/* without BQL, what leaves the qdisc leaves the device */
+	if (!out->bql)
+		out->dequeued = qbytes;
+	return true;
+}
+
+/* Bytes the queue let go since the last decision; 0 on a new counter. */
+static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
+{
+	u64 delta = 0;
+
+	if (st->ifindex == q->ifindex && st->bql == q->bql)
+		/* DQL's counters are u32 and wrap */
+		delta = q->bql ? (u32)(q->dequeued - st->dequeued) :
+				 q->dequeued - st->dequeued;
+	st->ifindex = q->ifindex;
+	st->bql = q->bql;
+	st->dequeued = q->dequeued;
+	return delta;
+}
+
+/* The slot of subflow @i, started afresh when another subflow holds it. */
+static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
+				      const struct mptcp_subflow_context *sf,
+				      u64 now)
+{
+	struct qa_sf_state *st = &conn->sf[i];
+
+	if (st->subflow != sf) {
+		memset(st, 0, sizeof(*st));
+		st->subflow = sf;
+		tw_qa_est_init(&st->est, 0, now);
+	}
+	return st;
+}
+
+/* ECF and BLEST judge "can send" by congestion window, as their papers. */
+static bool qa_needs_cwnd(enum tw_qa_policy policy)
+{
+	return policy == TW_QA_ECF || policy == TW_QA_BLEST;
+}
+
+static void qa_view_fill(struct tw_sf_view *v,
+			 struct mptcp_subflow_context *subflow,
+			 enum tw_qa_policy policy)
+{
+	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+	const struct tcp_sock *tp = tcp_sk(ssk);
+
+	memset(v, 0, sizeof(*v));
+	v->srtt_us = READ_ONCE(tp->srtt_us) >> 3;
+	v->rttvar_us = READ_ONCE(tp->rttvar_us) >> 2;	/* 4 * mdev */
+	v->cwnd = tcp_snd_cwnd(tp);
+	v->in_flight = tcp_packets_in_flight(tp);
+	v->mss = READ_ONCE(tp->mss_cache);
+	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
+	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
+	v->backup = subflow->backup || subflow->request_bkup;
+	v->active = __mptcp_subflow_active(subflow) &&
+		    !qa_subflow_stale(subflow, ssk);
+	v->can_send = v->active && sk_stream_memory_free(ssk) &&
+		      (!qa_needs_cwnd(policy) || v->in_flight < v->cwnd);
+}
+
+/* The subflow's queue and QAware's estimate of its wait. */
+static void qa_view_queue(struct tw_sf_view *v, struct sock *ssk,
+			  struct qa_sf_state *st, u64 now)
+{
+	struct qa_queue q;
+
+	if (!qa_read_queue(ssk, &q))
+		return;
+	v->queued_bytes = q.queued;
+	tw_qa_est_update(&st->est, q.queued, qa_dequeued_since(st, &q), now);
+	v->wait_ns = st->est.wait_ns;
+}
+
+static void qa_msk_view(const struct mptcp_sock *msk, struct tw_qa_msk_view *m)
+{
+	u64 snd_una = READ_ONCE(msk->snd_una);
+	u64 snd_nxt = READ_ONCE(msk->snd_nxt);
+	u64 write_seq = READ_ONCE(msk->write_seq);
+	u64 wnd_end = READ_ONCE(msk->wnd_end);
+
+	m->unsent_bytes = after64(write_seq, snd_nxt) ? write_seq - snd_nxt : 0;
+	m->snd_wnd_bytes = after64(wnd_end, snd_una) ? wnd_end - snd_una : 0;
+}
+
+/*
+ * BLEST's lambda moves once per RTT of the slowest subflow: up if the
+ * connection retransmitted at the MPTCP level since, else down.
+ */
+static void qa_blest_adapt(struct qa_conn *conn, const struct mptcp_sock *msk,
+			   unsigned int n, u64 now)
+{
+	u64 retrans = READ_ONCE(msk->bytes_retrans);
+	u32 i, slow_us = 0;
+
+	if (now < conn->blest_next_ns)
+		return;
+	for (i = 0; i < n; i++)
+		if (conn->view[i].active)
+			slow_us = max(slow_us, conn->view[i].srtt_us);
+	if (conn->blest_next_ns)
+		tw_qa_blest_adapt(&conn->core, retrans != conn->blest_retrans);
+	conn->blest_retrans = retrans;
+	conn->blest_next_ns = now + (u64)max(slow_us, 1000U) * NSEC_PER_USEC;
+}
+
+/*
+ * Read every subflow (at most TW_QA_MAX_SUBFLOWS) into conn->view, their
+ * contexts into @subflows; returns how many.
+ */
+static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
+				enum tw_qa_policy policy,
+				struct mptcp_subflow_context **subflows)
+{
+	struct mptcp_subflow_context *subflow;
+	u64 now = ktime_get_ns();
+	unsigned int n = 0;
+
+	mptcp_for_each_subflow(msk, subflow) {
+		if (n == TW_QA_MAX_SUBFLOWS)
+			break;
+		qa_view_fill(&conn->view[n], subflow, policy);
+		qa_view_queue(&conn->view[n], mptcp_subflow_tcp_sock(subflow),
+			      qa_sf_slot(conn, n, subflow, now), now);
+		subflows[n++] = subflow;
+	}
+	if (policy == TW_QA_BLEST)
+		qa_blest_adapt(conn, msk, n, now);
+	return n;
+}
+
+/*
+ * A retransmission goes where the lowest RTT is (redundant: everywhere),
+ * whatever the policy: ECF and BLEST would hold it back, rr would count it
+ * as a turn.
+ */
+static enum tw_qa_policy qa_policy_for(const struct qa_sched *sched,
+				       bool reinject)
+{
+	if (!reinject || sched->policy == TW_QA_REDUNDANT)
+		return sched->policy;
+	return TW_QA_MINRTT;
+}
+
+/* No state (its allocation failed): the first subflow that can send. */
+static int qa_get_subflow_stateless(struct mptcp_sock *msk)
+{
+	struct mptcp_subflow_context *subflow;
+
+	mptcp_for_each_subflow(msk, subflow) {
+		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+
+		if (__mptcp_subflow_active(subflow) &&
+		    !qa_subflow_stale(subflow, ssk) &&
+		    sk_stream_memory_free(ssk)) {
+			WRITE_ONCE(subflow->scheduled, true);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Mark the decision's subflows; false if it has none. */
+static bool qa_schedule(struct qa_sched *sched, const struct qa_conn *conn,
+			struct mptcp_subflow_context **subflows, unsigned int n)
+{
 	unsigned int i;
 
-	for (i = 0; i < v->n; i++) {
-		const struct qa_candidate *c = &v->c[i];
-
-		if (!c->usable)
-			continue;
-		if (best < 0 || c->idle > v->c[best].idle ||
-		    (c->idle == v->c[best].idle &&
-		     c->srtt_us < v->c[best].srtt_us))
-			best = i;
-	}
-	return best;
+	if (conn->d.waited)
+		atomic64_inc(&sched->waits);
+	if (!conn->d.set)
+		return false;
+	/* mptcp_subflow_set_scheduled() is sealed under IBT: its body. */
+	for (i = 0; i < n; i++)
+		if (conn->d.set & BIT(i)) {
+			WRITE_ONCE(subflows[i]->scheduled, true);
+			atomic64_inc(&sched->decisions);
+		}
+	return true;
 }
 
-static int qa_pick_minrtt(const struct qa_view *v)
-{
-	int k;
-
-	if (v->reinject)
-		return qa_pick_reinject(v);
-	k = qa_min_rtt(v, false);
-	return k >= 0 ? k : qa_min_rtt(v, true);
-}
-
-/* The next eligible subflow after the last one used, in list order. */
-static int qa_next_after_last(const struct qa_view *v, bool backup)
-{
-	unsigned int i, start = 0;
-
-	for (i = 0; i < v->n; i++)
-		if (v->c[i].last)
-			start = i + 1;
-	for (i = 0; i < v->n; i++) {
-		unsigned int k = (start + i) % v->n;
-
-		if (qa_eligible(&v->c[k], backup))
-			return k;
-	}
-	return -1;
-}
-
-/* One burst (one call: the kernel pushes what the subflow takes) each. */
-static int qa_pick_rr(const struct qa_view *v)
-{
-	int k;
-
-	if (v->reinject)
-		return qa_pick_reinject(v);
-	k = qa_next_after_last(v, false);
-	return k >= 0 ? k : qa_next_after_last(v, true);
-}
-
-/* Kernel glue again: the callback every scheduler of the module shares. */
-
+/* Kernel glue: the callback every scheduler of the module shares. */
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
 	struct qa_sched *sched = container_of(msk->sched, struct qa_sched, ops);
-	struct mptcp_subflow_context *subflows[QA_MAX_SUBFLOWS];
-	struct mptcp_subflow_context *subflow;
-	struct qa_view view = { .reinject = data->reinject };
+	struct mptcp_subflow_context *subflows[TW_QA_MAX_SUBFLOWS];
+	enum tw_qa_policy policy = qa_policy_for(sched, data->reinject);
+	struct tw_qa_msk_view m;
 	struct qa_conn *conn;
-	int k = -1;
+	unsigned int n;
+	int err = 0;
 
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
-	mptcp_for_each_subflow(msk, subflow) {
-		if (view.n == QA_MAX_SUBFLOWS)
-			break;
-		qa_describe(&view.c[view.n], subflow, conn);
-		subflows[view.n++] = subflow;
+	if (conn) {
+		n = qa_snapshot(conn, msk, policy, subflows);
+		qa_msk_view(msk, &m);
+		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
+		if (!qa_schedule(sched, conn, subflows, n))
+			err = -EINVAL;
+	} else {
+		err = qa_get_subflow_stateless(msk);
+		if (!err)
+			atomic64_inc(&sched->decisions);
 	}
-	if (view.n)
-		k = sched->pick(&view);
-	if (k >= 0 && conn && !view.reinject)
-		WRITE_ONCE(conn->last, subflows[k]);
 	rcu_read_unlock();
-
-	if (k < 0) {
+	if (err)
 		atomic64_inc(&sched->refusals);
-		return -EINVAL;
-	}
-	/* mptcp_subflow_set_scheduled() is sealed under IBT: its body. */
-	WRITE_ONCE(subflows[k]->scheduled, true);
-	atomic64_inc(&sched->decisions);
-	return 0;
+	return err;
 }
 
-#define QA_SCHED(_name, _pick) {				\
+#define QA_SCHED(_name, _policy) {				\
 	.ops = {						\
 		.name = _name,					\
 		.owner = THIS_MODULE,				\
@@ -223,12 +405,16 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		.init = qa_conn_init,				\
 		.release = qa_conn_release,			\
 	},							\
-	.pick = _pick,						\
+	.policy = _policy,					\
 }
 
 struct qa_sched qa_scheds[] = {
-	QA_SCHED("rr", qa_pick_rr),
-	QA_SCHED("minrtt", qa_pick_minrtt),
+	QA_SCHED("qaware", TW_QA_QAWARE),
+	QA_SCHED("minrtt", TW_QA_MINRTT),
+	QA_SCHED("rr", TW_QA_RR),
+	QA_SCHED("redundant", TW_QA_REDUNDANT),
+	QA_SCHED("ecf", TW_QA_ECF),
+	QA_SCHED("blest", TW_QA_BLEST),
 };
 
 const unsigned int qa_nr_scheds = ARRAY_SIZE(qa_scheds);

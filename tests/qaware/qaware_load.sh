@@ -7,7 +7,8 @@
 #      and the lock swapped: each load is refused with a message naming
 #      the reason, and nothing is registered
 #   b) with the addresses of /proc/kallsyms it loads, and its schedulers
-#      are in net.mptcp.available_schedulers, after the kernel's default
+#      (qaware minrtt rr redundant ecf blest) are in
+#      net.mptcp.available_schedulers, after the kernel's default
 #   c) a socket created with one of them pins the module: rmmod is refused
 #      while it is open, succeeds once it is closed, and the schedulers are
 #      gone from the list
@@ -69,8 +70,8 @@ tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 now=$(qa_available)
 tap_diag "available_schedulers: $now"
-tap_ok "rr and minrtt listed after the kernel's default" \
-	test "$now" = "$before rr minrtt"
+tap_ok "its six schedulers listed after the kernel's default" \
+	test "$now" = "$before qaware minrtt rr redundant ecf blest"
 
 # A socket of its own namespace, with rr selected, pins the module.
 ns=qal-$$

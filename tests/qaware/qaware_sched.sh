@@ -2,13 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The schedulers carry MPTCP transfers over two paths: a client namespace
-# joined to a server namespace by two veth pairs, each shaped by netem on
-# the client's side (rate and delay), the server announcing its second
-# address (as the upstream simult_flows.sh topology, without the router).
+# joined to a server namespace by two veth pairs (as the upstream
+# simult_flows.sh topology, without the router), the server announcing its
+# second address.  Each client egress is a prio qdisc: band 1 (where TCP
+# goes) a tbf at 20 Mbit/s, band 2 a tbf that lets almost nothing through;
+# the server delays its side by 10 ms (netem), equal on both paths.
 #
-#   rr      a 6 MiB upload arrives whole, both paths carry at least 30 %
-#           of the bytes sent, and the module counted rr's decisions
-#   minrtt  the same upload arrives whole, minrtt's decisions counted
+#   every scheduler   a 3 MiB upload arrives whole and its decisions are
+#                     counted
+#   rr, redundant     both paths carry at least 30 % of the bytes (6.12's
+#                     push loop gives each scheduled subflow the next data:
+#                     redundant spreads the data, it does not copy it)
+#   qaware vs minrtt  with ~1.4 MB of UDP parked in band 2 of path 1's
+#                     egress (its queue full, its RTT as low as path 2's,
+#                     since TCP does not wait behind it): qaware sends a
+#                     smaller share of the upload on path 1 than minrtt
 #
 # No warning in the kernel log.
 set -u
@@ -22,7 +30,8 @@ command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
 
 cli=qac-$$
 srv=qas-$$
-size=$((6 * 1024 * 1024))
+size=$((3 * 1024 * 1024))
+scheds="qaware minrtt rr redundant ecf blest"
 mark=$(tw_kmsg_mark)
 server=
 
@@ -34,6 +43,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# egress DEV NS: prio, TCP (band 1) through a 20 Mbit/s tbf, band 2 (the
+# UDP filler, SO_PRIORITY 2) through a tbf of 8 kbit/s with room for 2 MB.
+egress() {
+	tc -n "$2" qdisc add dev "$1" root handle 1: prio &&
+	tc -n "$2" qdisc add dev "$1" parent 1:2 tbf rate 20mbit burst 32kb latency 100ms &&
+	tc -n "$2" qdisc add dev "$1" parent 1:3 tbf rate 8kbit burst 1600 limit 2000000
+}
+
 topology() {
 	local i
 	ip netns add "$cli" && ip netns add "$srv" || return 1
@@ -42,12 +59,37 @@ topology() {
 		ip -n "$cli" addr add 10.0.$i.1/24 dev c$i &&
 		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i &&
 		ip -n "$cli" link set c$i up && ip -n "$srv" link set s$i up &&
-		tc -n "$cli" qdisc add dev c$i root netem rate 20mbit delay 10ms limit 1000 ||
+		egress c$i "$cli" &&
+		tc -n "$srv" qdisc add dev s$i root netem delay 10ms limit 1000 ||
 			return 1
 	done
 	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
 	ip -n "$cli" mptcp limits set subflows 2 add_addr_accepted 2 &&
 	ip -n "$srv" mptcp endpoint add 10.0.2.2 dev s2 signal
+}
+
+# Park ~1.4 MB of UDP in band 2 of path 1's egress: it drains at 8 kbit/s.
+# The datagrams count against the socket's send buffer while they wait:
+# a large one (SO_SNDBUFFORCE), and never block.
+fill_path1() {
+	ip netns exec "$cli" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, 2)
+s.setsockopt(socket.SOL_SOCKET, 32, 16 << 20)  # SO_SNDBUFFORCE
+n = 0
+try:
+    while n < 1000:
+        s.sendto(bytes(1400), socket.MSG_DONTWAIT, ("10.0.1.2", 9))
+        n += 1
+except BlockingIOError:
+    pass
+print(n, "datagrams queued")'
+}
+
+backlog1() {	# bytes waiting in path 1's egress qdisc
+	tc -n "$cli" -s qdisc show dev c1 | awk '$1 == "qdisc" && $2 == "prio" { p = 1 }
+		p && $1 == "backlog" { sub(/b$/, "", $2); print $2; exit }'
 }
 
 # The server counts what it reads per connection and prints it (appending:
@@ -114,20 +156,44 @@ share_ok() {	# share_ok BYTES: at least 30 % of both paths' bytes
 	[ $(($1 * 10)) -ge $(((path1 + path2) * 3)) ]
 }
 
+bql1() {	# path 1's BQL in flight (veth: none, so 0 or absent)
+	ip netns exec "$cli" cat /sys/class/net/c1/queues/tx-0/byte_queue_limits/inflight 2>/dev/null ||
+		echo "n/a"
+}
+
+share1() {	# path 1's share of the bytes, in percent
+	echo $((path1 * 100 / (path1 + path2 > 0 ? path1 + path2 : 1)))
+}
+
 TMPDIR_QA=$(mktemp -d)
-tap_plan 7
+tap_plan 12
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
 
-transfer rr
-tap_ok "rr: the upload arrives whole" test "${got:-0}" = "$size"
-tap_ok "rr: path 1 carries at least 30 % of the bytes" share_ok "$path1"
-tap_ok "rr: path 2 carries at least 30 % of the bytes" share_ok "$path2"
+for s in $scheds; do
+	transfer "$s"
+	tap_ok "$s: the upload arrives whole, its decisions counted" \
+		test "${got:-0}" = "$size" -a "$picks" -gt 0
+	case $s in
+	rr|redundant)
+		tap_ok "$s: both paths carry at least 30 % of the bytes" \
+			eval 'share_ok "$path1" && share_ok "$path2"' ;;
+	esac
+done
 
+# Path 1's queue full, its RTT still path 2's: qaware leaves it, minrtt not.
+tap_diag "path 1 egress filled: $(fill_path1 2>&1 | tail -n 1)"
+tap_diag "path 1 egress: qdisc backlog $(backlog1) bytes, BQL in flight $(bql1) bytes"
 transfer minrtt
-tap_ok "minrtt: the upload arrives whole" test "${got:-0}" = "$size"
-tap_ok "minrtt: decisions counted" test "$picks" -gt 0
+minrtt_got=${got:-0} minrtt_share=$(share1)
+transfer qaware
+qaware_got=${got:-0} qaware_share=$(share1)
+tap_diag "loaded path 1: minrtt sent $minrtt_share %, qaware $qaware_share % of the bytes there; backlog now $(backlog1) bytes"
+tap_ok "loaded path 1: both uploads arrive whole" \
+	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
+tap_ok "loaded path 1: qaware sends a smaller share there than minrtt" \
+	test "$qaware_share" -lt "$minrtt_share"
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done
