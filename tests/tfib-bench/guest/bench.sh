@@ -21,12 +21,13 @@
 #     packets are lost (on veth the sender's own system call runs the
 #     forwarder's receive path, so the source may be what stops first);
 #   - the sweep: R = C times each factor of $factors, rounded; a run sends
-#     R x its seconds rows, at most 2 C x its seconds (above C the source
-#     sends as fast as it can, and its token bucket is always ahead);
+#     R x its seconds rows, at most C x its seconds (above C the source
+#     sends as fast as it can, its token bucket always ahead, so the run
+#     lasts its seconds or more whatever R);
 #   - every run of one R in an order shuffled from the printed seed
 #     (TW_BENCH_SEED=N repeats it); the trace's seed is fixed.
-# --full: factors 1/8 .. 4, 4 s of traffic a run (about 30 min under
-# emulation); --short: factors 1/2 and 2, 1 s a run.
+# --full: factors 1/8 .. 4, 3 s of traffic a run (126 runs, about 20-30
+# min under emulation); --short: factors 1/2 and 2, 1 s a run (42 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -58,7 +59,7 @@ out=${1:-}
 [ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
 if [ "$mode" = full ]; then
 	factors="0.125 0.25 0.5 1 2 4"
-	secs=4
+	secs=3
 else
 	factors="0.5 2"
 	secs=1
@@ -105,8 +106,8 @@ methods() {
 source_run() {
 	local dir=$1 rate=$2 cdr=$3 n=$4 cmd=$5 rows
 	shift 5
-	rows=$(awk -v r="$rate" -v s="$secs" -v c="${capacity:-0}" \
-		'BEGIN { if (c && r > 2 * c) r = 2 * c; printf "%d", r * s }')
+	rows=$(awk -v r="$rate" -v s="$secs" -v c="${row_cap:-0}" \
+		'BEGIN { if (c && r > c) r = c; printf "%d", r * s }')
 	mkdir -p "$dir"
 	in_src "$src_tool" -q -i s0 -d "$fwd_mac" -o "$dir" -r "$rate" \
 		-b "$burst" -n "$rows" -u "$n" -c "$cdr" -s "$trace_seed" \
@@ -240,6 +241,7 @@ capacity=
 probe
 tap_result $((capacity == 0)) "capacity probe: C = $capacity pps (rcu, rings 4096, CDR 0.01)"
 say "capacity C = $capacity pps (probe runs in $probe_dir)"
+row_cap=$capacity
 rates=$(for f in $factors; do
 	awk -v c="$capacity" -v f="$f" 'BEGIN { printf "%d\n", c * f + 0.5 }'
 done | sort -un)
