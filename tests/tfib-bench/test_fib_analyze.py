@@ -109,12 +109,21 @@ class Sawtooth(unittest.TestCase):
     def test_single_update_at_end(self):
         self.assertEqual(FA.sawtooth([(7, 3)], 7), 4.0)
 
+    THREE = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
+             ("data_tx", 20, 1, 3, "", ""), ("data_rx", 5, 1, 1, 0, 0),
+             ("data_rx", 12, 1, 2, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
+
     def test_through_the_tool(self):
-        ev = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
-              ("data_tx", 20, 1, 3, "", ""), ("data_rx", 5, 1, 1, 0, 0),
-              ("data_rx", 12, 1, 2, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
-        s = run_summary(ev, {"end_ns": 40})
+        s = run_summary(self.THREE, {"end_ns": 40})
         self.assertAlmostEqual(s["age_avg_ns"], 407.5 / 35)
+
+    def test_send_end(self):
+        # the source's last send at 25: the integration ends at the last
+        # receive (30), not at the drain's end (40): area 59.5 + 198
+        # over 25
+        s = run_summary(self.THREE, {"end_ns": 40, "send_end_ns": 25})
+        self.assertAlmostEqual(s["age_avg_ns"], (59.5 + 198) / 25)
+        self.assertEqual(s["end_ns"], 25)
 
     def test_mean_over_users(self):
         # user 1: 407.5 / 35 as above; user 2: received once at 20, sent
