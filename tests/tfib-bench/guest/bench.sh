@@ -53,7 +53,7 @@ mode=full
 case "${1:-}" in
 --short) mode=short; shift ;;
 --full) mode=full; shift ;;
--h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 out=${1:-}
 [ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
