@@ -32,7 +32,7 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-fib-core bench-omware modules_install install help \
+	check-host demo style bench-core bench-fib-core bench-omware bench-fib modules_install install help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -103,6 +103,25 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
+# The Age-of-Information experiment: the guest runs the sweep (progress
+# lines as it goes), the host analyses and draws; a failed target fails
+# the make.  SHORT=1: the short grid, its verdicts indicative only.
+BENCH_FIB_OUT := .build/bench-fib
+bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+	@$(MAKE) --no-print-directory modules-test userspace
+	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(BENCH_FIB_OUT) \
+		tests/tfib-bench/guest & vm=$$!; \
+	 tail -n +1 -F --pid=$$vm $(BENCH_FIB_OUT)/progress.log 2>/dev/null; \
+	 wait $$vm; rc=$$?; \
+	 if [ -s $(BENCH_FIB_OUT)/fib/bench.json ]; then \
+		echo; userspace/tools/tw-fib-analyze $(if $(SHORT),,--strict) \
+			-o $(BENCH_FIB_OUT)/analysis $(BENCH_FIB_OUT)/fib || rc=1; \
+		echo "Runs: $(BENCH_FIB_OUT)/fib/, analysis and plots: $(BENCH_FIB_OUT)/analysis/"; \
+	 else \
+		echo "bench-fib: no results (see $(BENCH_FIB_OUT)/console.log)"; rc=1; \
+	 fi; \
+	 exit $$rc
+
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
@@ -118,7 +137,7 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C userspace/tools clean
 	$(MAKE) -C tests/core clean
 	-$(MAKE) -C tests/omware clean
-	rm -rf .build/kmod .build/results .build/demo .build/bench-omware $(GEN_DIR)/*.[ch]
+	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))

@@ -11,6 +11,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -108,12 +109,21 @@ class Sawtooth(unittest.TestCase):
     def test_single_update_at_end(self):
         self.assertEqual(FA.sawtooth([(7, 3)], 7), 4.0)
 
+    THREE = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
+             ("data_tx", 20, 1, 3, "", ""), ("data_rx", 5, 1, 1, 0, 0),
+             ("data_rx", 12, 1, 2, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
+
     def test_through_the_tool(self):
-        ev = [("data_tx", 0, 1, 1, "", ""), ("data_tx", 10, 1, 2, "", ""),
-              ("data_tx", 20, 1, 3, "", ""), ("data_rx", 5, 1, 1, 0, 0),
-              ("data_rx", 12, 1, 2, 0, 0), ("data_rx", 30, 1, 3, 0, 0)]
-        s = run_summary(ev, {"end_ns": 40})
+        s = run_summary(self.THREE, {"end_ns": 40})
         self.assertAlmostEqual(s["age_avg_ns"], 407.5 / 35)
+
+    def test_send_end(self):
+        # the source's last send at 25: the integration ends at the last
+        # receive (30), not at the drain's end (40): area 59.5 + 198
+        # over 25
+        s = run_summary(self.THREE, {"end_ns": 40, "send_end_ns": 25})
+        self.assertAlmostEqual(s["age_avg_ns"], (59.5 + 198) / 25)
+        self.assertEqual(s["end_ns"], 25)
 
     def test_mean_over_users(self):
         # user 1: 407.5 / 35 as above; user 2: received once at 20, sent
@@ -227,10 +237,12 @@ def checks_of(runs, *args):
         p = analyze(d, "--no-plots", *args)
         with open(os.path.join(d, "fib-analysis.json")) as f:
             res = json.load(f)
-        return {c["name"].split(" <=")[0] + (
-            " " + c["name"].rsplit(" ", 1)[1] if "inline" in c["name"]
+        return {re.split(" [<>]=", c["name"])[0] + (
+            " " + c["name"].rsplit(" ", 1)[1] if "best mode" not in c["name"]
             else ""): c for c in res["checks"]}, p, res
 
+
+XDP = "best tfib mode's capacity 0.1"
 
 # At CDR 0.1, R 2000: seqcount (the best) carries, age 70 us (20 + 50);
 # rwlock 170 us; rcu misaddresses 1 in 4, seqcount 1 in 10.
@@ -261,7 +273,8 @@ class Checks(unittest.TestCase):
         self.assertAlmostEqual(c["best mode's misaddressed"]["ratio"],
                                10 / 24)
         self.assertEqual(c["inline age at low R 0.1"]["result"], "PASS")
-        self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 0})
+        self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 1})
+        self.assertEqual(c[XDP]["result"], "N/A")
         # the ratio to rwlock in the table: D + P / 2 each, but for the
         # last microsecond of user 1 (Sawtooth.test_periodic)
         row = next(r for r in res["runs"] if r["run"] == "seq-1k")
@@ -299,13 +312,108 @@ class Checks(unittest.TestCase):
         c, p, res = checks_of([("seq-3k", "seqcount", 3000, 0.1, "ring",
                                 dict(drop_every=5))], "--strict")
         self.assertEqual([x["result"] for x in c.values()],
-                         ["N/A", "N/A", "N/A"])
+                         ["N/A", "N/A", "N/A", "N/A"])
+
+    def test_xdp_capacity(self):
+        # seqcount carries up to 2000; the XDP peer 2000 (3000 lost data)
+        xdp = [("xdp-2k", None, 2000, 0.1, "xdp", {}),
+               ("xdp-3k", None, 3000, 0.1, "xdp", dict(drop_every=5))]
+        c, p, res = checks_of(GOOD + xdp, "--strict")
+        self.assertEqual((c[XDP]["result"], c[XDP]["value"],
+                          c[XDP]["reference"]), ("PASS", 2000, 2000))
+        self.assertEqual(p.returncode, 0)
+        # the peer carries 4000: twice tfib's 2000, beyond 1.5x
+        xdp.append(("xdp-4k", None, 4000, 0.1, "xdp", {}))
+        c, p, res = checks_of(GOOD + xdp, "--strict")
+        self.assertEqual(c[XDP]["result"], "FAIL")
+        self.assertEqual(c[XDP]["ratio"], 2.0)
+        self.assertIn("tfib 2000 pps, XDP 4000 pps", c[XDP]["why"])
+        self.assertEqual(p.returncode, 1)
+        # the XDP peer never counts as the best mode
+        self.assertEqual(c["best mode's age"]["mode"], "seqcount")
 
     def test_rwlock_never_best(self):
         # rwlock carries more than anyone: the best is still another mode
         runs = GOOD + [("rwl-3k", "rwlock", 3000, 0.1, "ring", {})]
         c = checks_of(runs)[0]
         self.assertEqual(c["best mode's age"]["mode"], "seqcount")
+
+
+def point(mode, rate, cdr, age, rings="64/64", **more):
+    """A run's summary as the findings read it."""
+    s = {"mode": mode, "rings": rings, "rate_pps": rate, "cdr": cdr,
+         "users": 1000, "age_avg_ns": age, "control_drop_fraction": None,
+         "misaddressed_fraction": None, "fib_age_mean_ns": None}
+    s.update(more)
+    return s
+
+
+def sweep(mode, cdr, ages, rings="64/64", **series_of):
+    """Runs at R 1000, 2000, 4000 with these ages (and per-run values of
+    the keys given as lists)."""
+    return [point(mode, r, cdr, a, rings,
+                  **{k: v[i] for k, v in series_of.items()})
+            for i, (r, a) in enumerate(zip((1000, 2000, 4000), ages))]
+
+
+def found(runs):
+    return {f["name"][:3]: f for f in FA.findings(runs)}
+
+
+class Findings(unittest.TestCase):
+    """The study's findings (a)-(d) on made-up summaries."""
+
+    RUNS = (sweep("rcu", 0.01, [130, 70, 250], fib_age_mean_ns=[9, 5, 3]) +
+            sweep("rwlock", 0.01, [140, 80, 350], fib_age_mean_ns=[8, 6, 4])
+            + sweep("rcu", 0.1, [130, 70, 250],
+                    control_drop_fraction=[0, 0.1, 0.25],
+                    misaddressed_fraction=[0.04, 0.1, 0.2],
+                    fib_age_mean_ns=[9, 5, 3])
+            + sweep("rwlock", 0.1, [130, 90, 250],
+                    control_drop_fraction=[0, 0, 0.01],
+                    misaddressed_fraction=[0.04, 0.05, 0.3],
+                    fib_age_mean_ns=[9, 5, 3]))
+
+    def test_reproduced(self):
+        f = found(self.RUNS)
+        self.assertEqual([f[k]["result"] for k in ("(a)", "(b)", "(c)",
+                                                   "(d)")],
+                         ["reproduced"] * 4)
+        self.assertTrue(f["(a)"]["why"].startswith("4 of 4: "))
+        self.assertIn("rcu 64/64 min at R 2000", f["(a)"]["why"])
+        self.assertIn("R 4000 rings 64/64: rcu 0.2 us, rwlock 0.3 us",
+                      f["(b)"]["why"])
+        self.assertIn("rwlock 64/64 control: 0.00 % -> 1.00 %",
+                      f["(c)"]["why"])
+
+    def test_not_reproduced(self):
+        runs = [dict(s) for s in self.RUNS]
+        for s in runs:
+            if s["mode"] == "rcu" and s["rate_pps"] == 4000:
+                # CDR 0.1: falls throughout; CDR 0.01: above rwlock's
+                s["age_avg_ns"] = 10 if s["cdr"] == 0.1 else 400
+            if s["mode"] == "rwlock" and s["cdr"] == 0.1:
+                s["misaddressed_fraction"] = 0.04   # flat
+                s["fib_age_mean_ns"] = 2 + s["rate_pps"] / 1000   # rises
+        f = found(runs)
+        self.assertEqual([f[k]["result"] for k in ("(a)", "(b)", "(c)",
+                                                   "(d)")],
+                         ["not reproduced"] * 4)
+        self.assertTrue(f["(a)"]["why"].startswith("3 of 4: "))
+        self.assertTrue(f["(c)"]["why"].startswith("3 of 4: "))
+
+    def test_rings_apart_and_nothing_to_judge(self):
+        # small and large rings are two series, each too short for (a)
+        runs = (sweep("rcu", 0.01, [130, 70])
+                + sweep("rcu", 0.01, [130, 70], rings="4096/4096")[1:])
+        self.assertEqual(sorted(FA.by_series(runs)),
+                         ["rcu 4096/4096", "rcu 64/64"])
+        f = found(runs)
+        self.assertEqual(f["(a)"]["result"], "N/A")
+        self.assertEqual(f["(c)"]["result"], "N/A")
+        # a run that received nothing is infinitely old: no valley there
+        f = found(sweep("rcu", 0.01, [130, None, 250]))
+        self.assertEqual(f["(a)"]["result"], "not reproduced")
 
 
 class Outputs(unittest.TestCase):
@@ -323,7 +431,10 @@ class Outputs(unittest.TestCase):
             with open(os.path.join(out, "seq-2k", "aoi-users.csv")) as f:
                 users = list(csv.DictReader(f))
             self.assertEqual([u["user"] for u in users], ["1", "2"])
-            self.assertIn("Checks: 3 pass, 0 fail, 0 N/A", p.stdout)
+            self.assertIn("Checks: 3 pass, 0 fail, 1 N/A", p.stdout)
+            # the rings column: CONTROL/DATA of a ring run, - inline
+            self.assertRegex(p.stdout, r"\nseqcount +64/1024 +2000 ")
+            self.assertRegex(p.stdout, r"\nseqcount-inline +- +1000 ")
             with open(os.path.join(out, "fib-analysis.json")) as f:
                 plots = json.load(f)["plots"]
         if "no matplotlib" in p.stderr:
