@@ -114,8 +114,7 @@ static int tfib_charge(const struct tfib_table *t,
 	}
 	if (tfib_nbytes + bytes > max_bytes) {
 		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "table needs %llu bytes, over what max_bytes=%lu leaves: %llu",
-				       bytes, max_bytes,
+				       "table over max_bytes: %llu bytes left",
 				       max_bytes > tfib_nbytes ?
 				       max_bytes - tfib_nbytes : 0);
 		NL_SET_BAD_ATTR(extack, cap_attr);
