@@ -49,5 +49,6 @@ struct nlf_recipe {
 
 extern const struct nlf_recipe nlf_omware;
 extern const struct nlf_recipe nlf_tfib;
+extern const struct nlf_recipe nlf_qaware;
 
 #endif
