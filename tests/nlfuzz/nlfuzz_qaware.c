@@ -5,8 +5,9 @@
  * dumped.  Nothing a request does creates anything: an object is one of
  * the module's schedulers, its "pending" count the subflows it picked,
  * which no request may change, and the census after the run has nothing
- * to count.  The module needs addresses at load: the suite that runs this
- * loads it ("timewire qaware load"), the fuzzer skips it when absent.
+ * to count.  Every netns sees the same schedulers (shared).  The module
+ * needs addresses at load: the suite that runs this loads it ("timewire
+ * qaware load"); the fuzzer skips the family when it is absent.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -175,6 +176,7 @@ static int qa_census(struct nlf_census *c)
 const struct nlf_recipe nlf_qaware = {
 	.family = QAWARE_FAMILY_NAME,
 	.module = "mptcp_qaware",
+	.shared = true,
 	.start = qa_start,
 	.fd = qa_fd,
 	.valid = qa_valid,
