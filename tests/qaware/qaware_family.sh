@@ -41,7 +41,7 @@ qa_param_counts() {
 	awk '{ print $1, $2 }' /sys/module/mptcp_qaware/parameters/decisions
 }
 
-tap_plan 12
+tap_plan 13
 
 tap_ok "timewire qaware load ko FILE loads it" qa_load
 tap_ok "a second load is refused: exit 1, loaded already" \
