@@ -88,11 +88,20 @@ static int __init qa_init(void)
 {
 	int err = qa_check_bitfields();
 
-	return err ? err : qa_register();
+	if (!err)
+		err = qa_register();
+	if (err)
+		return err;
+	/* Last: requests may arrive as soon as the family exists. */
+	err = qa_nl_init();
+	if (err)
+		qa_unregister();
+	return err;
 }
 
 static void __exit qa_exit(void)
 {
+	qa_nl_exit();
 	qa_unregister();
 }
 

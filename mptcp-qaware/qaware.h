@@ -25,6 +25,12 @@ struct qa_sched {
 	atomic64_t waits;	/* ECF/BLEST: held back for the fast subflow */
 };
 
+/* What the netlink family reports of a scheduler's counters. */
+static inline u64 qa_sched_decisions(const struct qa_sched *s)
+{
+	return atomic64_read(&s->decisions);
+}
+
 extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
 
@@ -33,5 +39,9 @@ void qa_unregister(void);
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
 void qa_conn_init(struct mptcp_sock *msk);
 void qa_conn_release(struct mptcp_sock *msk);
+
+/* netlink.c: the "qaware" generic netlink family. */
+int qa_nl_init(void);
+void qa_nl_exit(void);
 
 #endif

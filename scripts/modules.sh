@@ -7,7 +7,8 @@
 #   scripts/modules.sh table                      name dir family summary
 #
 # kos prints each module's object as Kbuild leaves it, <dir>/<name>.ko,
-# relative to the build directory.  TW_MODULES_LIST names another registry.
+# relative to the build directory.  A module's <dir>/requires.config names
+# the kernel options it needs (tw_module_missing).  TW_MODULES_LIST names another registry.
 
 tw_modules_file() {
 	echo "${TW_MODULES_LIST:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/modules.list}"
@@ -34,6 +35,16 @@ tw_module_names() { tw_modules_column 1; }
 tw_module_dirs() { tw_modules_column 2; }
 tw_module_families() { tw_modules_column 3; }
 tw_module_kos() { tw_modules_table | awk '{ print $2 "/" $1 ".ko" }'; }
+
+# tw_module_missing DIR CONFIG: print the options of DIR/requires.config
+# (CONFIG_X=y lines: what the module needs of the kernel) that the kernel
+# configuration CONFIG lacks, and succeed; fail when it lacks none.
+tw_module_missing() {
+	local req=$(dirname "$(tw_modules_file)")/$1/requires.config missing
+	[ -r "$req" ] || return 1
+	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$req" | grep -vxFf "$2" | cut -d= -f1 | paste -sd ' ')
+	[ -n "$missing" ] && echo "$missing"
+}
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case ${1:-} in

@@ -99,7 +99,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 96
+tap_plan 101
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -649,10 +649,65 @@ else
 		"tfib is loaded"
 fi
 
+# --- qaware: arguments and errors, no module needed ---------------------------------
+qaware_cmds="show load unload"
+run qaware help
+tap_ok "qaware help: show load unload help, show the default" \
+	eval 'test "$(section "$out" Commands | paste -sd " ")" = "$qaware_cmds help" &&
+	      grep -Eq "^  show .*\(default\)$" "$out"'
+ok=0
+for c in $qaware_cmds; do
+	expect 0 "^Usage: timewire qaware $c( |\$)" qaware "$c" help || ok=1
+	run qaware "$c" help
+	args_of "$out" > "$tmp/args-qaware-$c"
+done
+grep -q '^Usage: timewire qaware show \[ \[ sched \] NAME \]$' <("$TW" qaware show help) ||
+	{ ok=1; tap_diag "qaware show: NAME not optional"; }
+tap_ok "every qaware command has help; show's NAME optional, its keyword too" test $ok -eq 0
+ok=0
+while IFS=@ read -r want args; do
+	# shellcheck disable=SC2086
+	run qaware $args
+	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] || [ -s "$out" ]; then
+		ok=1
+		tap_diag "qaware $args: exit $rc"
+		sed 's/^/#   /' "$err"
+	fi
+done <<'LIST'
+invalid value "0123456789abcdef" for sched: too long; expected a name of 1 to 15 bytes@show 0123456789abcdef
+unknown argument "bogus"@show qaware bogus
+missing value for ko: expected FILE@load ko
+unknown argument "now"@unload now
+unknown command "bogus"@bogus
+LIST
+tap_ok "qaware: bad, missing or extra arguments refused in one line, exit 1" test $ok -eq 0
+if grep -q '^mptcp_qaware not loaded' "$tmp/status"; then
+	ok=0
+	for args in "" show "show qaware" "show sched rr"; do
+		# shellcheck disable=SC2086
+		run -j qaware $args
+		[ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
+		grep -q '^Error: the mptcp_qaware module is not loaded' "$err" ||
+			{ ok=1; tap_diag "qaware $args: exit $rc"; sed 's/^/#   /' "$err"; }
+	done
+	tap_ok "qaware show without the module: exit 2, one line saying so" test $ok -eq 0
+	# Here as anywhere without the module: not root, no MPTCP, no
+	# addresses or not installed, each said in one line with what to do.
+	run qaware load
+	tap_ok "qaware load where it cannot load: exit 1, one line naming what is missing" \
+		eval '[ "$rc" -eq 1 ] && [ "$(wc -l < "$err")" -eq 1 ] &&
+		      grep -Eq "^Error: .*(root|MPTCP|CONFIG_KALLSYMS_ALL|kptr_restrict|not installed)" "$err"'
+else
+	tap_skip "qaware show without the module: exit 2, one line saying so" "mptcp_qaware is loaded"
+	tap_skip "qaware load where it cannot load: exit 1, one line naming what is missing" \
+		"mptcp_qaware is loaded"
+fi
+
 # --- man pages --------------------------------------------------------------
 ok=0
 for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
-	"$root/man/timewire-fib.8" "$root/man/tw-omware-bench.8"; do
+	"$root/man/timewire-fib.8" "$root/man/timewire-qaware.8" \
+	"$root/man/tw-omware-bench.8"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -664,10 +719,12 @@ for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
 done
 # Every keyword of every command, as its help names it, in the page; every
 # object of the help in timewire.8.
-for c in send train pair bench $(printf 'fib-%s ' $fib_cmds); do
+for c in send train pair bench $(printf 'fib-%s ' $fib_cmds) \
+	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
 	bench) page=$root/man/tw-omware-bench.8 ;;
 	fib-*) page=$root/man/timewire-fib.8 ;;
+	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
 	esac
 	[ -f "$tmp/args-$c" ] || continue
@@ -726,6 +783,9 @@ check "batch" "$TW" omware send dev lo count 5 ba
 check "version status ${mod_objs}help" "$TW" help ""
 check "send train pair show flush cancel help" "$TW" help omware ""
 check "-j -json" "$TW" -j
+check "$qaware_cmds help" "$TW" qaware ""
+check "sched help" "$TW" qaware show ""
+check "ko params help" "$TW" qaware load ""
 tap_ok "completion: objects, commands, keywords, choices and options from the help" \
 	test $ok -eq 0
 ok=0
@@ -803,6 +863,7 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-fib.8" ] &&
+		[ -f "$inst/usr/local/share/man/man8/timewire-qaware.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null

@@ -40,6 +40,13 @@ mkdir -p "$src"
 cp -r "$root/core" "$root/include" "$src/"
 for entry in "${modules[@]}"; do
 	m=${entry%%:*} dir=${entry#*:}
+	if missing=$(tw_module_missing "$dir" "$kdir/.config"); then
+		for what in "builds for mips" "no compiler warning at W=1" \
+			    "a 32-bit big-endian MIPS module without 64-bit division helpers"; do
+			tap_skip "$m: $what" "the mips tree lacks $missing ($dir/requires.config)"
+		done
+		continue
+	fi
 	cp -r "$root/$dir" "$src/"
 	find "$src/$dir" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' \
 		-o -name '.*.cmd' -o -name 'modules.order' \) -delete

@@ -7,6 +7,7 @@
 #ifndef NLFUZZ_H
 #define NLFUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,11 @@ struct nlf_census {
 struct nlf_recipe {
 	const char *family;	/* generic netlink family name */
 	const char *module;	/* unloaded at the end of the run */
+	/*
+	 * Its objects are the module's, not a netns's: every netns sees
+	 * them (they still must not change).
+	 */
+	bool shared;
 	void *(*start)(const struct topo *t);
 	int (*fd)(void *conn);
 	/* one valid request on the connection's objects: 0, or -1 */
@@ -49,5 +55,6 @@ struct nlf_recipe {
 
 extern const struct nlf_recipe nlf_omware;
 extern const struct nlf_recipe nlf_tfib;
+extern const struct nlf_recipe nlf_qaware;
 
 #endif

@@ -1,11 +1,10 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the qaware suite, sourced by its programs after tap.sh, with
-# $here set to the suite's directory (the module and the loader are
-# installed next to the programs).
+# $here set to the suite's directory (the module and its modprobe.d rule
+# are installed next to the programs; the loader is "timewire qaware load").
 
 qa_ko=$here/mptcp_qaware.ko
-qa_loader=$here/timewire-qaware-load
 qa_refcnt=/sys/module/mptcp_qaware/refcnt
 
 # Skip unless this machine can run the suite at all.
@@ -15,6 +14,7 @@ qa_preflight() {
 		tap_skip_all "kernel without the MPTCP scheduler API"
 	[ -f "$qa_ko" ] || { echo "Bail out! $qa_ko not built (make -C tests/qaware)"; exit "$KSFT_FAIL"; }
 	command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
+	command -v timewire >/dev/null || { echo "Bail out! timewire not built (make userspace)"; exit "$KSFT_FAIL"; }
 	! qa_loaded || tap_skip_all "mptcp_qaware is loaded already"
 }
 
@@ -23,7 +23,7 @@ qa_loaded() { grep -q '^mptcp_qaware ' /proc/modules; }
 # The address of a kernel (not module) symbol, as the loader reads it.
 qa_sym() { awk -v n="$1" '$3 == n && NF == 3 { print "0x" $1; exit }' /proc/kallsyms; }
 
-qa_load() { "$qa_loader" --ko "$qa_ko"; }
+qa_load() { timewire qaware load ko "$qa_ko"; }
 
 # rmmod once no socket holds the module any more: a closed MPTCP socket is
 # freed a little later (RCU, the workqueue), so wait up to 20 s for that.

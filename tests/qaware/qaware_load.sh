@@ -96,7 +96,7 @@ ip netns del "$ns"
 tap_ok "rmmod succeeds once the socket is closed" qa_unload
 tap_ok "the schedulers are gone from the list" test "$(qa_available)" = "$before"
 
-# The rule as installed, pointing at the loader installed with the suite;
+# The rule as installed, pointing at the timewire of this tree;
 # MODPROBE_OPTIONS reaches the loader's own modprobe too.
 modprobe_by_rule() {
 	local tmp=$1 kver
@@ -104,7 +104,7 @@ modprobe_by_rule() {
 	mkdir -p "$tmp/lib/modules/$kver/extra" "$tmp/modprobe.d" &&
 	cp "$qa_ko" "$tmp/lib/modules/$kver/extra/" &&
 	depmod -b "$tmp" "$kver" 2>/dev/null &&
-	sed "s|/usr/local/sbin/|$here/|" "$here/mptcp-qaware.conf" \
+	sed "s|/usr/local/bin/timewire|$(command -v timewire)|" "$here/mptcp-qaware.conf" \
 		> "$tmp/modprobe.d/mptcp-qaware.conf" &&
 	MODPROBE_OPTIONS="-d $tmp -C $tmp/modprobe.d" modprobe mptcp_qaware
 }

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mptcp_qaware.ko's generic netlink family "qaware" and its CLI:
+#
+#   a) "timewire qaware load ko FILE" loads it, and a second load is refused
+#   b) "timewire qaware show" lists the module's schedulers with the
+#      decisions its decisions parameter counts, as text and JSON, one by
+#      name, from another network namespace too; an unknown name is refused
+#   c) the kernel's ynl with Documentation/netlink/specs/qaware.yaml: the
+#      kernel's operations and policies agree with the spec, a dump and a do
+#      answer, the extack of a refused do names the attribute
+#   d) the netlink fuzzer over the family (tests/nlfuzz, its qaware recipe)
+#   e) "timewire qaware unload" unloads it; then show and unload say it is
+#      not loaded (exit 2)
+#
+# No warning in the kernel log throughout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
+. "$here/../lib/tap.sh"
+. "$here/qaware_lib.sh"
+
+qa_preflight
+py=${YNL_PYTHON:-/usr/bin/python3}
+export YNL_NO_SCHEMA=1
+spec=$top/Documentation/netlink/specs/qaware.yaml
+ns=tw-qafam-$$
+tmp=$(mktemp -d)
+mark=$(tw_kmsg_mark)
+
+cleanup() {
+	ip netns del "$ns" 2>/dev/null
+	qa_loaded && qa_unload 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The module's own count of each scheduler's decisions: "name decisions".
+qa_param_counts() {
+	awk '{ print $1, $2 }' /sys/module/mptcp_qaware/parameters/decisions
+}
+
+tap_plan 13
+
+tap_ok "timewire qaware load ko FILE loads it" qa_load
+tap_ok "a second load is refused: exit 1, loaded already" \
+	eval 'timewire qaware load ko "$qa_ko" 2>"$tmp/again"; [ $? -eq 1 ] &&
+	      grep -q "loaded already" "$tmp/again"'
+
+timewire qaware show > "$tmp/show.txt"
+tap_ok "show: every scheduler with the decisions the module counts" \
+	eval 'diff <(awk "{ print \$1, \$3 }" "$tmp/show.txt") <(qa_param_counts)'
+timewire -j qaware show > "$tmp/show.json"
+tap_ok "show -j: the same, as JSON" \
+	eval 'diff <("$py" -c "import json, sys
+for s in json.load(open(sys.argv[1]))[\"scheds\"]:
+    print(s[\"sched\"], s[\"decisions\"])" "$tmp/show.json") <(qa_param_counts)'
+first=$(qa_param_counts | awk 'NR == 1 { print $1 }')
+tap_ok "show $first: that one only" \
+	eval 'test "$(timewire qaware show "$first" | awk "{ print \$1 }")" = "$first"'
+ip netns add "$ns"
+tap_ok "show from another network namespace: the same schedulers" \
+	eval 'diff <(ip netns exec "$ns" timewire qaware show | awk "{ print \$1 }") \
+		   <(qa_param_counts | awk "{ print \$1 }")'
+tap_ok "show nosuch: refused by the kernel, exit 1, saying why" \
+	eval 'timewire qaware show nosuch 2>"$tmp/nosuch"; [ $? -eq 1 ] &&
+	      grep -q "no scheduler of this name" "$tmp/nosuch"'
+
+# c) the kernel's ynl, from the source tree.
+if [ -x "$top/scripts/ynl.sh" ] && "$py" -c 'import yaml' 2>/dev/null; then
+	ynl() { ip netns exec "$ns" "$top/scripts/ynl.sh" --spec qaware --no-schema "$@"; }
+	tap_ok "spec agrees with the kernel's operations, flags and policies" \
+		ip netns exec "$ns" "$py" "$top/tests/ynl/policy_check.py" "$spec"
+	tap_ok "ynl sched-get dump: the module's schedulers" \
+		eval 'diff <(ynl --dump sched-get --output-json | "$py" -c "import json, sys
+for s in json.load(sys.stdin):
+    print(s[\"sched\"])") <(qa_param_counts | awk "{ print \$1 }")'
+	tap_ok "ynl sched-get of an unknown name: ENOENT, the extack names sched" \
+		eval 'ynl --do sched-get --json "{\"sched\": \"nosuch\"}" >"$tmp/ynl" 2>&1;
+		      sed "s/^/# /" "$tmp/ynl"; grep -q "No such file or directory" "$tmp/ynl" &&
+		      grep -q "'"'"'bad-attr'"'"': '"'"'.sched'"'"'" "$tmp/ynl"'
+else
+	for t in "spec agrees with the kernel's operations, flags and policies" \
+		"ynl sched-get dump: the module's schedulers" \
+		"ynl sched-get of an unknown name: ENOENT, the extack names sched"; do
+		tap_skip "$t" "the kernel's ynl or python3-yaml unavailable"
+	done
+fi
+
+# d) the fuzzer, over the one family loaded here; it leaves the module.
+if [ -x "$here/nlfuzz" ]; then
+	"$here/nlfuzz" --budget "${QA_FUZZ_BUDGET:-20}" > "$tmp/fuzz" 2>&1
+	rc=$?
+	grep -E '^(not )?ok|^# (FAIL|qaware)' "$tmp/fuzz" | sed 's/^/# /'
+	tap_ok "netlink fuzzer over the qaware family: every check passes" \
+		eval '[ $rc -eq 0 ] && grep -q "^ok .*qaware" "$tmp/fuzz"'
+else
+	tap_skip "netlink fuzzer over the qaware family: every check passes" "nlfuzz not built"
+fi
+
+tap_ok "timewire qaware unload unloads it; show and unload then exit 2" \
+	eval 'timewire qaware unload && ! qa_loaded &&
+	      { timewire qaware show 2>/dev/null; [ $? -eq 2 ]; } &&
+	      { timewire qaware unload 2>/dev/null; [ $? -eq 2 ]; }'
+tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
+tap_done
