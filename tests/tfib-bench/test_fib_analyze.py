@@ -290,8 +290,9 @@ class Checks(unittest.TestCase):
         bad = [r for r in GOOD if r[0] not in ("rwl-2k", "rcu-2k",
                                                "inl-1k")]
         bad += [("rwl-2k", "rwlock", 2000, 0.1, "ring", dict(delay_us=60)),
+                # seqcount (10 % misaddressed) the best, rcu at 6.7 %
                 ("rcu-2k", "rcu", 2000, 0.1, "ring",
-                 dict(misaddr_every=15)),
+                 dict(delay_us=40, misaddr_every=15)),
                 ("inl-1k", "seqcount", 1000, 0.1, "inline",
                  dict(delay_us=31))]
         c, p, res = checks_of(bad, "--strict")
