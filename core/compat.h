@@ -50,6 +50,19 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
+/* Now on a clock a user may name; anything else reads CLOCK_MONOTONIC. */
+static inline u64 tw_clock_ns(clockid_t clockid)
+{
+	switch (clockid) {
+	case CLOCK_REALTIME:
+		return ktime_get_real_ns();
+	case CLOCK_TAI:
+		return ktime_get_clocktai_ns();
+	default:
+		return ktime_get_ns();
+	}
+}
+
 #else /* host */
 
 /* Host builds define _GNU_SOURCE: the writer-first rwlock is glibc's. */

@@ -19,18 +19,6 @@ static unsigned int tfib_ntables;
 static u64 tfib_nentries;
 static u64 tfib_nbytes;
 
-u64 tfib_table_now(const struct tfib_table *t)
-{
-	switch (t->clockid) {
-	case CLOCK_REALTIME:
-		return ktime_get_real_ns();
-	case CLOCK_TAI:
-		return ktime_get_clocktai_ns();
-	default:
-		return ktime_get_ns();
-	}
-}
-
 void tfib_net_init(struct tfib_net *tn)
 {
 	INIT_LIST_HEAD(&tn->tables);

@@ -211,13 +211,12 @@ void omw_stats_read(const struct omw_stats *st, u64 *v);
 /* Adds @v to counter @i, or raises it to @v for the *_MAX_NS ones. */
 void omw_stat_add(struct omw_session *s, enum omw_stat i, u64 v);
 
-/* session.c, all of these but the clock with omw_lock held */
-u64 omw_clock_ns(clockid_t clockid);
-
 static inline u64 omw_now(const struct omw_session *s)
 {
-	return omw_clock_ns(s->cfg.clockid);
+	return tw_clock_ns(s->cfg.clockid);
 }
+
+/* session.c, all with omw_lock held */
 
 struct omw_entry *omw_entry_alloc(u32 nframes);
 void omw_entry_free(struct omw_entry *e);

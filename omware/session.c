@@ -69,18 +69,6 @@
 
 static u32 omw_nsessions;	/* all namespaces, under omw_lock */
 
-u64 omw_clock_ns(clockid_t clockid)
-{
-	switch (clockid) {
-	case CLOCK_REALTIME:
-		return ktime_get_real_ns();
-	case CLOCK_TAI:
-		return ktime_get_clocktai_ns();
-	default:
-		return ktime_get_ns();
-	}
-}
-
 struct omw_entry *omw_entry_alloc(u32 nframes)
 {
 	struct omw_entry *e;
