@@ -638,8 +638,8 @@ static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
 
 /*
  * Under RTNL and tfib_lock: the device TFIB_A_IFINDEX names in the
- * caller's namespace, if @t may be bound to it.  RTNL keeps it registered
- * and in this namespace until the binding is in place.
+ * caller's namespace, if unbound @t may be bound to it.  RTNL keeps it
+ * registered and in this namespace until the binding is in place.
  */
 static struct net_device *tfib_nl_bind_dev(struct genl_info *info,
 					   struct tfib_table *t)
@@ -648,11 +648,6 @@ static struct net_device *tfib_nl_bind_dev(struct genl_info *info,
 	struct tfib_table *other;
 	struct net_device *dev;
 
-	if (tfib_fwd_dev(t)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
-				    "table is bound already; unbind it first");
-		return ERR_PTR(-EBUSY);
-	}
 	dev = __dev_get_by_index(genl_info_net(info), nla_get_u32(ifattr));
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, ifattr,
@@ -675,8 +670,24 @@ static struct net_device *tfib_nl_bind_dev(struct genl_info *info,
 }
 
 /*
- * The rings and threads are made first, without a lock: RTNL is then held
- * only to find the device and put the binding in place.  RTNL before
+ * Under tfib_lock: refuse a missing or bound table before threads are
+ * made for it.  A bind may still lose a race; tfib_nl_bind_dev() decides.
+ */
+static struct tfib_table *tfib_nl_unbound_table(struct genl_info *info)
+{
+	struct tfib_table *t = tfib_nl_table(info);
+
+	if (!IS_ERR(t) && tfib_fwd_dev(t)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TFIB_A_TABLE],
+				    "table is bound already; unbind it first");
+		return ERR_PTR(-EBUSY);
+	}
+	return t;
+}
+
+/*
+ * The rings and threads are made without a lock: RTNL is then held only
+ * to find the device and put the binding in place.  RTNL before
  * tfib_lock, as for the netdev notifier.
  */
 static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
@@ -693,6 +704,11 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	err = tfib_nl_bind_cfg(info, &cfg);
 	if (err)
 		return err;
+	mutex_lock(&tfib_lock);
+	err = PTR_ERR_OR_ZERO(tfib_nl_unbound_table(info));
+	mutex_unlock(&tfib_lock);
+	if (err)
+		return err;
 	fwd = tfib_fwd_create(&cfg, nla_get_u32(info->attrs[TFIB_A_IFINDEX]),
 			      info->extack);
 	if (IS_ERR(fwd))
@@ -700,7 +716,7 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	mutex_lock(&tfib_lock);
-	t = tfib_nl_table(info);
+	t = tfib_nl_unbound_table(info);
 	dev = IS_ERR(t) ? ERR_CAST(t) : tfib_nl_bind_dev(info, t);
 	if (!IS_ERR(dev))
 		tfib_fwd_attach(t, fwd, dev);
