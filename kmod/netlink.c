@@ -13,6 +13,7 @@
 #include <linux/log2.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
+#include <tw/genl.h>
 #include <net/sock.h>
 
 #include "tfib.h"
@@ -749,22 +750,10 @@ static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-#define TFIB_DO(_cmd, _fn, _policy, _flags) {				\
-	.cmd = TFIB_CMD_##_cmd,						\
-	.doit = (_fn),							\
-	.policy = (_policy),						\
-	.maxattr = ARRAY_SIZE(_policy) - 1,				\
-	.flags = GENL_CMD_CAP_DO | (_flags),				\
-}
-
-#define TFIB_DUMP(_cmd, _start, _fn, _policy) {				\
-	.cmd = TFIB_CMD_##_cmd,						\
-	.start = (_start),						\
-	.dumpit = (_fn),						\
-	.policy = (_policy),						\
-	.maxattr = ARRAY_SIZE(_policy) - 1,				\
-	.flags = GENL_CMD_CAP_DUMP,					\
-}
+#define TFIB_DO(_cmd, _fn, _policy, _flags) \
+	TW_GENL_DO(TFIB_CMD_##_cmd, _fn, _policy, _flags)
+#define TFIB_DUMP(_cmd, _start, _fn, _policy) \
+	TW_GENL_DUMP(TFIB_CMD_##_cmd, _start, _fn, _policy)
 
 /* Split ops: a dump takes other attributes than the do of its command. */
 static const struct genl_split_ops tfib_nl_ops[] = {
@@ -787,17 +776,9 @@ static const struct genl_split_ops tfib_nl_ops[] = {
 	TFIB_DUMP(STATS_GET, NULL, tfib_nl_stats_dump, tfib_none_policy),
 };
 
-static struct genl_family tfib_family = {
-	.name = TFIB_FAMILY_NAME,
-	.version = TFIB_FAMILY_VERSION,
-	.netnsok = true,
-	/* tfib_lock serialises the handlers; no need for genl_mutex. */
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.split_ops = tfib_nl_ops,
-	.n_split_ops = ARRAY_SIZE(tfib_nl_ops),
-	/* resv_start_op left 0: header and flags are checked for every command. */
-};
+/* tfib_lock serialises the handlers; no need for genl_mutex. */
+static struct genl_family tfib_family =
+	TW_GENL_FAMILY(TFIB_FAMILY_NAME, TFIB_FAMILY_VERSION, tfib_nl_ops);
 
 int tfib_nl_init(void)
 {

@@ -14,6 +14,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
+#include <tw/genl.h>
 #include <net/sock.h>
 
 #include "omw.h"
@@ -911,26 +912,16 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	return 0;
 }
 
-#define OMW_DO(_cmd, _fn, _policy, _flags) {				\
-	.cmd = OMWARE_CMD_##_cmd,					\
-	.doit = (_fn),							\
-	.policy = (_policy),						\
-	.maxattr = ARRAY_SIZE(_policy) - 1,				\
-	.flags = GENL_CMD_CAP_DO | (_flags),				\
-}
+#define OMW_DO(_cmd, _fn, _policy, _flags) \
+	TW_GENL_DO(OMWARE_CMD_##_cmd, _fn, _policy, _flags)
 
 /* Split ops: a dump takes no attributes, unlike the do of the same command. */
 static const struct genl_split_ops omw_nl_ops[] = {
 	OMW_DO(SESSION_NEW, omw_nl_new, omw_new_policy, GENL_ADMIN_PERM),
 	OMW_DO(SESSION_DEL, omw_nl_del, omw_id_policy, GENL_ADMIN_PERM),
 	OMW_DO(SESSION_GET, omw_nl_get, omw_id_policy, 0),
-	{
-		.cmd = OMWARE_CMD_SESSION_GET,
-		.dumpit = omw_nl_get_dumpit,
-		.policy = omw_none_policy,
-		.maxattr = ARRAY_SIZE(omw_none_policy) - 1,
-		.flags = GENL_CMD_CAP_DUMP,
-	},
+	TW_GENL_DUMP(OMWARE_CMD_SESSION_GET, NULL, omw_nl_get_dumpit,
+		     omw_none_policy),
 	OMW_DO(SUBMIT, omw_nl_submit, omw_submit_policy, GENL_ADMIN_PERM),
 	OMW_DO(TRAIN, omw_nl_train, omw_train_policy, GENL_ADMIN_PERM),
 	OMW_DO(CANCEL, omw_nl_cancel, omw_cancel_policy, GENL_ADMIN_PERM),
@@ -938,17 +929,9 @@ static const struct genl_split_ops omw_nl_ops[] = {
 	OMW_DO(STATS_GET, omw_nl_stats, omw_none_policy, 0),
 };
 
-static struct genl_family omw_family = {
-	.name = OMWARE_FAMILY_NAME,
-	.version = OMWARE_FAMILY_VERSION,
-	.netnsok = true,
-	/* omw_lock serialises the handlers; no need for genl_mutex. */
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.split_ops = omw_nl_ops,
-	.n_split_ops = ARRAY_SIZE(omw_nl_ops),
-	/* resv_start_op left 0: header and flags are checked for every command. */
-};
+/* omw_lock serialises the handlers; no need for genl_mutex. */
+static struct genl_family omw_family =
+	TW_GENL_FAMILY(OMWARE_FAMILY_NAME, OMWARE_FAMILY_VERSION, omw_nl_ops);
 
 int omw_nl_init(void)
 {

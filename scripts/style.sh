@@ -12,7 +12,7 @@ rc=0
 # The kernel C: the core, the UAPI headers, every registered module and the
 # harness's test module.
 dirs=$(tw_module_dirs | paste -sd '|') || exit 1
-mapfile -t files < <(git ls-files -- '*.c' '*.h' | grep -E "^(core|include/uapi|tests/harness/twwarn|$dirs)/")
+mapfile -t files < <(git ls-files -- '*.c' '*.h' | grep -E "^(core|include/uapi|include/tw|tests/harness/twwarn|$dirs)/")
 echo "style: checkpatch on ${#files[@]} files"
 if ! perl "$src/scripts/checkpatch.pl" --no-tree --quiet -f "${files[@]}"; then
 	rc=1
