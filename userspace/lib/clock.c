@@ -3,6 +3,8 @@
  * Clock helpers shared by the tool, the benchmark and the receiver.
  */
 #include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include "clock.h"
 #include "stop.h"
@@ -61,4 +63,19 @@ void tw_sleep_until(clockid_t id, uint64_t t)
 	while (clock_nanosleep(id, TIMER_ABSTIME, &ts, NULL) == EINTR &&
 	       !tw_stop)
 		;
+}
+
+int64_t tw_cmsg_stamp_ns(struct msghdr *msg)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		struct timespec ts;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMPNS)
+			continue;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		return ts.tv_sec * TW_NSEC_PER_SEC + ts.tv_nsec;
+	}
+	return 0;
 }

@@ -35,6 +35,10 @@ struct tw_clock_pair tw_clock_pair(clockid_t id);
 /* Clock id minus CLOCK_MONOTONIC, from tw_clock_pair(). */
 int64_t tw_clock_offset(clockid_t id);
 
+struct msghdr;
+/* The SO_TIMESTAMPNS receive time of a message (CLOCK_REALTIME); 0 if none. */
+int64_t tw_cmsg_stamp_ns(struct msghdr *msg);
+
 /* Sleep until t on clock id; a signal ends it early only with tw_stop set. */
 void tw_sleep_until(clockid_t id, uint64_t t);
 

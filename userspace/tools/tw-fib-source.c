@@ -441,17 +441,9 @@ static void rx_record(struct run *r, const uint8_t *f, size_t len,
 /* The kernel's receive time, moved to CLOCK_MONOTONIC; 0 if none. */
 static uint64_t rx_stamp(struct run *r, struct msghdr *msg)
 {
-	struct cmsghdr *c;
+	int64_t t = tw_cmsg_stamp_ns(msg);
 
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-		struct timespec ts;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMPNS)
-			continue;
-		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-		return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec - r->rt_off;
-	}
-	return 0;
+	return t ? (uint64_t)(t - r->rt_off) : 0;
 }
 
 static int pin_thread(int cpu, uint32_t fifo, const char *who)

@@ -178,22 +178,6 @@ static struct row *table_get(struct table *t, uint32_t tag, uint32_t seq)
 	return &t->rows[t->n++];
 }
 
-/* Receive timestamp of a message, in ns of CLOCK_REALTIME; 0 if none. */
-static int64_t cmsg_stamp(struct msghdr *msg)
-{
-	struct cmsghdr *c;
-
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-		struct timespec ts;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_TIMESTAMPNS)
-			continue;
-		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-		return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	}
-	return 0;
-}
-
 static void set_bufs(int fd)
 {
 	int one = 1, size = RCVBUF_BYTES;
@@ -337,7 +321,7 @@ static void drain_packet(int fd, bool outgoing, struct table *t,
 		r->have |= HAVE_PKT;
 		r->sched_ns = p.sched_ns;
 		r->compact = p.compact;
-		r->kern_rt = cmsg_stamp(&msg);
+		r->kern_rt = tw_cmsg_stamp_ns(&msg);
 		r->user_rt = user;
 		r->size = ip_len;
 	}
@@ -376,7 +360,7 @@ static void drain_udp(int fd, struct table *t, struct counters *c)
 		}
 		c->udp_probes++;
 		r->have |= HAVE_UDP;
-		r->udp_rt = cmsg_stamp(&msg);
+		r->udp_rt = tw_cmsg_stamp_ns(&msg);
 		if (!(r->have & HAVE_PKT)) {
 			r->sched_ns = p.sched_ns;
 			r->compact = p.compact;
