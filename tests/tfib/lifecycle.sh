@@ -8,6 +8,9 @@
 #      max_tables cap come back
 #   b) the module is removed with tables in two namespaces, then loaded
 #      again: no table is left, and it works
+#   c) binds and unbinds race the device's moves between two namespaces:
+#      each bind either takes the device where it is or is refused, and
+#      the device is deleted at the end without waiting on a binding
 #
 # Where the forwarder binds, one table of the namespace is bound to a veth
 # of it in both.
@@ -24,6 +27,8 @@ ctl=$here/tfib_ctl
 ko=${TW_KO_DIR:-$TW_ROOT}/kmod/tfib.ko
 params=/sys/module/tfib/parameters
 ns=tfl-$$
+ns2=tfl2-$$
+tw=$TW_ROOT/userspace/timewire/timewire
 max_tables=
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
@@ -34,6 +39,8 @@ command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 
 cleanup() {
 	ip netns del "$ns" 2>/dev/null
+	ip netns del "$ns2" 2>/dev/null
+	[ -n "${showf:-}" ] && rm -f "$showf"
 	grep -q '^tfib ' /proc/modules || insmod "$ko" 2>/dev/null
 	[ -n "$max_tables" ] && echo "$max_tables" > $params/max_tables
 	"$ctl" del l0 2>/dev/null
@@ -84,7 +91,36 @@ retry() {	# retry SECONDS COMMAND...
 	done
 }
 
-tap_plan 12
+# c) move tfr0 between the two namespaces, back and forth, ROUNDS times
+RACE_ROUNDS=60
+mover() {
+	local i
+
+	for ((i = 0; i < RACE_ROUNDS; i++)); do
+		ip -n "$ns" link set tfr0 netns "$ns2" 2>/dev/null
+		ip -n "$ns2" link set tfr0 netns "$ns" 2>/dev/null
+	done
+}
+
+# bind r0 to tfr0 and unbind it while mover runs; a move may unbind it
+# first, so an unbind may find nothing bound.  Counts in $binds.
+binder() {
+	binds=0
+	while kill -0 "$1" 2>/dev/null; do
+		ip netns exec "$ns" "$tw" fib bind r0 dev tfr0 >/dev/null 2>&1 ||
+			continue
+		binds=$((binds + 1))
+		ip netns exec "$ns" "$tw" fib unbind r0 >/dev/null 2>&1
+	done
+}
+
+# tfr0 ends in one of the two namespaces; delete it from there
+del_tfr0() {
+	timeout 60 ip -n "$ns" link del tfr0 2>/dev/null ||
+		timeout 60 ip -n "$ns2" link del tfr0
+}
+
+tap_plan 16
 
 # a) namespace deleted
 mark=$(tw_kmsg_mark)
@@ -116,6 +152,26 @@ tap_ok "unload: insmod again" test $rc -eq 0
 tap_ok "unload: no table after reload, in either namespace" \
 	eval '[ "$("$ctl" count)" = 0 ] && [ "$(in_ns count)" = 0 ]'
 tap_ok "unload: kernel log clean" tw_kmsg_clean "$mark"
+
+# c) bind and unbind racing the device's namespace moves
+mark=$(tw_kmsg_mark)
+showf=$(mktemp)
+ip netns add "$ns2"
+ip -n "$ns" link add tfr0 type veth peer name tfr1 && ip -n "$ns" link set tfr0 up
+in_ns new r0 16 >/dev/null
+mover &
+mpid=$!
+binder "$mpid"
+wait "$mpid"
+tap_diag "race: $binds binds took the device in $RACE_ROUNDS round trips"
+tap_ok "race: a bind after the race takes the device" \
+	eval 'ip -n "$ns2" link set tfr0 netns "$ns" 2>/dev/null;
+	      ip netns exec "$ns" "$tw" fib bind r0 dev tfr0'
+tap_ok "race: the device is deleted without waiting on a binding" del_tfr0
+tap_ok "race: deleting the device unbound the table" \
+	eval 'ip netns exec "$ns" "$tw" -j fib show r0 > "$showf" &&
+	      grep -q "\"entries\"" "$showf" && ! grep -q "\"ifindex\"" "$showf"'
+tap_ok "race: kernel log clean" tw_kmsg_clean "$mark"
 
 tw_kmemleak tfib 'tfib_|tw_fib_|\[tfib\]'
 
