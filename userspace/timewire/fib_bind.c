@@ -18,7 +18,7 @@ struct bind_opts {
 };
 
 /* dev IFNAME: the device's index in our network namespace. */
-static int parse_dev(void *dst, int argc, char **argv)
+int fib_parse_dev(void *dst, int argc, char **argv)
 {
 	unsigned int ifindex = if_nametoindex(argv[0]);
 	char msg[320];
@@ -38,7 +38,7 @@ static const struct tw_arg bind_args[] = {
 	{ .include = fib_table_arg },
 	{ .name = "dev", .type = TW_ARG_CUSTOM,
 	  .off = offsetof(struct bind_opts, cfg.ifindex), .meta = "IFNAME",
-	  .parse = parse_dev, .flags = TW_ARG_REQUIRED,
+	  .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
 	  .help = "the Ethernet device whose update packets the table handles" },
 	{ .name = "mode", .type = TW_ARG_KEYWORD,
 	  .off = offsetof(struct bind_opts, cfg.fwd_mode),
