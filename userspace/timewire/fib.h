@@ -27,7 +27,11 @@ struct fib_opts {
 extern const struct tw_arg fib_table_arg[];
 extern const struct tw_arg fib_table_opt_arg[];
 
-/* An argument's IFNAME: the device's index (uint32_t) in our namespace. */
+/*
+ * An argument's IFNAME: the device's index in our network namespace; 1,
+ * or -1 after the error naming keyword.  fib_parse_dev() parses "dev".
+ */
+int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
 int fib_parse_dev(void *dst, int argc, char **argv);
 
 /* Connect; kernel errors name the attributes by the keywords above. */

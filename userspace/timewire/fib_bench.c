@@ -211,6 +211,12 @@ static int parse_rings(void *dst, int argc, char **argv)
 /* ---------------------------------------------------------------------- */
 /* Arguments */
 
+static int parse_source(void *dst, int argc, char **argv)
+{
+	(void)argc;
+	return fib_dev_index("source", argv[0], dst);
+}
+
 #define BENCH_OFF(f)	offsetof(struct bench_opts, f)
 
 static const struct tw_arg bench_args[] = {
@@ -219,7 +225,7 @@ static const struct tw_arg bench_args[] = {
 	  .meta = "IFNAME", .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
 	  .help = "the forwarder's device: the table is bound to it" },
 	{ .name = "source", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(source),
-	  .meta = "IFNAME", .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
+	  .meta = "IFNAME", .parse = parse_source, .flags = TW_ARG_REQUIRED,
 	  .help = "the source's device, wired to dev: sends the trace, takes the forwarded packets" },
 	{ .name = "out", .type = TW_ARG_STR, .off = BENCH_OFF(out),
 	  .meta = "DIR", .flags = TW_ARG_REQUIRED,
