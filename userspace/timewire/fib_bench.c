@@ -25,9 +25,6 @@
 #include "lib/print.h"
 #include "lib/stop.h"
 
-/* Runs at one rate: the baseline and CDRs x methods x rings. */
-#define POINTS_MAX	(1 + BENCH_LIST_MAX * BENCH_LIST_MAX * BENCH_LIST_MAX)
-
 struct method_list {
 	struct bench_method v[BENCH_LIST_MAX];
 	unsigned int n;
@@ -431,7 +428,9 @@ static bool sweep_rate(struct sweep *w, const struct bench_opts *o,
 
 static int sweep(struct bench_opts *o, struct sweep *w)
 {
-	struct bench_point *v = calloc(POINTS_MAX, sizeof(*v));
+	/* Room for the runs of one rate, the most there can be. */
+	struct bench_point *v = calloc(o->methods.n * (1 + o->cdrs.n *
+						       o->rings.n), sizeof(*v));
 	unsigned int i;
 
 	if (!v) {

@@ -107,7 +107,12 @@ static pid_t spawn(char *const argv[], int *out)
 	int fd[2] = { -1, -1 };
 	pid_t pid;
 
-	if (out ? pipe(fd) : (fd[1] = open("/dev/null", O_WRONLY)) < 0) {
+	/* Close-on-exec: the child's stdout is its dup2() copy alone. */
+	if (out && pipe2(fd, O_CLOEXEC))
+		fd[1] = -1;
+	if (!out)
+		fd[1] = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd[1] < 0) {
 		tw_err("%s: %s", argv[0], strerror(errno));
 		return -1;
 	}
@@ -120,10 +125,13 @@ static pid_t spawn(char *const argv[], int *out)
 		_exit(127);
 	}
 	close(fd[1]);
-	if (out)
-		*out = fd[0];
-	if (pid < 0)
+	if (pid < 0) {
 		tw_err("fork: %s", strerror(errno));
+		if (out)
+			close(fd[0]);
+	} else if (out) {
+		*out = fd[0];
+	}
 	return pid;
 }
 
@@ -294,7 +302,7 @@ static int xdp_tool(const char *verb, const char *dev, const char *a1,
 		    const char *a2)
 {
 	char path[PATH_MAX];
-	char *argv[] = {
+	char *const argv[] = {
 		(char *)tool_path("tw-fib-xdp", path, sizeof(path)),
 		(char *)verb, (char *)dev, (char *)a1, (char *)a2, NULL,
 	};
@@ -433,9 +441,9 @@ static void parse_summary(int fd, struct bench_result *res)
 		len += n;
 	close(fd);
 	buf[len] = '\0';
-	for (key = strtok_r(buf, " \n", &save); key;
-	     key = strtok_r(NULL, " \n", &save)) {
-		val = strtok_r(NULL, " \n", &save);
+	for (key = strtok_r(buf, "\n ", &save); key;
+	     key = strtok_r(NULL, "\n ", &save)) {
+		val = strtok_r(NULL, "\n ", &save);
 		if (!val)
 			break;
 		if (!strcmp(key, "sent"))
@@ -465,7 +473,9 @@ static int source_run(struct tfib_client *c, const struct bench_setup *s,
 	ret = dev_mac_text(s->dev, mac, fwd_mac);
 	if (ret)
 		return ret;
-	if (tfib && ((ret = read_counters(c, s->table, &before))))
+	if (tfib)
+		ret = read_counters(c, s->table, &before);
+	if (ret)
 		return ret;
 	if (tfib && mkfifo(fifo, 0600)) {
 		tw_err("%s: %s", fifo, strerror(errno));
