@@ -99,7 +99,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 101
+tap_plan 102
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -539,10 +539,10 @@ else
 fi
 
 # --- fib: arguments and errors, no module needed ---------------------------------
-fib_cmds="create del show set get unset dump bind unbind stats"
+fib_cmds="create del show set get unset dump bind unbind stats bench"
 run fib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "fib help: create del show set get unset dump bind unbind stats help" \
+tap_ok "fib help: create del show set get unset dump bind unbind stats bench help" \
 	test "$cmds" = "$fib_cmds help "
 tap_ok "fib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
@@ -561,7 +561,9 @@ for c in show stats; do
 	grep -q "^Usage: timewire fib $c \[ \[ table \] NAME \]\$" <("$TW" fib $c help) ||
 		{ ok=1; tap_diag "fib $c: NAME not optional"; }
 done
-tap_ok "fib: NAME is required but by show and stats, its keyword \"table\" optional" \
+grep -q "^Usage: timewire fib bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" \
+	<("$TW" fib bench help) || { ok=1; tap_diag "fib bench: NAME not optional"; }
+tap_ok "fib: NAME is required but by show, stats and bench, its keyword \"table\" optional" \
 	test $ok -eq 0
 
 # fib_refused ERROR ARGS...: "timewire fib ARGS" exits 1 with one "Error:"
@@ -614,9 +616,29 @@ invalid value "0" for data-ring: too small; expected an integer from 1 to 65536@
 invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bind t1 dev lo burst 1025
 unknown argument "user"@dump t1 user 1
 unknown argument "dev"@unbind t1 dev lo
+missing required argument: dev IFNAME@bench source lo out d
+missing required argument: source IFNAME@bench dev lo out d
+missing required argument: out DIR@bench dev lo source lo
+invalid value "tw-no-such0" for source: no such network device; expected a network device of this network namespace@bench dev lo source tw-no-such0 out d
+invalid value "foo-ring" for methods: no such sync mode; expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, baseline@bench dev lo source lo out d methods rcu-ring,foo-ring
+invalid value "rcu" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, baseline@bench dev lo source lo out d methods xdp,rcu
+invalid value "0" for rate: expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1000,0
+invalid value "," for rate: empty; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate ,
+invalid value "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33" for rate: too many values; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
+invalid value "1e3" for cdr: exponents are not accepted; expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 0.1,1e3
+invalid value "4000" for cdr: expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 4000
+invalid value "64:0" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 64,64:0
+invalid value "65537" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 65537
+invalid value "0" for seconds: too small; expected an integer from 1 to 3600@bench dev lo source lo out d seconds 0
+invalid value "0" for users: too small; expected an integer from 1 to 16777216@bench dev lo source lo out d users 0
+invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bench dev lo source lo out d burst 1025
+unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
 tap_ok "fib: every bad, missing or extra argument refused in one line, exit 1" \
 	test $ok -eq 0
+tap_ok "fib bench: one device for both ends refused in one line, exit 1" \
+	eval 'refused 1 "^Error: dev and source are both lo: the source needs a device of its own\$" fib bench dev lo source lo out "$tmp/bench" &&
+	      [ "$(wc -l < "$err")" -eq 1 ] && [ ! -e "$tmp/bench" ]'
 tap_ok "fib: command prefix \"cre\" refused, exit 1" \
 	refused 1 'unknown command "cre" \(did you mean "create"\?' fib cre
 if grep -q '^tfib not loaded' "$tmp/status"; then
@@ -814,6 +836,12 @@ case " $(cand "$TW" fib bind t1 dev "") " in
 *" lo "*) ;;
 *) ok=1; tap_diag "fib bind dev: no device offered" ;;
 esac
+check "methods" "$TW" fib bench dev lo met
+check "" "$TW" fib bench dev lo rate ""
+case " $(cand "$TW" fib bench dev lo source "") " in
+*" lo "*) ;;
+*) ok=1; tap_diag "fib bench source: no device offered" ;;
+esac
 tap_ok "completion of fib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
 	test $ok -eq 0
 mkdir -p "$tmp/dir.d"
@@ -822,6 +850,8 @@ check "$tmp/dir.d" "$TW" omware send dev lo schedule file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "schedule file: no -o filenames"; }
 check "$tmp/dir.d" "$TW" omware send dev lo report-file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "report-file: no -o filenames"; }
+check "$tmp/dir.d" "$TW" fib bench dev lo source lo out "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "fib bench out: no -o filenames"; }
 check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Age-of-Information experiment end to end, briefly: tw-fib-source
-# sends a generated trace for about 3 s at a modest rate through a tfib
-# forwarder and takes the forwarded app updates back; tw-fib-analyze reads
-# the records.  Once per sync mode with rings, and inline.
+# The Age-of-Information experiment end to end, briefly, as a user runs it:
+# "timewire fib bench" once per sync mode with rings, and inline, each run
+# tw-fib-source sending a generated trace for about 3 s at a modest rate
+# through the table and taking the forwarded app updates back;
+# tw-fib-analyze reads the records.
 #
-#   netns src: s0 (tw-fib-source: sender and sink) ---veth--- f0 :netns fwd
-#                                                    (table bound to f0)
+#   netns aoi: s0 (tw-fib-source: sender and sink) ---veth--- f0
+#                                              (timewire fib bench's table)
 #
 # The records must be consistent, whatever the timing:
 #   - every app update received was sent, once (the analyser matches none
@@ -18,6 +19,7 @@
 #   - ages are >= 0 and the misaddressed fraction is in [0, 1]
 #   - the forwarder's forwarded counter is what the sink saw plus what its
 #     socket dropped, and it received no more than was sent
+#   - bench left no table behind
 # No assertion on how fast or how fresh.
 #
 # make demo runs it through demo.sh, which keeps the runs (TW_AOI_KEEP, a
@@ -27,65 +29,60 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
-tools=$TW_ROOT/userspace/tools
-src_tool=$tools/tw-fib-source
-analyze=$tools/tw-fib-analyze
-ctl=$here/fwd_aoi_ctl
-ns_src=aoi-src-$$
-ns_fwd=aoi-fwd-$$
-table=aoi
+TW=$TW_ROOT/userspace/timewire/timewire
+analyze=$TW_ROOT/userspace/tools/tw-fib-analyze
+ns=aoi-$$
 users=${TW_AOI_USERS:-100}
 rate=2000
-rows=6000
-modes="rwlock:ring rcu:ring bucket:ring seqcount:ring rcu:inline"
+cdr=0.1
+rings=4096
+methods="rwlock-ring rcu-ring bucket-ring seqcount-ring rcu-inline"
 out=
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed (tw-fib-analyze)"
-[ -x "$ctl" ] || { echo "Bail out! $ctl not built (make -C tests/tfib)"; exit "$KSFT_FAIL"; }
-if [ ! -x "$src_tool" ]; then
-	make -s -C "$TW_ROOT/userspace" tools >/dev/null 2>&1 ||
-		{ echo "Bail out! $src_tool not built (make -C userspace)"; exit "$KSFT_FAIL"; }
+if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-fib-source" ]; then
+	make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
+		{ echo "Bail out! timewire not built (make -C userspace)"; exit "$KSFT_FAIL"; }
 fi
-"$ctl" stats none >/dev/null 2>&1
-[ $? -ne "$KSFT_SKIP" ] || tap_skip_all "tfib module not loaded"
+"$TW" fib show >/dev/null 2>&1
+[ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
 
 cleanup() {
-	ip netns del "$ns_src" 2>/dev/null
-	ip netns del "$ns_fwd" 2>/dev/null
+	ip netns del "$ns" 2>/dev/null
 	[ -n "$out" ] && [ -z "${TW_AOI_KEEP:-}" ] && rm -rf "$out"
 }
 trap cleanup EXIT
 
-mac_of() {	# mac_of NS IFNAME
-	ip -n "$1" -o link show "$2" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p'
-}
+in_ns() { ip netns exec "$ns" "$@"; }
 
 topology() {
-	ip netns add "$ns_src" && ip netns add "$ns_fwd" &&
-	ip -n "$ns_src" link add s0 type veth peer name f0 netns "$ns_fwd" &&
-	ip -n "$ns_src" link set s0 up && ip -n "$ns_fwd" link set f0 up
+	ip netns add "$ns" &&
+	ip -n "$ns" link add s0 type veth peer name f0 &&
+	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up
 }
 
-# One run: a table in MODE, the source through it, the table deleted.
-run_mode() {	# run_mode SYNC FWD DIR
-	local sync=$1 fwd=$2 dir=$3 rings=() labels=()
+# run_dir METHOD: where bench leaves the method's run.
+run_dir() {
+	case $1 in
+	*-ring) echo "$out/cdr$cdr/r$rate/$1-$rings-$rings" ;;
+	*) echo "$out/cdr$cdr/r$rate/$1" ;;
+	esac
+}
 
-	if [ "$fwd" = ring ]; then
-		rings=(4096 4096)
-		labels=(--label control_ring=4096 --label data_ring=4096)
-	fi
-	ip netns exec "$ns_fwd" "$ctl" setup "$table" "$sync" "$fwd" f0 \
-		"$users" "$sink_mac" "${rings[@]}" || return 1
-	ip netns exec "$ns_src" "$src_tool" -q -i s0 -d "$fwd_mac" -o "$dir" \
-		-r "$rate" -n "$rows" -u "$users" -c 0.1 -s 3 \
-		--label sync="$sync" --label fwd="$fwd" "${labels[@]}" \
-		--counters-cmd "ip netns exec $ns_fwd $ctl stats $table" \
-		> "$dir.summary"
-	local rc=$?
-	ip netns exec "$ns_fwd" "$here/tfib_ctl" del "$table" || rc=1
-	return $rc
+# One point: the method's table made, the trace sent through it, the table
+# gone; bench's line in DIR.bench.
+run_method() {	# run_method METHOD
+	local dir
+
+	dir=$(run_dir "$1")
+	mkdir -p "$(dirname "$dir")"
+	in_ns "$TW" fib bench dev f0 source s0 out "$out" methods "$1" \
+		rate "$rate" cdr "$cdr" rings "$rings" users "$users" \
+		seconds 3 seed 3 table aoi > "$dir.bench" &&
+	grep -q "^run $dir method $1 .* status ok " "$dir.bench" &&
+	[ "$(in_ns "$TW" fib show)" = "no tables" ]
 }
 
 # The consistency checks of one run; diagnostics on stdout.
@@ -93,7 +90,7 @@ check_run() {	# check_run DIR
 	python3 "$here/aoi_check.py" "$1"
 }
 
-set -- $modes
+set -- $methods
 tap_plan $(($# * 2 + 1))
 if [ -n "${TW_AOI_KEEP:-}" ]; then
 	out=$TW_AOI_KEEP
@@ -102,25 +99,20 @@ else
 	out=$(mktemp -d)
 fi
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
-sink_mac=$(mac_of "$ns_src" s0)
-fwd_mac=$(mac_of "$ns_fwd" f0)
 
-for m in $modes; do
-	sync=${m%:*}
-	fwd=${m#*:}
-	name=$sync-$fwd
-	tap_ok "$name: tw-fib-source sends the trace through the forwarder" \
-		run_mode "$sync" "$fwd" "$out/$name"
+for m in $methods; do
+	tap_ok "$m: timewire fib bench sends the trace through the forwarder" \
+		run_method "$m"
 done
 
 tap_ok "tw-fib-analyze reads every run" \
 	python3 "$analyze" -q --no-plots "$out"
-for m in $modes; do
-	name=${m%:*}-${m#*:}
-	if [ -f "$out/$name/aoi.json" ]; then
-		tap_ok "$name: counts and ages are consistent" check_run "$out/$name"
+for m in $methods; do
+	dir=$(run_dir "$m")
+	if [ -f "$dir/aoi.json" ]; then
+		tap_ok "$m: counts and ages are consistent" check_run "$dir"
 	else
-		tap_result 1 "$name: counts and ages are consistent (no analysis)"
+		tap_result 1 "$m: counts and ages are consistent (no analysis)"
 	fi
 done
 tap_done

@@ -299,6 +299,7 @@ static const struct tw_cmd *const fib_cmds[] = {
 	&fib_bind_cmd,
 	&fib_unbind_cmd,
 	&fib_stats_cmd,
+	&fib_bench_cmd,
 	NULL,
 };
 

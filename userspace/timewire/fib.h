@@ -27,6 +27,13 @@ struct fib_opts {
 extern const struct tw_arg fib_table_arg[];
 extern const struct tw_arg fib_table_opt_arg[];
 
+/*
+ * An argument's IFNAME: the device's index in our network namespace; 1,
+ * or -1 after the error naming keyword.  fib_parse_dev() parses "dev".
+ */
+int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
+int fib_parse_dev(void *dst, int argc, char **argv);
+
 /* Connect; kernel errors name the attributes by the keywords above. */
 int fib_connect(struct tfib_client *c);
 /* Connect, run req on the command's options, close: an exit code. */
@@ -104,5 +111,8 @@ extern const struct tw_cmd fib_dump_cmd;
 extern const struct tw_cmd fib_bind_cmd;
 extern const struct tw_cmd fib_unbind_cmd;
 extern const struct tw_cmd fib_stats_cmd;
+
+/* fib_bench.c */
+extern const struct tw_cmd fib_bench_cmd;
 
 #endif /* TW_CLI_FIB_H */

@@ -17,28 +17,32 @@ struct bind_opts {
 	struct tfib_bind_cfg cfg;
 };
 
-/* dev IFNAME: the device's index in our network namespace. */
-static int parse_dev(void *dst, int argc, char **argv)
+int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst)
 {
-	unsigned int ifindex = if_nametoindex(argv[0]);
+	unsigned int ifindex = if_nametoindex(ifname);
 	char msg[320];
 
-	(void)argc;
 	if (!ifindex) {
-		tw_err("%s", tw_value_msg(msg, sizeof(msg), "dev", argv[0],
+		tw_err("%s", tw_value_msg(msg, sizeof(msg), keyword, ifname,
 					  "no such network device",
 					  "a network device of this network namespace"));
 		return -1;
 	}
-	*(uint32_t *)dst = ifindex;
+	*dst = ifindex;
 	return 1;
+}
+
+int fib_parse_dev(void *dst, int argc, char **argv)
+{
+	(void)argc;
+	return fib_dev_index("dev", argv[0], dst);
 }
 
 static const struct tw_arg bind_args[] = {
 	{ .include = fib_table_arg },
 	{ .name = "dev", .type = TW_ARG_CUSTOM,
 	  .off = offsetof(struct bind_opts, cfg.ifindex), .meta = "IFNAME",
-	  .parse = parse_dev, .flags = TW_ARG_REQUIRED,
+	  .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
 	  .help = "the Ethernet device whose update packets the table handles" },
 	{ .name = "mode", .type = TW_ARG_KEYWORD,
 	  .off = offsetof(struct bind_opts, cfg.fwd_mode),

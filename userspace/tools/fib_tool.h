@@ -28,7 +28,9 @@ _Static_assert(sizeof(struct fib_trace_header) == 40, "trace header layout");
 /* An integer option in [min, max]; -1 after saying what was expected. */
 int fib_opt_u64(const char *opt, const char *s, uint64_t *val, uint64_t min,
 		uint64_t max);
-/* A CDR with up to 6 decimals, into millionths; -1 after an error. */
+/* A CDR with up to 6 decimals, into millionths; -1 if it is none. */
+int fib_cdr_parse(const char *s, uint32_t *cdr);
+/* The same, -1 after an error naming opt. */
 int fib_opt_cdr(const char *opt, const char *s, uint32_t *cdr);
 
 #endif /* TW_FIB_TOOL_H */

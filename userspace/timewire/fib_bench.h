@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "timewire fib bench": the Age-of-Information experiment on this host.
+ * fib_bench.c parses the arguments and walks the sweep; fib_bench_run.c
+ * runs one point of it through the experiment's tools.
+ */
+#ifndef TW_CLI_FIB_BENCH_H
+#define TW_CLI_FIB_BENCH_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fib.h"
+
+/* Values of one list keyword ("rate 1000,2000"), at most this many. */
+#define BENCH_LIST_MAX	32
+
+/* What forwards the source's packets in a run. */
+enum bench_fwd {
+	BENCH_FWD_RING,		/* a tfib table bound in ring mode */
+	BENCH_FWD_INLINE,	/* a tfib table bound in inline mode */
+	BENCH_FWD_XDP,		/* the XDP peer (tw-fib-xdp) */
+	BENCH_FWD_BASELINE,	/* rcu inline, one user, no control packets */
+};
+
+struct bench_method {
+	enum bench_fwd fwd;
+	int sync;		/* enum tfib_sync, tfib runs */
+	const char *word;	/* as given: "rcu-ring", "xdp", ... */
+};
+
+struct bench_rings {
+	uint32_t control;
+	uint32_t data;
+};
+
+/* The settings every run of a sweep shares. */
+struct bench_setup {
+	const char *table;
+	char dev[IF_NAMESIZE];		/* the forwarder's device */
+	char source[IF_NAMESIZE];	/* the source's (and sink's) */
+	const char *out;
+	uint32_t users;
+	uint32_t seed;		/* the trace's */
+	uint32_t seconds;
+	uint32_t burst;
+	uint32_t cap;		/* rows use min(R, cap); 0: R */
+};
+
+/* One run: a point of the sweep. */
+struct bench_point {
+	uint32_t rate;
+	const char *cdr;		/* as given, "0" for the baseline */
+	const struct bench_method *method;
+	const struct bench_rings *rings;	/* ring runs, else NULL */
+	char dir[4096];			/* its run directory */
+};
+
+/* What the source said of a run. */
+struct bench_result {
+	int ret;			/* an exit code of timewire(8) */
+	uint64_t sent;
+	uint64_t received;
+	uint64_t socket_drops;
+	double sent_pps;
+};
+
+/*
+ * Run p through c's module (tfib runs) or the XDP peer, the source sending
+ * the trace through it, and tear it down; fifo is a path free for a FIFO.
+ */
+void bench_run(struct tfib_client *c, const struct bench_setup *s,
+	       const struct bench_point *p, const char *fifo,
+	       struct bench_result *res);
+
+#endif /* TW_CLI_FIB_BENCH_H */
