@@ -383,6 +383,16 @@ def check_point(check):
           "observed at another point: ETF-500 +500.0 us" and
           "ETF-500 +500.0 us" in words(out))
     check("the wire observer: no warning", "warning" not in out)
+    check("omware's reported send times are in the point check",
+          set(t.get("offsets_ns", {})) ==
+          {"OIR-hybrid", "RSM", "RSM-RT", "ETF-500", "TRW"})
+    res, _p, out = scenario(late_omware)
+    t = target(res, "run", "run")
+    check("omware seen 500 us after its reported send time: the point"
+          " check FAILs naming OIR-qdisc alone",
+          t.get("result") == "FAIL" and t.get("why") ==
+          "observed at another point: OIR-qdisc +500.0 us" and
+          res.get("offset_c_ns") == LAT)
     res, _p, _out = scenario(lossy_point)
     check("a run that lost half its packets takes no part in the point"
           " check", target(res, "run", "run").get("result") == "PASS")
@@ -391,6 +401,15 @@ def check_point(check):
           res.get("offset_c_ns") == 0 and
           "Offset c = 0: no socket method's TX timestamp" in out and
           target(res, "run", "run").get("result") == "N/A")
+
+
+def late_omware(r):
+    """OIR-qdisc's packets seen 500 us after the send time omware reported
+    for them; OIR-hybrid and RSM at LAT after theirs."""
+    g = "a1000-s40-idle"
+    r.add(g, "RSM", jitter(200, 10000))
+    r.add(g, "OIR-hybrid", jitter(200, 1000), mode="hybrid")
+    r.add(g, "OIR-qdisc", jitter(200, 1000), point=500000)
 
 
 def lossy_point(r):
