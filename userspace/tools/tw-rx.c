@@ -11,8 +11,9 @@
  *
  * tag is the UDP source port (the sender gives every method of a run its
  * own), rx_ns the observed time converted to CLOCK_MONOTONIC (the clock the
- * probes are scheduled in), kern_ns / udp_ns / user_ns the raw
- * CLOCK_REALTIME readings it was chosen from, and rx_src says which one.
+ * probes are scheduled in) with the clock pairs read around the drain that
+ * got it, kern_ns / udp_ns the raw CLOCK_REALTIME readings it was chosen
+ * from (user_ns, the third, converted too), and rx_src says which one.
  * The compact probe of a packet under 48 bytes carries only the low 32 bits
  * of its scheduled time; tw-rx restores the rest from rx_ns.
  *
@@ -90,13 +91,30 @@
 
 enum { HAVE_PKT = 1, HAVE_UDP = 2 };
 
+/* A CLOCK_REALTIME reading and its CLOCK_MONOTONIC value; 0, 0 if none. */
+struct stamp {
+	int64_t rt;
+	int64_t mono;
+};
+
+/*
+ * The clock pairs read before the previous drain and before this one: the
+ * stamps a drain reads were taken between them (or during the drain), so
+ * a drift is interpolated and a step of the real-time clock moves the
+ * stamps of one drain at most, not a whole run's.
+ */
+struct clock_window {
+	struct tw_clock_pair from, to;
+	int64_t max_step;	/* largest change of the offset between two */
+};
+
 struct row {
 	uint32_t tag;
 	uint32_t seq;
 	uint64_t sched_ns;
-	int64_t kern_rt;	/* AF_PACKET timestamp */
-	int64_t udp_rt;		/* UDP socket timestamp */
-	int64_t user_rt;	/* clock read after the AF_PACKET recvmsg() */
+	struct stamp kern;	/* AF_PACKET timestamp */
+	struct stamp udp;	/* UDP socket timestamp */
+	struct stamp user;	/* clock read after the AF_PACKET recvmsg() */
 	uint16_t size;		/* IPv4 total length */
 	uint8_t have;
 	bool compact;		/* sched_ns holds only the low 32 bits */
@@ -176,6 +194,28 @@ static struct row *table_get(struct table *t, uint32_t tag, uint32_t seq)
 	t->rows[t->n].tag = tag;
 	t->rows[t->n].seq = seq;
 	return &t->rows[t->n++];
+}
+
+/* Start the window of the next drain. */
+static void next_window(struct clock_window *w)
+{
+	int64_t step;
+
+	w->from = w->to;
+	w->to = tw_clock_pair(CLOCK_REALTIME);
+	step = (w->to.clock - w->to.mono) - (w->from.clock - w->from.mono);
+	if (llabs(step) > w->max_step)
+		w->max_step = llabs(step);
+}
+
+/* A real-time reading of the drain of window w. */
+static struct stamp stamp_in(int64_t rt, const struct clock_window *w)
+{
+	struct stamp s = { rt, 0 };
+
+	if (rt)
+		s.mono = tw_clock_to_mono(rt, w->from, w->to);
+	return s;
 }
 
 /* Receive timestamp of a message, in ns of CLOCK_REALTIME; 0 if none. */
@@ -293,7 +333,8 @@ struct counters {
 };
 
 static void drain_packet(int fd, bool outgoing, struct table *t,
-			 uint16_t port, struct counters *c)
+			 uint16_t port, const struct clock_window *w,
+			 struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -337,13 +378,14 @@ static void drain_packet(int fd, bool outgoing, struct table *t,
 		r->have |= HAVE_PKT;
 		r->sched_ns = p.sched_ns;
 		r->compact = p.compact;
-		r->kern_rt = cmsg_stamp(&msg);
-		r->user_rt = user;
+		r->kern = stamp_in(cmsg_stamp(&msg), w);
+		r->user = stamp_in(user, w);
 		r->size = ip_len;
 	}
 }
 
-static void drain_udp(int fd, struct table *t, struct counters *c)
+static void drain_udp(int fd, struct table *t, const struct clock_window *w,
+		      struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -376,7 +418,7 @@ static void drain_udp(int fd, struct table *t, struct counters *c)
 		}
 		c->udp_probes++;
 		r->have |= HAVE_UDP;
-		r->udp_rt = cmsg_stamp(&msg);
+		r->udp = stamp_in(cmsg_stamp(&msg), w);
 		if (!(r->have & HAVE_PKT)) {
 			r->sched_ns = p.sched_ns;
 			r->compact = p.compact;
@@ -389,27 +431,9 @@ struct verdicts {
 	uint64_t sw, udp_fix, user_fix, udp_only;
 };
 
-/* Realtime to monotonic, interpolating the offset over the run. */
-static int64_t to_mono(int64_t rt, struct tw_clock_pair a,
-		       struct tw_clock_pair b)
-{
-	int64_t oa = a.clock - a.mono, ob = b.clock - b.mono;
-	double f;
-
-	if (b.clock == a.clock)
-		return rt - oa;
-	f = (double)(rt - a.clock) / (double)(b.clock - a.clock);
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return rt - (oa + (int64_t)((ob - oa) * f));
-}
-
 /* tap_src names the tap's point in the CSV: "wire" (-d out) or "sw". */
 static int write_csv(const char *path, const struct table *t,
-		     const char *tap_src, struct tw_clock_pair a,
-		     struct tw_clock_pair b, struct verdicts *v)
+		     const char *tap_src, struct verdicts *v)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t i;
@@ -426,26 +450,25 @@ static int write_csv(const char *path, const struct table *t,
 		int64_t rx;
 
 		if (!(r->have & HAVE_PKT)) {
-			rx = r->udp_rt;
+			rx = r->udp.mono;
 			src = "udp-only";
 			v->udp_only++;
-		} else if ((r->have & HAVE_UDP) && r->udp_rt &&
-			   r->udp_rt != r->kern_rt) {
+		} else if ((r->have & HAVE_UDP) && r->udp.rt &&
+			   r->udp.rt != r->kern.rt) {
 			/* The tap saw a delivery time: see the top comment. */
-			rx = r->udp_rt;
+			rx = r->udp.mono;
 			src = "udp";
 			v->udp_fix++;
-		} else if (!r->kern_rt || r->kern_rt > r->user_rt ||
-			   r->user_rt - r->kern_rt > STALE_NS) {
-			rx = r->user_rt;
+		} else if (!r->kern.rt || r->kern.rt > r->user.rt ||
+			   r->user.rt - r->kern.rt > STALE_NS) {
+			rx = r->user.mono;
 			src = "user";
 			v->user_fix++;
 		} else {
-			rx = r->kern_rt;
+			rx = r->kern.mono;
 			src = tap_src;
 			v->sw++;
 		}
-		rx = to_mono(rx, a, b);
 		/*
 		 * A compact probe's time is restored from its arrival, which
 		 * assumes the probes were scheduled on CLOCK_MONOTONIC.
@@ -454,8 +477,7 @@ static int write_csv(const char *path, const struct table *t,
 			sched = tw_probe_unwrap(sched, rx);
 		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
 			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, sched,
-			rx, src, r->kern_rt, r->udp_rt,
-			r->user_rt ? to_mono(r->user_rt, a, b) : 0, r->size);
+			rx, src, r->kern.rt, r->udp.rt, r->user.mono, r->size);
 	}
 	if (f != stdout && fclose(f)) {
 		perror(path);
@@ -473,7 +495,8 @@ struct run {
 	struct counters c;
 	struct verdicts v;
 	unsigned int socket_drops;
-	struct tw_clock_pair a, b;
+	struct tw_clock_pair a, b;	/* the first and the last pair read */
+	int64_t max_step;
 };
 
 static int write_summary(const char *path, const struct run *r)
@@ -497,9 +520,11 @@ static int write_summary(const char *path, const struct run *r)
 		r->v.user_fix, r->v.udp_only);
 	fprintf(f, " \"pkt_socket_drops\": %u,\n"
 		" \"clock_offset_ns\": {\"start\": %" PRId64
-		", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
+		", \"end\": %" PRId64 ", \"max_step\": %" PRId64 "},\n"
+		" \"udp_witness\": %s}\n",
 		r->socket_drops, r->a.clock - r->a.mono,
-		r->b.clock - r->b.mono, r->use_udp ? "true" : "false");
+		r->b.clock - r->b.mono, r->max_step,
+		r->use_udp ? "true" : "false");
 	if (fclose(f)) {
 		perror(path);
 		return -1;
@@ -534,7 +559,8 @@ int main(int argc, char **argv)
 	struct verdicts v = { 0 };
 	struct tpacket_stats pst = { 0 };
 	socklen_t pstlen = sizeof(pst);
-	struct tw_clock_pair a, b;
+	struct clock_window w = { 0 };
+	struct tw_clock_pair a;
 	struct table t = { 0 };
 	struct run run;
 	bool use_udp = true, quiet = false, outgoing = false;
@@ -600,7 +626,7 @@ int main(int argc, char **argv)
 	pkt_fd = open_packet(ifname, outgoing);
 	if (use_udp)
 		udp_fd = open_udp(ifname, port);
-	a = tw_clock_pair(CLOCK_REALTIME);
+	a = w.to = tw_clock_pair(CLOCK_REALTIME);
 	if (ready) {
 		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
@@ -619,9 +645,10 @@ int main(int argc, char **argv)
 	while (!tw_stop && mono_now() < deadline) {
 		/* A sleeping reader would be woken from the packet's path. */
 		tw_sleep_until(CLOCK_MONOTONIC, mono_now() + READ_EVERY_NS);
-		drain_packet(pkt_fd, outgoing, &t, port, &c);
+		next_window(&w);
+		drain_packet(pkt_fd, outgoing, &t, port, &w, &c);
 		if (use_udp)
-			drain_udp(udp_fd, &t, &c);
+			drain_udp(udp_fd, &t, &w, &c);
 		if (count && c.pkt_probes >= count) {
 			why = "count";
 			break;
@@ -632,17 +659,18 @@ int main(int argc, char **argv)
 	/* Collect the UDP copies of the last tap packets. */
 	if (use_udp) {
 		usleep(100000);
-		drain_udp(udp_fd, &t, &c);
+		next_window(&w);
+		drain_udp(udp_fd, &t, &w, &c);
 	}
-	b = tw_clock_pair(CLOCK_REALTIME);
 	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
-	if (write_csv(out, &t, outgoing ? "wire" : "sw", a, b, &v))
+	if (write_csv(out, &t, outgoing ? "wire" : "sw", &v))
 		return 1;
 	run = (struct run){
 		.ifname = ifname, .port = port, .outgoing = outgoing,
 		.use_udp = use_udp, .why = why, .probes = t.n, .c = c, .v = v,
-		.socket_drops = pst.tp_drops, .a = a, .b = b,
+		.socket_drops = pst.tp_drops, .a = a, .b = w.to,
+		.max_step = w.max_step,
 	};
 	if (summary && write_summary(summary, &run))
 		return 1;
