@@ -11,8 +11,8 @@
  *
  * tag is the UDP source port (the sender gives every method of a run its
  * own), rx_ns the observed time converted to CLOCK_MONOTONIC (the clock the
- * probes are scheduled in) with the clock pairs read around the drain that
- * got it, kern_ns / udp_ns the raw CLOCK_REALTIME readings it was chosen
+ * probes are scheduled in) with the clock pairs logged around the drain
+ * that got it, kern_ns / udp_ns the raw CLOCK_REALTIME readings it was chosen
  * from (user_ns, the third, converted too), and rx_src says which one.
  * The compact probe of a packet under 48 bytes carries only the low 32 bits
  * of its scheduled time; tw-rx restores the rest from rx_ns.
@@ -89,22 +89,21 @@
  */
 #define READ_EVERY_NS	1000000
 
+/*
+ * A pair of clock reads (tw_clock_pair()) is logged this often, and a
+ * stamp is converted between the pairs logged before and after the drain
+ * that got it: a drift is interpolated, and a step of the real-time clock
+ * moves the stamps of one such batch at most, not a whole run's.  A pair
+ * at every drain would cost the observer a score of clock reads per
+ * millisecond.
+ */
+#define CLOCK_EVERY_NS	(100 * TW_NSEC_PER_MSEC)
+
 enum { HAVE_PKT = 1, HAVE_UDP = 2 };
 
-/* A CLOCK_REALTIME reading and its CLOCK_MONOTONIC value; 0, 0 if none. */
-struct stamp {
-	int64_t rt;
-	int64_t mono;
-};
-
-/*
- * The clock pairs read before the previous drain and before this one: the
- * stamps a drain reads were taken between them (or during the drain), so
- * a drift is interpolated and a step of the real-time clock moves the
- * stamps of one drain at most, not a whole run's.
- */
-struct clock_window {
-	struct tw_clock_pair from, to;
+struct clock_log {
+	struct tw_clock_pair *pair;
+	uint32_t n, cap;
 	int64_t max_step;	/* largest change of the offset between two */
 };
 
@@ -112,9 +111,11 @@ struct row {
 	uint32_t tag;
 	uint32_t seq;
 	uint64_t sched_ns;
-	struct stamp kern;	/* AF_PACKET timestamp */
-	struct stamp udp;	/* UDP socket timestamp */
-	struct stamp user;	/* clock read after the AF_PACKET recvmsg() */
+	int64_t kern_rt;	/* AF_PACKET timestamp */
+	int64_t udp_rt;		/* UDP socket timestamp */
+	int64_t user_rt;	/* clock read after the AF_PACKET recvmsg() */
+	uint32_t pkt_batch;	/* the clock pair before the drains that */
+	uint32_t udp_batch;	/* read the AF_PACKET and the UDP copies */
 	uint16_t size;		/* IPv4 total length */
 	uint8_t have;
 	bool compact;		/* sched_ns holds only the low 32 bits */
@@ -196,26 +197,40 @@ static struct row *table_get(struct table *t, uint32_t tag, uint32_t seq)
 	return &t->rows[t->n++];
 }
 
-/* Start the window of the next drain. */
-static void next_window(struct clock_window *w)
+/*
+ * Log a clock pair.  Out of memory, none is added: the batch it would have
+ * ended runs on to the next.
+ */
+static void clock_log_add(struct clock_log *l)
 {
+	struct tw_clock_pair p = tw_clock_pair(CLOCK_REALTIME);
 	int64_t step;
 
-	w->from = w->to;
-	w->to = tw_clock_pair(CLOCK_REALTIME);
-	step = (w->to.clock - w->to.mono) - (w->from.clock - w->from.mono);
-	if (llabs(step) > w->max_step)
-		w->max_step = llabs(step);
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 1024;
+		void *grown = realloc(l->pair, cap * sizeof(*l->pair));
+
+		if (!grown)
+			return;
+		l->pair = grown;
+		l->cap = cap;
+	}
+	if (l->n) {
+		step = (p.clock - p.mono) -
+		       (l->pair[l->n - 1].clock - l->pair[l->n - 1].mono);
+		if (llabs(step) > l->max_step)
+			l->max_step = llabs(step);
+	}
+	l->pair[l->n++] = p;
 }
 
-/* A real-time reading of the drain of window w. */
-static struct stamp stamp_in(int64_t rt, const struct clock_window *w)
+/* A CLOCK_REALTIME stamp of batch i in CLOCK_MONOTONIC; 0 stays 0. */
+static int64_t batch_mono(const struct clock_log *l, uint32_t i, int64_t rt)
 {
-	struct stamp s = { rt, 0 };
-
-	if (rt)
-		s.mono = tw_clock_to_mono(rt, w->from, w->to);
-	return s;
+	if (!rt)
+		return 0;
+	return tw_clock_to_mono(rt, l->pair[i],
+				l->pair[i + 1 < l->n ? i + 1 : i]);
 }
 
 /* Receive timestamp of a message, in ns of CLOCK_REALTIME; 0 if none. */
@@ -333,8 +348,7 @@ struct counters {
 };
 
 static void drain_packet(int fd, bool outgoing, struct table *t,
-			 uint16_t port, const struct clock_window *w,
-			 struct counters *c)
+			 uint16_t port, uint32_t batch, struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -378,13 +392,14 @@ static void drain_packet(int fd, bool outgoing, struct table *t,
 		r->have |= HAVE_PKT;
 		r->sched_ns = p.sched_ns;
 		r->compact = p.compact;
-		r->kern = stamp_in(cmsg_stamp(&msg), w);
-		r->user = stamp_in(user, w);
+		r->kern_rt = cmsg_stamp(&msg);
+		r->user_rt = user;
+		r->pkt_batch = batch;
 		r->size = ip_len;
 	}
 }
 
-static void drain_udp(int fd, struct table *t, const struct clock_window *w,
+static void drain_udp(int fd, struct table *t, uint32_t batch,
 		      struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
@@ -418,7 +433,8 @@ static void drain_udp(int fd, struct table *t, const struct clock_window *w,
 		}
 		c->udp_probes++;
 		r->have |= HAVE_UDP;
-		r->udp = stamp_in(cmsg_stamp(&msg), w);
+		r->udp_rt = cmsg_stamp(&msg);
+		r->udp_batch = batch;
 		if (!(r->have & HAVE_PKT)) {
 			r->sched_ns = p.sched_ns;
 			r->compact = p.compact;
@@ -433,7 +449,8 @@ struct verdicts {
 
 /* tap_src names the tap's point in the CSV: "wire" (-d out) or "sw". */
 static int write_csv(const char *path, const struct table *t,
-		     const char *tap_src, struct verdicts *v)
+		     const char *tap_src, const struct clock_log *l,
+		     struct verdicts *v)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t i;
@@ -450,22 +467,22 @@ static int write_csv(const char *path, const struct table *t,
 		int64_t rx;
 
 		if (!(r->have & HAVE_PKT)) {
-			rx = r->udp.mono;
+			rx = batch_mono(l, r->udp_batch, r->udp_rt);
 			src = "udp-only";
 			v->udp_only++;
-		} else if ((r->have & HAVE_UDP) && r->udp.rt &&
-			   r->udp.rt != r->kern.rt) {
+		} else if ((r->have & HAVE_UDP) && r->udp_rt &&
+			   r->udp_rt != r->kern_rt) {
 			/* The tap saw a delivery time: see the top comment. */
-			rx = r->udp.mono;
+			rx = batch_mono(l, r->udp_batch, r->udp_rt);
 			src = "udp";
 			v->udp_fix++;
-		} else if (!r->kern.rt || r->kern.rt > r->user.rt ||
-			   r->user.rt - r->kern.rt > STALE_NS) {
-			rx = r->user.mono;
+		} else if (!r->kern_rt || r->kern_rt > r->user_rt ||
+			   r->user_rt - r->kern_rt > STALE_NS) {
+			rx = batch_mono(l, r->pkt_batch, r->user_rt);
 			src = "user";
 			v->user_fix++;
 		} else {
-			rx = r->kern.mono;
+			rx = batch_mono(l, r->pkt_batch, r->kern_rt);
 			src = tap_src;
 			v->sw++;
 		}
@@ -477,7 +494,8 @@ static int write_csv(const char *path, const struct table *t,
 			sched = tw_probe_unwrap(sched, rx);
 		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
 			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, sched,
-			rx, src, r->kern.rt, r->udp.rt, r->user.mono, r->size);
+			rx, src, r->kern_rt, r->udp_rt,
+			batch_mono(l, r->pkt_batch, r->user_rt), r->size);
 	}
 	if (f != stdout && fclose(f)) {
 		perror(path);
@@ -559,13 +577,12 @@ int main(int argc, char **argv)
 	struct verdicts v = { 0 };
 	struct tpacket_stats pst = { 0 };
 	socklen_t pstlen = sizeof(pst);
-	struct clock_window w = { 0 };
-	struct tw_clock_pair a;
+	struct clock_log clocks = { 0 };
 	struct table t = { 0 };
 	struct run run;
 	bool use_udp = true, quiet = false, outgoing = false;
 	const char *why = "timeout";
-	int64_t deadline;
+	int64_t deadline, next_pair;
 	int opt, pkt_fd, udp_fd = -1;
 
 	while ((opt = getopt(argc, argv, "i:o:d:p:n:t:s:r:Uqh")) != -1) {
@@ -626,7 +643,11 @@ int main(int argc, char **argv)
 	pkt_fd = open_packet(ifname, outgoing);
 	if (use_udp)
 		udp_fd = open_udp(ifname, port);
-	a = w.to = tw_clock_pair(CLOCK_REALTIME);
+	clock_log_add(&clocks);
+	if (!clocks.n) {
+		fprintf(stderr, "tw-rx: out of memory\n");
+		return 1;
+	}
 	if (ready) {
 		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
@@ -642,13 +663,17 @@ int main(int argc, char **argv)
 			ifname, port, outgoing ? "outgoing" : "incoming");
 
 	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
+	next_pair = mono_now() + CLOCK_EVERY_NS;
 	while (!tw_stop && mono_now() < deadline) {
 		/* A sleeping reader would be woken from the packet's path. */
 		tw_sleep_until(CLOCK_MONOTONIC, mono_now() + READ_EVERY_NS);
-		next_window(&w);
-		drain_packet(pkt_fd, outgoing, &t, port, &w, &c);
+		if (mono_now() >= next_pair) {
+			clock_log_add(&clocks);
+			next_pair += CLOCK_EVERY_NS;
+		}
+		drain_packet(pkt_fd, outgoing, &t, port, clocks.n - 1, &c);
 		if (use_udp)
-			drain_udp(udp_fd, &t, &w, &c);
+			drain_udp(udp_fd, &t, clocks.n - 1, &c);
 		if (count && c.pkt_probes >= count) {
 			why = "count";
 			break;
@@ -659,18 +684,19 @@ int main(int argc, char **argv)
 	/* Collect the UDP copies of the last tap packets. */
 	if (use_udp) {
 		usleep(100000);
-		next_window(&w);
-		drain_udp(udp_fd, &t, &w, &c);
+		drain_udp(udp_fd, &t, clocks.n - 1, &c);
 	}
+	/* The end of the last batch. */
+	clock_log_add(&clocks);
 	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
-	if (write_csv(out, &t, outgoing ? "wire" : "sw", &v))
+	if (write_csv(out, &t, outgoing ? "wire" : "sw", &clocks, &v))
 		return 1;
 	run = (struct run){
 		.ifname = ifname, .port = port, .outgoing = outgoing,
 		.use_udp = use_udp, .why = why, .probes = t.n, .c = c, .v = v,
-		.socket_drops = pst.tp_drops, .a = a, .b = w.to,
-		.max_step = w.max_step,
+		.socket_drops = pst.tp_drops, .a = clocks.pair[0],
+		.b = clocks.pair[clocks.n - 1], .max_step = clocks.max_step,
 	};
 	if (summary && write_summary(summary, &run))
 		return 1;
