@@ -66,6 +66,12 @@
 #define OMW_ROUND_FRAMES	64
 /* Longest wait between two report delivery attempts, ms. */
 #define OMW_REPORT_BACKOFF_MAX	256
+/*
+ * The hybrid thread spins with BH enabled, except this close to the send
+ * time: a softirq starting there would delay the send by its whole run.
+ * Short, so this CPU's softirqs wait no longer than that and the send.
+ */
+#define OMW_SPIN_BH_OFF_NS	5000
 
 static u32 omw_nsessions;	/* all namespaces, under omw_lock */
 
@@ -256,6 +262,7 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 	u64 now = omw_now(s);
 	u64 target, tick, prev_tick, spun = 0;
 	unsigned long nivcsw;
+	bool bh_off = false;
 	s64 late;
 
 	if (slept) {
@@ -280,9 +287,11 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		if (target <= now) {
 			omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
 			spun = 0;
-			local_bh_disable();
+			if (!bh_off)
+				local_bh_disable();
 			omw_send_due(s, now);
 			local_bh_enable();
+			bh_off = false;
 			/* A long backlog must not keep this CPU from others. */
 			cond_resched();
 			now = omw_now(s);
@@ -296,7 +305,12 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		 */
 		if (target == U64_MAX || target - now > tw_guard_ns(&s->guard))
 			break;
-		if (need_resched()) {
+		if (!bh_off && target - now <= OMW_SPIN_BH_OFF_NS) {
+			local_bh_disable();
+			bh_off = true;
+		}
+		/* Not in the BH-off stretch, which cannot sleep. */
+		if (!bh_off && need_resched()) {
 			cond_resched();
 			now = omw_now(s);
 			tick = local_clock();
@@ -319,6 +333,9 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		}
 		nivcsw = current->nivcsw;
 	}
+	/* The head moved away, or the thread stops. */
+	if (bh_off)
+		local_bh_enable();
 	omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
 
 	spin_lock_bh(&s->lock);

@@ -610,6 +610,35 @@ TEST(clock_pair)
 	ASSERT_LE(p.clock, after);
 }
 
+TEST(clock_to_mono)
+{
+	/* Real time 1 s ahead of the monotonic clock, drifting 1 us in 1 ms. */
+	struct tw_clock_pair a = { 1001000000, 1000000 };
+	struct tw_clock_pair b = { 1002001000, 2000000 };
+	/* The real-time clock stepped 1 s forward; 3 ms later, 1 ms apart. */
+	struct tw_clock_pair c = { 2005001000, 5000000 };
+	struct tw_clock_pair d = { 2006001000, 6000000 };
+
+	ASSERT_EQ(1000000, tw_clock_to_mono(1001000000, a, b));
+	ASSERT_EQ(2000000, tw_clock_to_mono(1002001000, a, b));
+	/* Halfway, the offset is halfway. */
+	ASSERT_EQ(1500000, tw_clock_to_mono(1001500500, a, b));
+	/* Outside the pairs, the nearer one's offset. */
+	ASSERT_EQ(900000, tw_clock_to_mono(1000900000, a, b));
+	ASSERT_EQ(2100000, tw_clock_to_mono(1002101000, a, b));
+	ASSERT_EQ(1000000, tw_clock_to_mono(1001000000, a, a));
+	/*
+	 * After the step, the pairs around the reading convert it exactly;
+	 * pairs read around the whole run would blend in the old offset.
+	 */
+	ASSERT_EQ(5500000, tw_clock_to_mono(2005501000, c, d));
+	ASSERT_GT(llabs(5500000 - tw_clock_to_mono(2005501000, a, d)),
+		  100 * TW_NSEC_PER_USEC);
+	/* A step backwards between the pairs: the stamp before it is exact. */
+	ASSERT_EQ(1000000, tw_clock_to_mono(1001000000, a,
+			   (struct tw_clock_pair){ 1000000, 2000000 }));
+}
+
 TEST(clock_words)
 {
 	ASSERT_STREQ("mono", tw_keyword_name(tw_clock_words, CLOCK_MONOTONIC));

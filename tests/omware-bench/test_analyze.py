@@ -179,13 +179,15 @@ def scenario(add, *args):
         return res, p, p.stdout
 
 
-def target(res, grid, reference):
+def target(res, grid, reference, metric=None):
     """The check of a workload against a reference ("run": the
-    timestamp-point check, "observer": the observer's), or {}."""
+    timestamp-point check, "observer": the observer's), by one metric if
+    given, or {}."""
     label = {"run": "same point", "observer": "observer"}.get(reference)
     return next((t for t in res.get("targets", []) if t["grid"] == grid
                  and (t.get("reference") == reference or
-                      label and t.get("label") == label)), {})
+                      label and t.get("label") == label) and
+                 metric in (None, t.get("metric"))), {})
 
 
 def row(res, grid, method):
@@ -247,9 +249,11 @@ def check_old_run(check, res):
     check("an etf run that dropped 0.5 % is judged, its drops lost",
           t.get("result") in ("PASS", "FAIL") and
           row(res, "a10-s48-idle", "ETF*").get("rx_lost") == 1)
-    t = target(res, "pairs-s48-idle", "TRW")
-    check("pair target: TOM gap 1 us vs TRW 20 us", t.get("result") == "PASS"
-          and abs(t.get("ratio", 0) - 0.05) < 1e-6)
+    for metric in ("gap50", "gap99"):
+        t = target(res, "pairs-s48-idle", "TRW", metric)
+        check("pair target %s: TOM gap 1 us vs TRW 20 us" % metric,
+              t.get("result") == "PASS" and
+              abs(t.get("ratio", 0) - 0.05) < 1e-6)
     check("CPU ratio against RSM", abs(
         oir.get("cpu_vs_ref", 0) - 0.25) < 1e-9 and
         rows.get(("a1000-s48-idle", "RSM"), {}).get("cpu_vs_ref") == 1.0)
@@ -264,7 +268,7 @@ def check_old_run(check, res):
     check("every method at one timestamp point",
           target(res, "run", "run").get("result") == "PASS")
     check("counts the checks", res.get("counts") ==
-          {"PASS": 4, "FAIL": 5, "N/A": 3})
+          {"PASS": 5, "FAIL": 5, "N/A": 3})
     check("no observer summary: that check is N/A",
           target(res, "run", "observer").get("result") == "N/A")
 
@@ -290,7 +294,7 @@ def check_summary(check, d):
           " RSM 10.0 us; OIR-hybrid run incomplete: error: omware module"
           " not loaded" in words(out))
     check("summary: a check passing with its ratio, bound and values",
-          "PASS pairs-s48-idle gap <= TRW/2 0.05 <= 0.50; TOM 1.0 us, TRW"
+          "PASS pairs-s48-idle gap99 <= TRW/2 0.05 <= 0.50; TOM 1.0 us, TRW"
           " 20.0 us" in words(out))
     check("summary: states c, the pre-registered methods, the short run and"
           " that the observer is not the wire tap",
@@ -301,7 +305,7 @@ def check_summary(check, d):
           "warning: the observer is unknown, not the wire tap" in
           words(out))
     check("summary: counts N/A apart",
-          "Checks: 4 pass, 5 fail, 3 N/A" in out)
+          "Checks: 5 pass, 5 fail, 3 N/A" in out)
     check("summary: says where the full table is",
           "Full table: %s" % os.path.join(d, "table.txt") in out)
     with open(os.path.join(d, "table.txt")) as f:
@@ -379,6 +383,16 @@ def check_point(check):
           "observed at another point: ETF-500 +500.0 us" and
           "ETF-500 +500.0 us" in words(out))
     check("the wire observer: no warning", "warning" not in out)
+    check("omware's reported send times are in the point check",
+          set(t.get("offsets_ns", {})) ==
+          {"OIR-hybrid", "RSM", "RSM-RT", "ETF-500", "TRW"})
+    res, _p, out = scenario(late_omware)
+    t = target(res, "run", "run")
+    check("omware seen 500 us after its reported send time: the point"
+          " check FAILs naming OIR-qdisc alone",
+          t.get("result") == "FAIL" and t.get("why") ==
+          "observed at another point: OIR-qdisc +500.0 us" and
+          res.get("offset_c_ns") == LAT)
     res, _p, _out = scenario(lossy_point)
     check("a run that lost half its packets takes no part in the point"
           " check", target(res, "run", "run").get("result") == "PASS")
@@ -387,6 +401,15 @@ def check_point(check):
           res.get("offset_c_ns") == 0 and
           "Offset c = 0: no socket method's TX timestamp" in out and
           target(res, "run", "run").get("result") == "N/A")
+
+
+def late_omware(r):
+    """OIR-qdisc's packets seen 500 us after the send time omware reported
+    for them; OIR-hybrid and RSM at LAT after theirs."""
+    g = "a1000-s40-idle"
+    r.add(g, "RSM", jitter(200, 10000))
+    r.add(g, "OIR-hybrid", jitter(200, 1000), mode="hybrid")
+    r.add(g, "OIR-qdisc", jitter(200, 1000), point=500000)
 
 
 def lossy_point(r):
@@ -590,6 +613,41 @@ def check_no_prereg(check):
           t.get("result") == "FAIL" and t.get("why") == "no OIR-hybrid run")
 
 
+def one_good_pair(r):
+    """TOM: one pair 0.1 us apart, the other 99 50 us apart; TRW 20 us."""
+    p = "pairs-s40-idle"
+    r.add(p, "TOM", [0, 100] + [0, 50000] * 99, kind="pair")
+    r.add(p, "TRW", [0, 20000] * 100, kind="pair")
+
+
+def lost_pairs(r):
+    """TOM: every pair 1 us apart, but two lost their second packet (1 % of
+    the packets, as much as a run may lose); TRW 20 us."""
+    p = "pairs-s40-idle"
+    tom = [0, 1000] * 100
+    tom[3] = tom[101] = None
+    r.add(p, "TOM", tom, kind="pair")
+    r.add(p, "TRW", [0, 20000] * 100, kind="pair")
+
+
+def check_pairs(check):
+    p = "pairs-s40-idle"
+    res, _p, _out = scenario(one_good_pair)
+    check("one good pair, the rest bad: both pair targets FAIL, though the"
+          " smallest gap is 1/200 of TRW's",
+          target(res, p, "TRW", "gap50").get("result") == "FAIL" and
+          target(res, p, "TRW", "gap99").get("result") == "FAIL" and
+          row(res, p, "TOM").get("rx_gap_min_ns") == 100 and
+          row(res, p, "TOM").get("rx_gap_err_p50_ns") == 50000)
+    res, _p, _out = scenario(lost_pairs)
+    t = target(res, p, "TRW", "gap99")
+    check("two pairs of 100 not seen whole: infinite gap errors, the p99"
+          " target FAILs, the p50 one PASSes",
+          row(res, p, "TOM").get("rx_gap_pairs_lost") == 2 and
+          t.get("result") == "FAIL" and t.get("value_ns") == "inf" and
+          target(res, p, "TRW", "gap50").get("result") == "PASS")
+
+
 def main():
     checks = []
 
@@ -614,7 +672,8 @@ def main():
         check_summary(check, d)
     for each in (check_bursty, check_lost, check_point, check_missing_ref,
                  check_restore, check_warmup, check_strict, check_prereg,
-                 check_wide, check_observer, check_no_prereg):
+                 check_wide, check_observer, check_no_prereg,
+                 check_pairs):
         each(check)
     check_png(check, skip)
 

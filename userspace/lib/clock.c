@@ -53,6 +53,22 @@ int64_t tw_clock_offset(clockid_t id)
 	return p.clock - p.mono;
 }
 
+int64_t tw_clock_to_mono(int64_t t, struct tw_clock_pair a,
+			 struct tw_clock_pair b)
+{
+	int64_t oa = a.clock - a.mono, ob = b.clock - b.mono;
+	double f;
+
+	if (b.clock == a.clock)
+		return t - oa;
+	f = (double)(t - a.clock) / (double)(b.clock - a.clock);
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return t - (oa + (int64_t)((ob - oa) * f));
+}
+
 void tw_sleep_until(clockid_t id, uint64_t t)
 {
 	struct timespec ts = {

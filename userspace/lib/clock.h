@@ -34,6 +34,14 @@ struct tw_clock_pair {
 struct tw_clock_pair tw_clock_pair(clockid_t id);
 /* Clock id minus CLOCK_MONOTONIC, from tw_clock_pair(). */
 int64_t tw_clock_offset(clockid_t id);
+/*
+ * t, read on the clock of pairs a and b between them, in CLOCK_MONOTONIC:
+ * the offset interpolated from a to b (drift), a's before a, b's after b.
+ * Pairs read around each batch of readings, not around a whole run, keep
+ * a step of the clock from moving the readings of other batches.
+ */
+int64_t tw_clock_to_mono(int64_t t, struct tw_clock_pair a,
+			 struct tw_clock_pair b);
 
 struct msghdr;
 /* The SO_TIMESTAMPNS receive time of a message (CLOCK_REALTIME); 0 if none. */

@@ -11,8 +11,9 @@
  *
  * tag is the UDP source port (the sender gives every method of a run its
  * own), rx_ns the observed time converted to CLOCK_MONOTONIC (the clock the
- * probes are scheduled in), kern_ns / udp_ns / user_ns the raw
- * CLOCK_REALTIME readings it was chosen from, and rx_src says which one.
+ * probes are scheduled in) with the clock pairs logged around the drain
+ * that got it, kern_ns / udp_ns the raw CLOCK_REALTIME readings it was chosen
+ * from (user_ns, the third, converted too), and rx_src says which one.
  * The compact probe of a packet under 48 bytes carries only the low 32 bits
  * of its scheduled time; tw-rx restores the rest from rx_ns.
  *
@@ -88,7 +89,23 @@
  */
 #define READ_EVERY_NS	1000000
 
+/*
+ * A pair of clock reads (tw_clock_pair()) is logged this often, and a
+ * stamp is converted between the pairs logged before and after the drain
+ * that got it: a drift is interpolated, and a step of the real-time clock
+ * moves the stamps of one such batch at most, not a whole run's.  A pair
+ * at every drain would cost the observer a score of clock reads per
+ * millisecond.
+ */
+#define CLOCK_EVERY_NS	(100 * TW_NSEC_PER_MSEC)
+
 enum { HAVE_PKT = 1, HAVE_UDP = 2 };
+
+struct clock_log {
+	struct tw_clock_pair *pair;
+	uint32_t n, cap;
+	int64_t max_step;	/* largest change of the offset between two */
+};
 
 struct row {
 	uint32_t tag;
@@ -97,6 +114,8 @@ struct row {
 	int64_t kern_rt;	/* AF_PACKET timestamp */
 	int64_t udp_rt;		/* UDP socket timestamp */
 	int64_t user_rt;	/* clock read after the AF_PACKET recvmsg() */
+	uint32_t pkt_batch;	/* the clock pair before the drains that */
+	uint32_t udp_batch;	/* read the AF_PACKET and the UDP copies */
 	uint16_t size;		/* IPv4 total length */
 	uint8_t have;
 	bool compact;		/* sched_ns holds only the low 32 bits */
@@ -176,6 +195,42 @@ static struct row *table_get(struct table *t, uint32_t tag, uint32_t seq)
 	t->rows[t->n].tag = tag;
 	t->rows[t->n].seq = seq;
 	return &t->rows[t->n++];
+}
+
+/*
+ * Log a clock pair.  Out of memory, none is added: the batch it would have
+ * ended runs on to the next.
+ */
+static void clock_log_add(struct clock_log *l)
+{
+	struct tw_clock_pair p = tw_clock_pair(CLOCK_REALTIME);
+	int64_t step;
+
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 1024;
+		void *grown = realloc(l->pair, cap * sizeof(*l->pair));
+
+		if (!grown)
+			return;
+		l->pair = grown;
+		l->cap = cap;
+	}
+	if (l->n) {
+		step = (p.clock - p.mono) -
+		       (l->pair[l->n - 1].clock - l->pair[l->n - 1].mono);
+		if (llabs(step) > l->max_step)
+			l->max_step = llabs(step);
+	}
+	l->pair[l->n++] = p;
+}
+
+/* A CLOCK_REALTIME stamp of batch i in CLOCK_MONOTONIC; 0 stays 0. */
+static int64_t batch_mono(const struct clock_log *l, uint32_t i, int64_t rt)
+{
+	if (!rt)
+		return 0;
+	return tw_clock_to_mono(rt, l->pair[i],
+				l->pair[i + 1 < l->n ? i + 1 : i]);
 }
 
 static void set_bufs(int fd)
@@ -277,7 +332,7 @@ struct counters {
 };
 
 static void drain_packet(int fd, bool outgoing, struct table *t,
-			 uint16_t port, struct counters *c)
+			 uint16_t port, uint32_t batch, struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -323,11 +378,13 @@ static void drain_packet(int fd, bool outgoing, struct table *t,
 		r->compact = p.compact;
 		r->kern_rt = tw_cmsg_stamp_ns(&msg);
 		r->user_rt = user;
+		r->pkt_batch = batch;
 		r->size = ip_len;
 	}
 }
 
-static void drain_udp(int fd, struct table *t, struct counters *c)
+static void drain_udp(int fd, struct table *t, uint32_t batch,
+		      struct counters *c)
 {
 	uint8_t buf[FRAME_MAX];
 	char ctrl[256];
@@ -361,6 +418,7 @@ static void drain_udp(int fd, struct table *t, struct counters *c)
 		c->udp_probes++;
 		r->have |= HAVE_UDP;
 		r->udp_rt = tw_cmsg_stamp_ns(&msg);
+		r->udp_batch = batch;
 		if (!(r->have & HAVE_PKT)) {
 			r->sched_ns = p.sched_ns;
 			r->compact = p.compact;
@@ -373,27 +431,10 @@ struct verdicts {
 	uint64_t sw, udp_fix, user_fix, udp_only;
 };
 
-/* Realtime to monotonic, interpolating the offset over the run. */
-static int64_t to_mono(int64_t rt, struct tw_clock_pair a,
-		       struct tw_clock_pair b)
-{
-	int64_t oa = a.clock - a.mono, ob = b.clock - b.mono;
-	double f;
-
-	if (b.clock == a.clock)
-		return rt - oa;
-	f = (double)(rt - a.clock) / (double)(b.clock - a.clock);
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return rt - (oa + (int64_t)((ob - oa) * f));
-}
-
 /* tap_src names the tap's point in the CSV: "wire" (-d out) or "sw". */
 static int write_csv(const char *path, const struct table *t,
-		     const char *tap_src, struct tw_clock_pair a,
-		     struct tw_clock_pair b, struct verdicts *v)
+		     const char *tap_src, const struct clock_log *l,
+		     struct verdicts *v)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	size_t i;
@@ -410,26 +451,25 @@ static int write_csv(const char *path, const struct table *t,
 		int64_t rx;
 
 		if (!(r->have & HAVE_PKT)) {
-			rx = r->udp_rt;
+			rx = batch_mono(l, r->udp_batch, r->udp_rt);
 			src = "udp-only";
 			v->udp_only++;
 		} else if ((r->have & HAVE_UDP) && r->udp_rt &&
 			   r->udp_rt != r->kern_rt) {
 			/* The tap saw a delivery time: see the top comment. */
-			rx = r->udp_rt;
+			rx = batch_mono(l, r->udp_batch, r->udp_rt);
 			src = "udp";
 			v->udp_fix++;
 		} else if (!r->kern_rt || r->kern_rt > r->user_rt ||
 			   r->user_rt - r->kern_rt > STALE_NS) {
-			rx = r->user_rt;
+			rx = batch_mono(l, r->pkt_batch, r->user_rt);
 			src = "user";
 			v->user_fix++;
 		} else {
-			rx = r->kern_rt;
+			rx = batch_mono(l, r->pkt_batch, r->kern_rt);
 			src = tap_src;
 			v->sw++;
 		}
-		rx = to_mono(rx, a, b);
 		/*
 		 * A compact probe's time is restored from its arrival, which
 		 * assumes the probes were scheduled on CLOCK_MONOTONIC.
@@ -439,7 +479,7 @@ static int write_csv(const char *path, const struct table *t,
 		fprintf(f, "%u,%u,%" PRIu64 ",%" PRId64 ",%s,%" PRId64 ",%"
 			PRId64 ",%" PRId64 ",%u\n", r->tag, r->seq, sched,
 			rx, src, r->kern_rt, r->udp_rt,
-			r->user_rt ? to_mono(r->user_rt, a, b) : 0, r->size);
+			batch_mono(l, r->pkt_batch, r->user_rt), r->size);
 	}
 	if (f != stdout && fclose(f)) {
 		perror(path);
@@ -457,7 +497,8 @@ struct run {
 	struct counters c;
 	struct verdicts v;
 	unsigned int socket_drops;
-	struct tw_clock_pair a, b;
+	struct tw_clock_pair a, b;	/* the first and the last pair read */
+	int64_t max_step;
 };
 
 static int write_summary(const char *path, const struct run *r)
@@ -481,9 +522,11 @@ static int write_summary(const char *path, const struct run *r)
 		r->v.user_fix, r->v.udp_only);
 	fprintf(f, " \"pkt_socket_drops\": %u,\n"
 		" \"clock_offset_ns\": {\"start\": %" PRId64
-		", \"end\": %" PRId64 "},\n \"udp_witness\": %s}\n",
+		", \"end\": %" PRId64 ", \"max_step\": %" PRId64 "},\n"
+		" \"udp_witness\": %s}\n",
 		r->socket_drops, r->a.clock - r->a.mono,
-		r->b.clock - r->b.mono, r->use_udp ? "true" : "false");
+		r->b.clock - r->b.mono, r->max_step,
+		r->use_udp ? "true" : "false");
 	if (fclose(f)) {
 		perror(path);
 		return -1;
@@ -518,12 +561,12 @@ int main(int argc, char **argv)
 	struct verdicts v = { 0 };
 	struct tpacket_stats pst = { 0 };
 	socklen_t pstlen = sizeof(pst);
-	struct tw_clock_pair a, b;
+	struct clock_log clocks = { 0 };
 	struct table t = { 0 };
 	struct run run;
 	bool use_udp = true, quiet = false, outgoing = false;
 	const char *why = "timeout";
-	int64_t deadline;
+	int64_t deadline, next_pair;
 	int opt, pkt_fd, udp_fd = -1;
 
 	while ((opt = getopt(argc, argv, "i:o:d:p:n:t:s:r:Uqh")) != -1) {
@@ -584,7 +627,11 @@ int main(int argc, char **argv)
 	pkt_fd = open_packet(ifname, outgoing);
 	if (use_udp)
 		udp_fd = open_udp(ifname, port);
-	a = tw_clock_pair(CLOCK_REALTIME);
+	clock_log_add(&clocks);
+	if (!clocks.n) {
+		fprintf(stderr, "tw-rx: out of memory\n");
+		return 1;
+	}
 	if (ready) {
 		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			      0644);
@@ -600,12 +647,17 @@ int main(int argc, char **argv)
 			ifname, port, outgoing ? "outgoing" : "incoming");
 
 	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
+	next_pair = mono_now() + CLOCK_EVERY_NS;
 	while (!tw_stop && mono_now() < deadline) {
 		/* A sleeping reader would be woken from the packet's path. */
 		tw_sleep_until(CLOCK_MONOTONIC, mono_now() + READ_EVERY_NS);
-		drain_packet(pkt_fd, outgoing, &t, port, &c);
+		if (mono_now() >= next_pair) {
+			clock_log_add(&clocks);
+			next_pair += CLOCK_EVERY_NS;
+		}
+		drain_packet(pkt_fd, outgoing, &t, port, clocks.n - 1, &c);
 		if (use_udp)
-			drain_udp(udp_fd, &t, &c);
+			drain_udp(udp_fd, &t, clocks.n - 1, &c);
 		if (count && c.pkt_probes >= count) {
 			why = "count";
 			break;
@@ -616,17 +668,19 @@ int main(int argc, char **argv)
 	/* Collect the UDP copies of the last tap packets. */
 	if (use_udp) {
 		usleep(100000);
-		drain_udp(udp_fd, &t, &c);
+		drain_udp(udp_fd, &t, clocks.n - 1, &c);
 	}
-	b = tw_clock_pair(CLOCK_REALTIME);
+	/* The end of the last batch. */
+	clock_log_add(&clocks);
 	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
 
-	if (write_csv(out, &t, outgoing ? "wire" : "sw", a, b, &v))
+	if (write_csv(out, &t, outgoing ? "wire" : "sw", &clocks, &v))
 		return 1;
 	run = (struct run){
 		.ifname = ifname, .port = port, .outgoing = outgoing,
 		.use_udp = use_udp, .why = why, .probes = t.n, .c = c, .v = v,
-		.socket_drops = pst.tp_drops, .a = a, .b = b,
+		.socket_drops = pst.tp_drops, .a = clocks.pair[0],
+		.b = clocks.pair[clocks.n - 1], .max_step = clocks.max_step,
 	};
 	if (summary && write_summary(summary, &run))
 		return 1;

@@ -159,8 +159,9 @@
  * gone), CANCELLED, REPORTS_LOST (report could not be delivered to the
  * owner), SPIN_NS (CPU time spent spinning in hybrid mode), WAKE_LATE_MAX_NS
  * (largest timer lateness seen), SPIN_STALLS (times a spinning hybrid thread
- * lost its CPU for more than OMWARE_SPIN_STALL_NS without giving it up: interrupts, SMIs,
- * a hypervisor; no guard can cover those), SPIN_STALL_MAX_NS (the longest).
+ * lost its CPU for more than OMWARE_SPIN_STALL_NS without giving it up:
+ * interrupts, SMIs, a hypervisor; no guard can cover those),
+ * SPIN_STALL_MAX_NS (the longest).
  */
 #ifndef _UAPI_LINUX_OMWARE_H
 #define _UAPI_LINUX_OMWARE_H
