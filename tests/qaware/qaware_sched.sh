@@ -21,7 +21,8 @@
 #                     "timewire -j qaware stats" in the client namespace
 #                     lists it with both subflows picked, path 1's with its
 #                     full egress queue (n_k, the qdisc part, W); neither
-#                     another namespace nor "stats minrtt" lists it
+#                     another namespace nor "stats minrtt" lists it; the
+#                     text has a line per connection and per subflow
 #
 # No warning in the kernel log.
 set -u
@@ -178,8 +179,8 @@ share1() {	# path 1's share of the bytes, in percent
 }
 
 # stats_when_held MARKER OUT: once upload has created MARKER, the stats
-# from the client namespace (OUT.cli), the init one (OUT.init) and of
-# minrtt only (OUT.minrtt); then lets the connection go.
+# from the client namespace (OUT.cli, as text OUT.txt), the init one
+# (OUT.init) and of minrtt only (OUT.minrtt); then lets the connection go.
 stats_when_held() {
 	local i
 	for i in $(seq 1800); do
@@ -187,6 +188,7 @@ stats_when_held() {
 		sleep 0.1
 	done
 	ip netns exec "$cli" timewire -j qaware stats > "$2.cli"
+	ip netns exec "$cli" timewire qaware stats > "$2.txt"
 	timewire -j qaware stats > "$2.init"
 	ip netns exec "$cli" timewire -j qaware stats minrtt > "$2.minrtt"
 	rm -f "$1"
@@ -248,8 +250,16 @@ stats_ok() {	# stats_ok WHAT
 	[ "$r" = ok ]
 }
 
+# The text: a line per connection, an indented one per subflow.
+stats_text_ok() {
+	sed 's/^/# /' "$TMPDIR_QA/stats.txt"
+	grep -Eq '^qaware token [0-9]+ calls [0-9]+ refusals [0-9]+$' "$TMPDIR_QA/stats.txt" &&
+	[ "$(grep -Ec '^  index [01] saddr 10\.0\.[12]\.1 sport [0-9]+ daddr 10\.0\.[12]\.2 dport 5201 .* picks [1-9][0-9]* queued_pkts [0-9]+ bql_bytes 0 qdisc_bytes [0-9]+ srtt_ns' \
+		"$TMPDIR_QA/stats.txt")" -ge 2 ]
+}
+
 TMPDIR_QA=$(mktemp -d)
-tap_plan 15
+tap_plan 16
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -287,6 +297,8 @@ tap_ok "qaware stats -j: path 1's full egress queue (n_k, qdisc part, W; no BQL 
 	stats_ok queue
 tap_ok "qaware stats: neither the init namespace nor stats minrtt lists it" \
 	stats_ok netns
+tap_ok "qaware stats (text): a line for the connection, an indented one per subflow" \
+	stats_text_ok
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done
