@@ -52,7 +52,10 @@ struct qa_queue_parts {
 	u32 qdisc_bytes;	/* backlog of the qdisc above it */
 };
 
-/* One subflow as the last decision of its connection saw it. */
+/*
+ * One subflow as its connection's decisions saw it: flags and picks of the
+ * last one, the measured values of the last one that found it active.
+ */
 struct qa_sf_stats {
 	const struct mptcp_subflow_context *subflow;	/* key, not read */
 	struct in6_addr saddr, daddr;	/* IPv4 as v4-mapped */

@@ -91,17 +91,21 @@ void qa_stats_subflow(struct qa_sf_stats *sf,
 		memset(sf, 0, sizeof(*sf));
 		sf->subflow = subflow;
 	}
-	/* a joining subflow may get its addresses after its first decision */
-	qa_stats_addrs(sf, mptcp_subflow_tcp_sock(subflow));
+	/* once connected: a closed socket forgets its addresses */
+	if (!sf->dport)
+		qa_stats_addrs(sf, mptcp_subflow_tcp_sock(subflow));
 	sf->backup = v->backup;
 	sf->active = v->active;
+	if (picked)
+		sf->picks++;
+	/* a closing subflow's zeros would hide what the decisions saw */
+	if (!v->active)
+		return;
 	sf->queue = *queue;
 	sf->queued_pkts = tw_qa_queued_pkts(v);
 	sf->srtt_ns = (u64)v->srtt_us * NSEC_PER_USEC;
 	sf->wait_ns = v->wait_ns;
 	sf->service_ns = tw_qa_service_ns(v);
-	if (picked)
-		sf->picks++;
 }
 
 /* Entries one RCU read section looks at, at most: other namespaces' too. */

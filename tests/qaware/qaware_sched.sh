@@ -223,8 +223,8 @@ p1, p2 = found
 bad = []
 if what == "subflows":
     for name, s in (("path 1", p1), ("path 2", p2)):
-        if s["picks"] <= 0 or not s["active"]:
-            bad.append(f"{name}: picks {s['picks']}, active {s['active']}")
+        if s["picks"] <= 0:
+            bad.append(f"{name}: picks {s['picks']}")
         if not 0 < s["service_ns"] <= s["srtt_ns"]:
             bad.append(f"{name}: S {s['service_ns']} not in (0, SRTT {s['srtt_ns']}]")
 elif what == "queue":

@@ -33,9 +33,12 @@
  *            QAWARE_A_SCHED, QAWARE_A_TOKEN, QAWARE_A_CALLS,
  *            QAWARE_A_REFUSALS, and one QAWARE_A_SUBFLOW nest per subflow
  *            (at most 16) of its last decision
- *   -ENOENT when the module has no scheduler of that name.  The values are
- *   those of the connection's last decision, one consistent snapshot;
- *   picks count since the subflow joined the connection.  A connection
+ *   -ENOENT when the module has no scheduler of that name.  One consistent
+ *   snapshot: the flags as the connection's last decision found them, the
+ *   measured values (queue, RTT, W_k, S_k) as the last decision that found
+ *   the subflow active saw them (a closing subflow's socket reads as zeros:
+ *   the values before are kept); picks count since the subflow took its
+ *   place.  A connection
  *   whose state the module could not allocate is not listed.
  *
  * Subflow statistics (QAWARE_SUBFLOW_A_*)
