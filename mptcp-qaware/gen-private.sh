@@ -86,7 +86,7 @@ layout() {	# layout STRUCT FIELD...
 	echo "#define QA_LAYOUT_KERNEL \"$want\""
 	[ "$skew" = 0 ] || echo "/* bit-fields moved by $skew (QA_LAYOUT_SKEW): must not load */"
 	layout mptcp_sock conn_list first sched write_seq snd_nxt snd_una \
-		wnd_end bytes_retrans 2> "$tmp/asserts"
+		wnd_end bytes_retrans token 2> "$tmp/asserts"
 	printf "/* check(struct, field, byte, bit): each bit-field used */\n"
 	echo "#define QA_LAYOUT_BITFIELDS(check) do { \\"
 	layout mptcp_subflow_context node scheduled fully_established \
@@ -98,7 +98,7 @@ layout() {	# layout STRUCT FIELD...
 } > "$tmp/qaware_layout.h" || die "pahole found no mptcp_sock or \
 mptcp_subflow_context in $kdir/vmlinux"
 n=$(grep -c '^static_assert' "$tmp/qaware_layout.h")
-[ "$n" -eq 15 ] || die "expected 15 layout checks from BTF, found $n"
+[ "$n" -eq 16 ] || die "expected 16 layout checks from BTF, found $n"
 [ "$(grep -c 'check(mptcp' "$tmp/qaware_layout.h")" -eq 4 ] ||
 	die "expected 4 bit-fields from BTF"
 mv "$tmp/net/mptcp/protocol.h" "$tmp/net/mptcp/mib.h" "$tmp/qaware_layout.h" "$out/"

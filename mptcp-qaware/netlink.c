@@ -2,11 +2,14 @@
 /*
  * The "qaware" generic netlink family: what the module's schedulers
  * decided (include/uapi/linux/qaware.h).  The schedulers are the module's,
- * not a namespace's, so every namespace may read them; nothing here
- * changes state, so no handler needs a lock.
+ * not a namespace's, so every namespace may read them; the connections are
+ * their namespace's (stats.c lists them, with their own locking).  Nothing
+ * here changes state.
  */
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
+#include <net/ipv6.h>
 #include <uapi/linux/qaware.h>
 #include "qaware.h"
 
@@ -16,13 +19,17 @@ static const struct nla_policy qa_sched_policy[QAWARE_A_SCHED + 1] = {
 	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = QAWARE_NAME_LEN - 1 },
 };
 
-/* The dump takes no attribute: every one is rejected. */
+/* A dump of the schedulers takes no attribute: every one is rejected. */
 static const struct nla_policy qa_none_policy[QAWARE_A_MAX + 1];
 
 static int qa_nl_fill_sched(struct sk_buff *msg, const struct qa_sched *s)
 {
 	if (nla_put_string(msg, QAWARE_A_SCHED, s->ops.name) ||
 	    nla_put_u64_64bit(msg, QAWARE_A_DECISIONS, qa_sched_decisions(s),
+			      QAWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_A_REFUSALS,
+			      atomic64_read(&s->refusals), QAWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_A_WAITS, atomic64_read(&s->waits),
 			      QAWARE_A_PAD))
 		return -EMSGSIZE;
 	return 0;
@@ -89,6 +96,145 @@ static int qa_nl_sched_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+static int qa_nl_put_addr(struct sk_buff *msg, int type4, int type6,
+			  const struct in6_addr *addr)
+{
+	if (ipv6_addr_v4mapped(addr))
+		return nla_put_in_addr(msg, type4, addr->s6_addr32[3]);
+	return nla_put_in6_addr(msg, type6, addr);
+}
+
+static int qa_nl_put_flag(struct sk_buff *msg, int type, bool on)
+{
+	return on ? nla_put_flag(msg, type) : 0;
+}
+
+static int qa_nl_fill_queue(struct sk_buff *msg, const struct qa_sf_stats *sf)
+{
+	if (nla_put_u32(msg, QAWARE_SUBFLOW_A_IFINDEX, sf->queue.ifindex) ||
+	    qa_nl_put_flag(msg, QAWARE_SUBFLOW_A_BQL, sf->queue.bql) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QUEUED_PKTS, sf->queued_pkts) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_BQL_BYTES, sf->queue.bql_bytes) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QDISC_BYTES,
+			sf->queue.qdisc_bytes) ||
+	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_SRTT_NS, sf->srtt_ns,
+			      QAWARE_SUBFLOW_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_WAIT_NS, sf->wait_ns,
+			      QAWARE_SUBFLOW_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_SERVICE_NS, sf->service_ns,
+			      QAWARE_SUBFLOW_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int qa_nl_fill_subflow(struct sk_buff *msg, const struct qa_sf_stats *sf,
+			      u32 index)
+{
+	struct nlattr *nest = nla_nest_start(msg, QAWARE_A_SUBFLOW);
+
+	if (!nest ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_INDEX, index) ||
+	    qa_nl_put_addr(msg, QAWARE_SUBFLOW_A_SADDR4,
+			   QAWARE_SUBFLOW_A_SADDR6, &sf->saddr) ||
+	    qa_nl_put_addr(msg, QAWARE_SUBFLOW_A_DADDR4,
+			   QAWARE_SUBFLOW_A_DADDR6, &sf->daddr) ||
+	    nla_put_be16(msg, QAWARE_SUBFLOW_A_SPORT, sf->sport) ||
+	    nla_put_be16(msg, QAWARE_SUBFLOW_A_DPORT, sf->dport) ||
+	    qa_nl_put_flag(msg, QAWARE_SUBFLOW_A_BACKUP, sf->backup) ||
+	    qa_nl_put_flag(msg, QAWARE_SUBFLOW_A_ACTIVE, sf->active) ||
+	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_PICKS, sf->picks,
+			      QAWARE_SUBFLOW_A_PAD) ||
+	    qa_nl_fill_queue(msg, sf))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int qa_nl_fill_conn(struct sk_buff *msg, const struct qa_stats_snap *s)
+{
+	u32 i;
+
+	if (nla_put_string(msg, QAWARE_A_SCHED, s->sched->ops.name) ||
+	    nla_put_u32(msg, QAWARE_A_TOKEN, s->token) ||
+	    nla_put_u64_64bit(msg, QAWARE_A_CALLS, s->calls, QAWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_A_REFUSALS, s->refusals,
+			      QAWARE_A_PAD))
+		return -EMSGSIZE;
+	for (i = 0; i < s->n; i++)
+		if (qa_nl_fill_subflow(msg, &s->sf[i], i))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* The dump of connections may name a scheduler: cb->args[1] = its index + 1. */
+static int qa_nl_conn_start(struct netlink_callback *cb)
+{
+	struct nlattr *attr = genl_info_dump(cb)->attrs[QAWARE_A_SCHED];
+	const struct qa_sched *s;
+
+	if (!attr)
+		return 0;
+	s = qa_nl_find(nla_data(attr));
+	if (!s) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attr,
+				    "the module has no scheduler of this name");
+		return -ENOENT;
+	}
+	cb->args[1] = s - qa_scheds + 1;
+	return 0;
+}
+
+/* One connection in one message; false if it did not fit. */
+static bool qa_nl_put_conn(struct sk_buff *skb, struct netlink_callback *cb,
+			   const struct qa_stats_snap *snap)
+{
+	void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				cb->nlh->nlmsg_seq, &qa_family, NLM_F_MULTI,
+				QAWARE_CMD_CONN_GET);
+
+	if (!hdr)
+		return false;
+	if (qa_nl_fill_conn(skb, snap)) {
+		genlmsg_cancel(skb, hdr);
+		return false;
+	}
+	genlmsg_end(skb, hdr);
+	return true;
+}
+
+/*
+ * cb->args[0]: the registry index to look at next.  A connection that
+ * does not fit waits for the next skb; one that cannot fit an empty one
+ * (16 subflows do) would end the dump early, so it fails it instead.
+ */
+static int qa_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct qa_sched *only = cb->args[1] ?
+				      &qa_scheds[cb->args[1] - 1] : NULL;
+	unsigned long index = cb->args[0];
+	struct qa_stats_snap *snap;
+	int ret;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	while ((ret = qa_stats_read(sock_net(skb->sk), &index, snap))) {
+		if (ret == -EAGAIN) {
+			cond_resched();
+			continue;
+		}
+		if ((!only || snap->sched == only) &&
+		    !qa_nl_put_conn(skb, cb, snap))
+			break;
+		index++;
+	}
+	kfree(snap);
+	cb->args[0] = index;
+	if (ret > 0 && !skb->len)
+		return -EMSGSIZE;
+	return skb->len;
+}
+
 /* Split ops: the dump takes other attributes than the do. */
 static const struct genl_split_ops qa_nl_ops[] = {
 	{
@@ -105,13 +251,21 @@ static const struct genl_split_ops qa_nl_ops[] = {
 		.maxattr = ARRAY_SIZE(qa_none_policy) - 1,
 		.flags = GENL_CMD_CAP_DUMP,
 	},
+	{
+		.cmd = QAWARE_CMD_CONN_GET,
+		.start = qa_nl_conn_start,
+		.dumpit = qa_nl_conn_dump,
+		.policy = qa_sched_policy,
+		.maxattr = ARRAY_SIZE(qa_sched_policy) - 1,
+		.flags = GENL_CMD_CAP_DUMP,
+	},
 };
 
 static struct genl_family qa_family = {
 	.name = QAWARE_FAMILY_NAME,
 	.version = QAWARE_FAMILY_VERSION,
 	.netnsok = true,
-	/* The handlers only read counters: no need for genl_mutex. */
+	/* The handlers only read: no need for genl_mutex. */
 	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.split_ops = qa_nl_ops,

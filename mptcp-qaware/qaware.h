@@ -9,8 +9,12 @@
 #define QAWARE_MODULE_H
 
 #include <linux/atomic.h>
+#include <linux/in6.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <net/mptcp.h>
+#include <net/net_namespace.h>
 #include "../core/qaware.h"
 
 /*
@@ -39,6 +43,73 @@ void qa_unregister(void);
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
 void qa_conn_init(struct mptcp_sock *msk);
 void qa_conn_release(struct mptcp_sock *msk);
+
+/* What the last reading of a subflow's egress queue found (sched.c). */
+struct qa_queue_parts {
+	int ifindex;		/* the device; 0: no route seen yet */
+	bool bql;		/* its tx queue runs BQL */
+	u32 bql_bytes;		/* DQL in flight */
+	u32 qdisc_bytes;	/* backlog of the qdisc above it */
+};
+
+/*
+ * One subflow as its connection's decisions saw it: flags and picks of the
+ * last one, the measured values of the last one that found it active.
+ */
+struct qa_sf_stats {
+	const struct mptcp_subflow_context *subflow;	/* key, not read */
+	struct in6_addr saddr, daddr;	/* IPv4 as v4-mapped */
+	__be16 sport, dport;
+	bool backup, active;
+	struct qa_queue_parts queue;
+	u32 queued_pkts;	/* n_k, per queue_source */
+	u64 picks;		/* since the subflow took this slot */
+	u64 srtt_ns;
+	u64 wait_ns;		/* W_k */
+	u64 service_ns;		/* S_k */
+};
+
+/* A connection's statistics, as one netlink message reports them. */
+struct qa_stats_snap {
+	const struct qa_sched *sched;
+	u32 token;
+	u32 n;			/* subflows in @sf */
+	u64 calls;		/* decisions asked of the connection */
+	u64 refusals;		/* of them, with no subflow to send on */
+	struct qa_sf_stats sf[TW_QA_MAX_SUBFLOWS];
+};
+
+/*
+ * Per-connection statistics, allocated with the connection's state
+ * (sched.c) and listed in a registry (stats.c) for the netlink dump.  @s
+ * is written at each decision and copied by readers, both under @lock
+ * (_bh: decisions run in softirq too).
+ */
+struct qa_stats {
+	spinlock_t lock;
+	u32 id;			/* index in the registry */
+	possible_net_t net;	/* the connection's; compared only */
+	struct rcu_head rcu;
+	struct qa_stats_snap s;
+};
+
+/* stats.c: NULL when out of memory (the connection is then not listed). */
+struct qa_stats *qa_stats_new(const struct mptcp_sock *msk);
+void qa_stats_free(struct qa_stats *st);
+/* Both under st->lock, once per decision: the connection, then each subflow. */
+void qa_stats_conn(struct qa_stats *st, const struct mptcp_sock *msk,
+		   unsigned int n, bool picked);
+void qa_stats_subflow(struct qa_sf_stats *sf,
+		      const struct mptcp_subflow_context *subflow,
+		      const struct tw_sf_view *v,
+		      const struct qa_queue_parts *queue, bool picked);
+/*
+ * The first connection of @net listed at *@index or after: 1 with it
+ * copied into @out and its index in *@index, 0 when there is none, or
+ * -EAGAIN after a bounded scan found none yet (*@index: where to go on).
+ */
+int qa_stats_read(const struct net *net, unsigned long *index,
+		  struct qa_stats_snap *out);
 
 /* netlink.c: the "qaware" generic netlink family. */
 int qa_nl_init(void);

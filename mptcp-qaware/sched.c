@@ -45,6 +45,7 @@ struct qa_sf_state {
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
 	u64 dequeued;		/* the counter at the last decision */
 	struct tw_qa_est est;
+	struct qa_queue_parts queue;	/* the last reading, for stats.c */
 };
 
 /*
@@ -61,6 +62,7 @@ struct qa_conn {
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
 	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
 	struct tw_qa_decision d;			/* scratch */
+	struct qa_stats *stats;	/* NULL: not listed (stats.c) */
 	struct rcu_head rcu;
 };
 
@@ -87,6 +89,7 @@ void qa_conn_init(struct mptcp_sock *msk)
 		return;
 	conn->msk = msk;
 	tw_qa_conn_init(&conn->core, 0);
+	conn->stats = qa_stats_new(msk);
 	spin_lock_bh(&qa_conns_lock);
 	hash_add_rcu(qa_conns, &conn->node, (unsigned long)msk);
 	spin_unlock_bh(&qa_conns_lock);
@@ -101,8 +104,10 @@ void qa_conn_release(struct mptcp_sock *msk)
 	if (conn)
 		hash_del_rcu(&conn->node);
 	spin_unlock_bh(&qa_conns_lock);
-	if (conn)
+	if (conn) {
+		qa_stats_free(conn->stats);
 		kfree_rcu(conn, rcu);
+	}
 }
 
 /*
@@ -122,6 +127,8 @@ struct qa_queue {
 	int ifindex;
 	bool bql;		/* the device runs BQL (DQL has counted) */
 	u32 queued;		/* bytes waiting, per queue_source */
+	u32 bql_bytes;		/* its parts, whatever queue_source says */
+	u32 qdisc_bytes;
 	u64 dequeued;		/* running count of bytes the queue let go */
 };
 
@@ -174,13 +181,16 @@ static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 
 		out->bql = queued != 0;
 		out->dequeued = done;
-		if (queue_source != QA_QUEUE_QDISC && (s32)(queued - done) > 0)
-			out->queued = queued - done;
+		if ((s32)(queued - done) > 0)
+			out->bql_bytes = queued - done;
 	}
 #endif
 	q = rcu_dereference(txq->qdisc);
 	if (q)
 		qa_read_qdisc(q, &backlog, &qbytes);
+	out->qdisc_bytes = backlog;
+	if (queue_source != QA_QUEUE_QDISC)
+		out->queued = out->bql_bytes;
 	if (queue_source != QA_QUEUE_BQL)
 		out->queued = qa_add_sat(out->queued, backlog);
 	/* without BQL, what leaves the qdisc leaves the device */
@@ -255,6 +265,8 @@ static void qa_view_queue(struct tw_sf_view *v, struct sock *ssk,
 
 	if (!qa_read_queue(ssk, &q))
 		return;
+	st->queue = (struct qa_queue_parts){ .ifindex = q.ifindex, .bql = q.bql,
+		.bql_bytes = q.bql_bytes, .qdisc_bytes = q.qdisc_bytes };
 	v->queued_bytes = q.queued;
 	tw_qa_est_update(&st->est, q.queued, qa_dequeued_since(st, &q), now);
 	v->wait_ns = st->est.wait_ns;
@@ -367,6 +379,23 @@ static bool qa_schedule(struct qa_sched *sched, const struct qa_conn *conn,
 	return true;
 }
 
+/* The decision into the connection's statistics, as one snapshot. */
+static void qa_record(struct qa_conn *conn, const struct mptcp_sock *msk,
+		      struct mptcp_subflow_context **subflows, unsigned int n)
+{
+	struct qa_stats *st = conn->stats;
+	unsigned int i;
+
+	if (!st)
+		return;
+	spin_lock_bh(&st->lock);
+	qa_stats_conn(st, msk, n, conn->d.set);
+	for (i = 0; i < n; i++)
+		qa_stats_subflow(&st->s.sf[i], subflows[i], &conn->view[i],
+				 &conn->sf[i].queue, conn->d.set & BIT(i));
+	spin_unlock_bh(&st->lock);
+}
+
 /* Kernel glue: the callback every scheduler of the module shares. */
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
@@ -386,6 +415,7 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
 		if (!qa_schedule(sched, conn, subflows, n))
 			err = -EINVAL;
+		qa_record(conn, msk, subflows, n);
 	} else {
 		err = qa_get_subflow_stateless(msk);
 		if (!err)

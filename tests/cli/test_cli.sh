@@ -672,9 +672,9 @@ else
 fi
 
 # --- qaware: arguments and errors, no module needed ---------------------------------
-qaware_cmds="show load unload"
+qaware_cmds="show stats load unload"
 run qaware help
-tap_ok "qaware help: show load unload help, show the default" \
+tap_ok "qaware help: show stats load unload help, show the default" \
 	eval 'test "$(section "$out" Commands | paste -sd " ")" = "$qaware_cmds help" &&
 	      grep -Eq "^  show .*\(default\)$" "$out"'
 ok=0
@@ -683,9 +683,12 @@ for c in $qaware_cmds; do
 	run qaware "$c" help
 	args_of "$out" > "$tmp/args-qaware-$c"
 done
-grep -q '^Usage: timewire qaware show \[ \[ sched \] NAME \]$' <("$TW" qaware show help) ||
-	{ ok=1; tap_diag "qaware show: NAME not optional"; }
-tap_ok "every qaware command has help; show's NAME optional, its keyword too" test $ok -eq 0
+for c in show stats; do
+	grep -q "^Usage: timewire qaware $c \[ \[ sched \] NAME \]\$" <("$TW" qaware $c help) ||
+		{ ok=1; tap_diag "qaware $c: NAME not optional"; }
+done
+tap_ok "every qaware command has help; show's and stats' NAME optional, its keyword too" \
+	test $ok -eq 0
 ok=0
 while IFS=@ read -r want args; do
 	# shellcheck disable=SC2086
@@ -698,6 +701,7 @@ while IFS=@ read -r want args; do
 done <<'LIST'
 invalid value "0123456789abcdef" for sched: too long; expected a name of 1 to 15 bytes@show 0123456789abcdef
 unknown argument "bogus"@show qaware bogus
+invalid value "0123456789abcdefg" for sched: too long; expected a name of 1 to 15 bytes@stats sched 0123456789abcdefg
 missing value for ko: expected FILE@load ko
 unknown argument "now"@unload now
 unknown command "bogus"@bogus
@@ -705,14 +709,15 @@ LIST
 tap_ok "qaware: bad, missing or extra arguments refused in one line, exit 1" test $ok -eq 0
 if grep -q '^mptcp_qaware not loaded' "$tmp/status"; then
 	ok=0
-	for args in "" show "show qaware" "show sched rr"; do
+	for args in "" show "show qaware" "show sched rr" stats "stats qaware"; do
 		# shellcheck disable=SC2086
 		run -j qaware $args
 		[ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
 		grep -q '^Error: the mptcp_qaware module is not loaded' "$err" ||
 			{ ok=1; tap_diag "qaware $args: exit $rc"; sed 's/^/#   /' "$err"; }
 	done
-	tap_ok "qaware show without the module: exit 2, one line saying so" test $ok -eq 0
+	tap_ok "qaware show and stats without the module: exit 2, one line saying so" \
+		test $ok -eq 0
 	# Here as anywhere without the module: not root, no MPTCP, no
 	# addresses or not installed, each said in one line with what to do.
 	run qaware load
@@ -720,7 +725,8 @@ if grep -q '^mptcp_qaware not loaded' "$tmp/status"; then
 		eval '[ "$rc" -eq 1 ] && [ "$(wc -l < "$err")" -eq 1 ] &&
 		      grep -Eq "^Error: .*(root|MPTCP|CONFIG_KALLSYMS_ALL|kptr_restrict|not installed)" "$err"'
 else
-	tap_skip "qaware show without the module: exit 2, one line saying so" "mptcp_qaware is loaded"
+	tap_skip "qaware show and stats without the module: exit 2, one line saying so" \
+		"mptcp_qaware is loaded"
 	tap_skip "qaware load where it cannot load: exit 1, one line naming what is missing" \
 		"mptcp_qaware is loaded"
 fi

@@ -2,10 +2,11 @@
 /*
  * nlfuzz_qaware.c - valid qaware traffic for the netlink fuzzer: gets of
  * the module's schedulers, by name (theirs, and one it does not have) and
- * dumped.  Nothing a request does creates anything: an object is one of
- * the module's schedulers, its "pending" count the subflows it picked,
- * which no request may change, and the census after the run has nothing
- * to count.  Every netns sees the same schedulers (shared).  The module
+ * dumped, and dumps of the namespace's connections, of every scheduler or
+ * of one by name.  Nothing a request does creates anything: an object is
+ * one of the module's schedulers, its "pending" count the subflows it
+ * picked, which no request may change, and the census after the run has
+ * nothing to count.  Every netns sees the same schedulers (shared).  The module
  * needs addresses at load: the suite that runs this loads it ("timewire
  * qaware load"); the fuzzer skips the family when it is absent.
  */
@@ -109,7 +110,21 @@ static void qa_stop(void *conn)
 	qa_close(conn);
 }
 
-/* A do by a name (one of them unknown), or a dump. */
+/* A scheduler's name as the request's attribute at the end of m. */
+static void qa_put_sched(struct nlf_msg *m, const char *name)
+{
+	struct nlattr *a = (struct nlattr *)(m->buf + m->len);
+
+	a->nla_type = QAWARE_A_SCHED;
+	a->nla_len = NLA_HDRLEN + strlen(name) + 1;
+	memcpy((char *)a + NLA_HDRLEN, name, strlen(name));
+	m->len += NLA_ALIGN(a->nla_len);
+}
+
+/*
+ * A scheduler by name (one of them unknown) or all of them, or the
+ * connections, of every scheduler or of one by name.
+ */
 static int qa_valid(void *conn, struct nlf_msg *m)
 {
 	static const char *const names[] = { "rr", "minrtt", "qaware", "nosuch" };
@@ -117,22 +132,17 @@ static int qa_valid(void *conn, struct nlf_msg *m)
 	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
 	struct genlmsghdr *g = (struct genlmsghdr *)(m->buf + NLMSG_HDRLEN);
 	const char *name = names[rnd() % ARRAY_SIZE(names)];
-	struct nlattr *a;
-	bool dump = !(rnd() % 3);
+	bool conns = !(rnd() % 3);
+	bool dump = conns || !(rnd() % 3);
 
 	memset(m->buf, 0, NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + 16);
 	nlh->nlmsg_type = k->family;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	g->cmd = QAWARE_CMD_SCHED_GET;
+	g->cmd = conns ? QAWARE_CMD_CONN_GET : QAWARE_CMD_SCHED_GET;
 	g->version = QAWARE_FAMILY_VERSION;
 	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
-	if (!dump) {
-		a = (struct nlattr *)(m->buf + m->len);
-		a->nla_type = QAWARE_A_SCHED;
-		a->nla_len = NLA_HDRLEN + strlen(name) + 1;
-		memcpy((char *)a + NLA_HDRLEN, name, strlen(name));
-		m->len += NLA_ALIGN(a->nla_len);
-	}
+	if (!dump || (conns && rnd() % 2))
+		qa_put_sched(m, name);
 	nlh->nlmsg_len = m->len;
 	return 0;
 }

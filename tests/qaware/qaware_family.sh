@@ -5,11 +5,14 @@
 #
 #   a) "timewire qaware load ko FILE" loads it, and a second load is refused
 #   b) "timewire qaware show" lists the module's schedulers with the
-#      decisions its decisions parameter counts, as text and JSON, one by
-#      name, from another network namespace too; an unknown name is refused
+#      decisions, refusals and waits its decisions parameter counts, as text
+#      and JSON, one by name, from another network namespace too; an
+#      unknown name is refused.  "timewire qaware stats" with no MPTCP
+#      connection lists none (text and JSON) and refuses an unknown name
 #   c) the kernel's ynl with Documentation/netlink/specs/qaware.yaml: the
 #      kernel's operations and policies agree with the spec, a dump and a do
-#      answer, the extack of a refused do names the attribute
+#      answer, the extack of a refused do (and of a refused conn-get dump)
+#      names the attribute
 #   d) the netlink fuzzer over the family (tests/nlfuzz, its qaware recipe)
 #   e) "timewire qaware unload" unloads it; then show and unload say it is
 #      not loaded (exit 2)
@@ -41,7 +44,7 @@ qa_param_counts() {
 	awk '{ print $1, $2 }' /sys/module/mptcp_qaware/parameters/decisions
 }
 
-tap_plan 13
+tap_plan 17
 
 tap_ok "timewire qaware load ko FILE loads it" qa_load
 tap_ok "a second load is refused: exit 1, loaded already" \
@@ -56,6 +59,11 @@ tap_ok "show -j: the same, as JSON" \
 	eval 'diff <("$py" -c "import json, sys
 for s in json.load(open(sys.argv[1]))[\"scheds\"]:
     print(s[\"sched\"], s[\"decisions\"])" "$tmp/show.json") <(qa_param_counts)'
+tap_ok "show -j: refusals and waits as the module counts them" \
+	eval 'diff <("$py" -c "import json, sys
+for s in json.load(open(sys.argv[1]))[\"scheds\"]:
+    print(s[\"sched\"], s[\"refusals\"], s[\"waits\"])" "$tmp/show.json") \
+		   <(awk "{ print \$1, \$3, \$4 }" /sys/module/mptcp_qaware/parameters/decisions)'
 first=$(qa_param_counts | awk 'NR == 1 { print $1 }')
 tap_ok "show $first: that one only" \
 	eval 'test "$(timewire qaware show "$first" | awk "{ print \$1 }")" = "$first"'
@@ -65,6 +73,12 @@ tap_ok "show from another network namespace: the same schedulers" \
 		   <(qa_param_counts | awk "{ print \$1 }")'
 tap_ok "show nosuch: refused by the kernel, exit 1, saying why" \
 	eval 'timewire qaware show nosuch 2>"$tmp/nosuch"; [ $? -eq 1 ] &&
+	      grep -q "no scheduler of this name" "$tmp/nosuch"'
+tap_ok "stats with no MPTCP connection: none, as text and JSON" \
+	eval 'test "$(ip netns exec "$ns" timewire qaware stats)" = "no connections" &&
+	      test "$(ip netns exec "$ns" timewire -j qaware stats qaware)" = "{\"conns\":[]}"'
+tap_ok "stats nosuch: refused by the kernel, exit 1, saying why" \
+	eval 'timewire qaware stats nosuch 2>"$tmp/nosuch"; [ $? -eq 1 ] &&
 	      grep -q "no scheduler of this name" "$tmp/nosuch"'
 
 # c) the kernel's ynl, from the source tree.
@@ -80,10 +94,15 @@ for s in json.load(sys.stdin):
 		eval 'ynl --do sched-get --json "{\"sched\": \"nosuch\"}" >"$tmp/ynl" 2>&1;
 		      sed "s/^/# /" "$tmp/ynl"; grep -q "No such file or directory" "$tmp/ynl" &&
 		      grep -q "'"'"'bad-attr'"'"': '"'"'.sched'"'"'" "$tmp/ynl"'
+	tap_ok "ynl conn-get dump of an unknown scheduler: ENOENT, the extack names sched" \
+		eval 'ynl --dump conn-get --json "{\"sched\": \"nosuch\"}" >"$tmp/ynl" 2>&1;
+		      sed "s/^/# /" "$tmp/ynl"; grep -q "No such file or directory" "$tmp/ynl" &&
+		      grep -q "'"'"'bad-attr'"'"': '"'"'.sched'"'"'" "$tmp/ynl"'
 else
 	for t in "spec agrees with the kernel's operations, flags and policies" \
 		"ynl sched-get dump: the module's schedulers" \
-		"ynl sched-get of an unknown name: ENOENT, the extack names sched"; do
+		"ynl sched-get of an unknown name: ENOENT, the extack names sched" \
+		"ynl conn-get dump of an unknown scheduler: ENOENT, the extack names sched"; do
 		tap_skip "$t" "the kernel's ynl or python3-yaml unavailable"
 	done
 fi

@@ -17,6 +17,12 @@
 #                     egress (its queue full, its RTT as low as path 2's,
 #                     since TCP does not wait behind it): qaware sends a
 #                     smaller share of the upload on path 1 than minrtt
+#   qaware stats      that qaware upload's connection, held open after it:
+#                     "timewire -j qaware stats" in the client namespace
+#                     lists it with both subflows picked, path 1's with its
+#                     full egress queue (n_k, the qdisc part, W); neither
+#                     another namespace nor "stats minrtt" lists it; the
+#                     text has a line per connection and per subflow
 #
 # No warning in the kernel log.
 set -u
@@ -115,9 +121,11 @@ while True:
 	sleep 1
 }
 
+# upload [MARKER]: with a MARKER file, the connection stays open after the
+# transfer (it creates the file) until the file is gone.
 upload() {
 	timeout 180 ip netns exec "$cli" python3 -c '
-import socket, sys
+import os, socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
 s.connect(("10.0.1.2", 5201))
 left = int(sys.argv[1])
@@ -126,7 +134,11 @@ while left > 0:
     left -= s.send(chunk[:min(left, len(chunk))])
 s.shutdown(socket.SHUT_WR)
 s.recv(1)
-s.close()' "$size"
+if sys.argv[2]:
+    open(sys.argv[2], "w").close()
+    while os.path.exists(sys.argv[2]):
+        time.sleep(0.1)
+s.close()' "$size" "${1:-}"
 }
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
@@ -135,7 +147,8 @@ decisions() {	# decisions NAME: subflows the scheduler picked so far
 	awk -v n="$1" '$1 == n { print $2 }' /sys/module/mptcp_qaware/parameters/decisions
 }
 
-# transfer SCHED: upload with SCHED selected; sets got, path1, path2, picks
+# transfer SCHED [MARKER]: upload with SCHED selected; sets got, path1,
+# path2, picks
 transfer() {
 	local d0 a0 b0
 	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
@@ -143,7 +156,7 @@ transfer() {
 	a0=$(tx_bytes c1)
 	b0=$(tx_bytes c2)
 	: > "$TMPDIR_QA/server.out"
-	upload || tap_diag "$1: upload failed"
+	upload "${2:-}" || tap_diag "$1: upload failed"
 	sleep 1
 	got=$(tail -n 1 "$TMPDIR_QA/server.out")
 	path1=$(($(tx_bytes c1) - a0))
@@ -165,8 +178,88 @@ share1() {	# path 1's share of the bytes, in percent
 	echo $((path1 * 100 / (path1 + path2 > 0 ? path1 + path2 : 1)))
 }
 
+# stats_when_held MARKER OUT: once upload has created MARKER, the stats
+# from the client namespace (OUT.cli, as text OUT.txt), the init one
+# (OUT.init) and of minrtt only (OUT.minrtt); then lets the connection go.
+stats_when_held() {
+	local i
+	for i in $(seq 1800); do
+		[ -e "$1" ] && break
+		sleep 0.1
+	done
+	ip netns exec "$cli" timewire -j qaware stats > "$2.cli"
+	ip netns exec "$cli" timewire qaware stats > "$2.txt"
+	timewire -j qaware stats > "$2.init"
+	ip netns exec "$cli" timewire -j qaware stats minrtt > "$2.minrtt"
+	rm -f "$1"
+}
+
+# stats_check OUT WHAT: the held qaware connection in OUT.cli (its subflows
+# told apart by their local address 10.0.P.1): "ok" or what is wrong.
+stats_check() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+out, what = sys.argv[1:]
+def conns(suffix, sched="qaware"):
+    try:
+        j = json.load(open(out + suffix))
+    except (OSError, ValueError) as e:
+        return None
+    return [c for c in j["conns"] if c["sched"] == sched]
+def held(cs):
+    for c in cs or []:
+        p = {s["saddr"]: s for s in c["subflows"]}
+        if "10.0.1.1" in p and "10.0.2.1" in p:
+            return p["10.0.1.1"], p["10.0.2.1"]
+    return None
+found = held(conns(".cli"))
+if what == "diag":
+    print(json.dumps(found))
+    sys.exit(0)
+if not found:
+    print("no qaware connection over both paths in", conns(".cli"))
+    sys.exit(0)
+p1, p2 = found
+bad = []
+if what == "subflows":
+    for name, s in (("path 1", p1), ("path 2", p2)):
+        if s["picks"] <= 0:
+            bad.append(f"{name}: picks {s['picks']}")
+        if not 0 < s["service_ns"] <= s["srtt_ns"]:
+            bad.append(f"{name}: S {s['service_ns']} not in (0, SRTT {s['srtt_ns']}]")
+elif what == "queue":
+    if p1["queued_pkts"] <= 0 or p1["qdisc_bytes"] < 100000 or p1["wait_ns"] <= 0:
+        bad.append(f"path 1: n {p1['queued_pkts']}, qdisc {p1['qdisc_bytes']} B, W {p1['wait_ns']} ns")
+    if p1["bql"] or p1["bql_bytes"]:
+        bad.append(f"path 1 (veth, no BQL): bql {p1['bql']}, {p1['bql_bytes']} B")
+    if p1.get("dev") != "c1" or p2.get("dev") != "c2":
+        bad.append(f"devices {p1.get('dev')}, {p2.get('dev')}")
+elif what == "netns":
+    if conns(".init") is None or held(conns(".init")):
+        bad.append("the init namespace lists it")
+    if conns(".minrtt", "minrtt") is None or held(conns(".minrtt", "qaware")):
+        bad.append("stats minrtt lists it")
+print("; ".join(bad) or "ok")
+PY
+}
+
+stats_ok() {	# stats_ok WHAT
+	local r
+	r=$(stats_check "$TMPDIR_QA/stats" "$1")
+	[ "$r" = ok ] || tap_diag "$1: $r"
+	[ "$r" = ok ]
+}
+
+# The text: a line per connection, an indented one per subflow.
+stats_text_ok() {
+	sed 's/^/# /' "$TMPDIR_QA/stats.txt"
+	grep -Eq '^qaware token [0-9]+ calls [0-9]+ refusals [0-9]+$' "$TMPDIR_QA/stats.txt" &&
+	[ "$(grep -Ec '^  index [01] saddr 10\.0\.[12]\.1 sport [0-9]+ daddr 10\.0\.[12]\.2 dport 5201 .* picks [1-9][0-9]* queued_pkts [0-9]+ bql_bytes 0 qdisc_bytes [0-9]+ srtt_ns' \
+		"$TMPDIR_QA/stats.txt")" -ge 2 ]
+}
+
 TMPDIR_QA=$(mktemp -d)
-tap_plan 12
+tap_plan 16
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -187,13 +280,25 @@ tap_diag "path 1 egress filled: $(fill_path1 2>&1 | tail -n 1)"
 tap_diag "path 1 egress: qdisc backlog $(backlog1) bytes, BQL in flight $(bql1) bytes"
 transfer minrtt
 minrtt_got=${got:-0} minrtt_share=$(share1)
-transfer qaware
+stats_when_held "$TMPDIR_QA/held" "$TMPDIR_QA/stats" &
+watcher=$!
+transfer qaware "$TMPDIR_QA/held"
+wait "$watcher"
 qaware_got=${got:-0} qaware_share=$(share1)
 tap_diag "loaded path 1: minrtt sent $minrtt_share %, qaware $qaware_share % of the bytes there; backlog now $(backlog1) bytes"
 tap_ok "loaded path 1: both uploads arrive whole" \
 	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
 tap_ok "loaded path 1: qaware sends a smaller share there than minrtt" \
 	test "$qaware_share" -lt "$minrtt_share"
+tap_diag "qaware stats, path 1 and path 2: $(stats_check "$TMPDIR_QA/stats" diag)"
+tap_ok "qaware stats -j: the connection, both subflows picked, 0 < S <= SRTT" \
+	stats_ok subflows
+tap_ok "qaware stats -j: path 1's full egress queue (n_k, qdisc part, W; no BQL on veth)" \
+	stats_ok queue
+tap_ok "qaware stats: neither the init namespace nor stats minrtt lists it" \
+	stats_ok netns
+tap_ok "qaware stats (text): a line for the connection, an indented one per subflow" \
+	stats_text_ok
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "timewire qaware": the schedulers of mptcp_qaware.ko and what they
- * decided (show); loading and unloading the module is in qaware_load.c.
+ * decided (show), per connection and subflow (stats, in qaware_stats.c);
+ * loading and unloading the module is in qaware_load.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,10 +10,6 @@
 
 #include "lib/print.h"
 #include "qaware.h"
-
-struct show_opts {
-	const char *sched;
-};
 
 static int parse_sched(void *dst, int argc, char **argv)
 {
@@ -31,9 +28,9 @@ static int parse_sched(void *dst, int argc, char **argv)
 	return -1;
 }
 
-static const struct tw_arg show_args[] = {
+const struct tw_arg qaware_sched_args[] = {
 	{ .name = "sched", .type = TW_ARG_CUSTOM,
-	  .off = offsetof(struct show_opts, sched), .meta = "NAME",
+	  .off = offsetof(struct qaware_opts, sched), .meta = "NAME",
 	  .parse = parse_sched, .flags = TW_ARG_BARE,
 	  .help = "only this scheduler; the keyword may be left out" },
 	{ .name = NULL },
@@ -47,46 +44,63 @@ static int print_sched(const struct qaware_sched *s, void *arg)
 	open_object(NULL);
 	print_name("sched", s->name);
 	print_u64("decisions", s->decisions);
+	print_u64("refusals", s->refusals);
+	print_u64("waits", s->waits);
 	close_object();
 	print_nl();
 	return 0;
 }
 
-static int show_run(void *p, uint64_t seen)
+int qaware_query(const char *array, qaware_req_fn req, void *arg,
+		 const char *what)
 {
-	struct show_opts *o = p;
-	unsigned int count = 0;
 	struct tw_nl nl;
 	int ret;
 
-	(void)seen;
 	ret = tw_family_connect(&nl, &mptcp_qaware_family);
 	if (ret)
 		return ret;
-	open_array("scheds");
-	ret = qaware_sched_get(&nl, o->sched, print_sched, &count);
+	open_array(array);
+	ret = req(&nl, arg);
 	close_array();
 	if (ret) {
-		tw_nl_perror(&nl, ret, "cannot get the schedulers");
+		tw_nl_perror(&nl, ret, what);
 		ret = nl.kernel_err ? TW_EXIT_FAIL : TW_EXIT_SYS;
 	}
 	tw_nl_close(&nl);
 	return ret;
 }
 
+static int show_req(struct tw_nl *nl, void *p)
+{
+	struct qaware_opts *o = p;
+	unsigned int count = 0;
+
+	return qaware_sched_get(nl, o->sched, print_sched, &count);
+}
+
+static int show_run(void *p, uint64_t seen)
+{
+	(void)seen;
+	return qaware_query("scheds", show_req, p, "cannot get the schedulers");
+}
+
 static const struct tw_cmd qaware_show_cmd = {
 	.name = "show",
 	.help = "the module's schedulers and the subflows each picked",
-	.notes = "decisions counts the subflows a scheduler picked, over every\n"
-		 "network namespace, since the module was loaded.  A namespace\n"
-		 "selects a scheduler with sysctl net.mptcp.scheduler=NAME.\n",
-	.args = show_args,
-	.opts_size = sizeof(struct show_opts),
+	.notes = "decisions counts the subflows a scheduler picked, refusals\n"
+		 "the calls that found none, waits the ECF/BLEST decisions that\n"
+		 "held data back for the fast subflow: over every network\n"
+		 "namespace, since the module was loaded.  A namespace selects a\n"
+		 "scheduler with sysctl net.mptcp.scheduler=NAME.\n",
+	.args = qaware_sched_args,
+	.opts_size = sizeof(struct qaware_opts),
 	.run = show_run,
 };
 
 static const struct tw_cmd *const qaware_cmds[] = {
 	&qaware_show_cmd,
+	&qaware_stats_cmd,
 	&qaware_load_cmd,
 	&qaware_unload_cmd,
 	NULL,

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "timewire qaware stats": the MPTCP connections of this network namespace
+ * that use one of the module's schedulers, each subflow as the
+ * connection's last decision saw it.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <stdio.h>
+
+#include "lib/print.h"
+#include "qaware.h"
+
+static void print_addr(const char *key, int family, const struct in6_addr *a)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(family, a, buf, sizeof(buf)))
+		print_string(key, buf);
+	else
+		print_null(key, "?");
+}
+
+/* The egress device: its index, and its name while it exists. */
+static void print_dev(uint32_t ifindex)
+{
+	char name[IF_NAMESIZE];
+
+	print_uint("ifindex", ifindex);
+	if (ifindex && if_indextoname(ifindex, name))
+		print_string("dev", name);
+}
+
+static void print_subflow(const struct qaware_subflow *sf)
+{
+	open_object(NULL);
+	print_uint("index", sf->index);
+	print_addr("saddr", sf->family, &sf->saddr);
+	print_uint("sport", sf->sport);
+	print_addr("daddr", sf->family, &sf->daddr);
+	print_uint("dport", sf->dport);
+	print_dev(sf->ifindex);
+	print_bool("active", sf->active, "active", "inactive");
+	print_bool("backup", sf->backup, "backup", "regular");
+	print_bool("bql", sf->bql, "bql", "no-bql");
+	print_u64("picks", sf->picks);
+	print_uint("queued_pkts", sf->queued_pkts);
+	print_uint("bql_bytes", sf->bql_bytes);
+	print_uint("qdisc_bytes", sf->qdisc_bytes);
+	print_u64("srtt_ns", sf->srtt_ns);
+	print_u64("wait_ns", sf->wait_ns);
+	print_u64("service_ns", sf->service_ns);
+	close_object();
+}
+
+static int print_conn(const struct qaware_conn *c, void *arg)
+{
+	unsigned int *count = arg;
+	unsigned int i;
+
+	(*count)++;
+	open_object(NULL);
+	print_name("sched", c->sched);
+	print_uint("token", c->token);
+	print_u64("calls", c->calls);
+	print_u64("refusals", c->refusals);
+	open_array("subflows");
+	for (i = 0; i < c->n; i++)
+		print_subflow(&c->sf[i]);
+	close_array();
+	close_object();
+	return 0;
+}
+
+static int stats_req(struct tw_nl *nl, void *p)
+{
+	struct qaware_opts *o = p;
+	unsigned int count = 0;
+	int ret;
+
+	ret = qaware_conn_get(nl, o->sched, print_conn, &count);
+	if (!ret && !count)
+		print_text("no connections");
+	return ret;
+}
+
+static int stats_run(void *p, uint64_t seen)
+{
+	(void)seen;
+	return qaware_query("conns", stats_req, p,
+			   "cannot get the connections");
+}
+
+static const char stats_notes[] =
+"Per connection: its scheduler, MPTCP token, calls (decisions asked of it)\n"
+"and refusals (those with no subflow to send on).  Per subflow, as the last\n"
+"decision saw it: picks (decisions that chose it), queued_pkts (n_k: the\n"
+"local egress queue the decision counted, in packets), its parts in bytes:\n"
+"bql_bytes (the device queue's BQL in flight) and qdisc_bytes (the qdisc\n"
+"backlog above it), srtt_ns, wait_ns (W_k) and service_ns (S_k = SRTT - W_k).\n"
+"Only the connections of this network namespace are listed.\n";
+
+const struct tw_cmd qaware_stats_cmd = {
+	.name = "stats",
+	.help = "the connections using the schedulers, per subflow",
+	.notes = stats_notes,
+	.args = qaware_sched_args,
+	.opts_size = sizeof(struct qaware_opts),
+	.run = stats_run,
+};
