@@ -10,6 +10,7 @@
 #include <linux/string.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
+#include <tw/genl.h>
 #include <uapi/linux/qaware.h>
 #include "qaware.h"
 
@@ -237,41 +238,16 @@ static int qa_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* Split ops: the dump takes other attributes than the do. */
 static const struct genl_split_ops qa_nl_ops[] = {
-	{
-		.cmd = QAWARE_CMD_SCHED_GET,
-		.doit = qa_nl_sched_get,
-		.policy = qa_sched_policy,
-		.maxattr = ARRAY_SIZE(qa_sched_policy) - 1,
-		.flags = GENL_CMD_CAP_DO,
-	},
-	{
-		.cmd = QAWARE_CMD_SCHED_GET,
-		.dumpit = qa_nl_sched_dump,
-		.policy = qa_none_policy,
-		.maxattr = ARRAY_SIZE(qa_none_policy) - 1,
-		.flags = GENL_CMD_CAP_DUMP,
-	},
-	{
-		.cmd = QAWARE_CMD_CONN_GET,
-		.start = qa_nl_conn_start,
-		.dumpit = qa_nl_conn_dump,
-		.policy = qa_sched_policy,
-		.maxattr = ARRAY_SIZE(qa_sched_policy) - 1,
-		.flags = GENL_CMD_CAP_DUMP,
-	},
+	TW_GENL_DO(QAWARE_CMD_SCHED_GET, qa_nl_sched_get, qa_sched_policy, 0),
+	TW_GENL_DUMP(QAWARE_CMD_SCHED_GET, NULL, qa_nl_sched_dump,
+		     qa_none_policy),
+	TW_GENL_DUMP(QAWARE_CMD_CONN_GET, qa_nl_conn_start, qa_nl_conn_dump,
+		     qa_sched_policy),
 };
 
-static struct genl_family qa_family = {
-	.name = QAWARE_FAMILY_NAME,
-	.version = QAWARE_FAMILY_VERSION,
-	.netnsok = true,
-	/* The handlers only read: no need for genl_mutex. */
-	.parallel_ops = true,
-	.module = THIS_MODULE,
-	.split_ops = qa_nl_ops,
-	.n_split_ops = ARRAY_SIZE(qa_nl_ops),
-	/* resv_start_op left 0: header and flags are checked for every command. */
-};
+/* The handlers only read: no need for genl_mutex. */
+static struct genl_family qa_family =
+	TW_GENL_FAMILY(QAWARE_FAMILY_NAME, QAWARE_FAMILY_VERSION, qa_nl_ops);
 
 int qa_nl_init(void)
 {
