@@ -10,9 +10,9 @@
 # default napi_tx=1 (netdev_tx_sent_queue / netdev_tx_completed_queue).
 # The emulator's link would drain the ring faster than the guest fills it:
 # the device transmits on a timer instead, at most a few packets a
-# millisecond (about 15-25 Mbit/s under TCG), so that its ring, and DQL's
-# in flight, fills under load.  On a real host, two ports cabled to each
-# other serve too: NICPAIR_MACS="MAC1 MAC2".
+# millisecond (iperf3: 15-20 Mbit/s under TCG), so that its ring, and
+# DQL's in flight, fills under load.  On a real host, two ports cabled to
+# each other serve too: NICPAIR_MACS="MAC1 MAC2".
 #
 #   nicpair_find || tap_skip_all "$nicpair_why"
 #   nicpair_split NS1 NAME1 NS2 NAME2     # end 1 in NS1 as NAME1, ...

@@ -6,7 +6,7 @@
 # a server namespace:
 #
 #   path 1  a NIC pair (tests/lib/nicpair.sh: virtio-net, BQL, transmitting
-#           on a timer at some 15-25 Mbit/s), DQL's limit_max at 3000
+#           on a timer at some 15-20 Mbit/s), DQL's limit_max at 3000
 #           bytes (three frames in the ring); the client's egress a prio
 #           qdisc, TCP in band 1, a UDP filler in band 2; the server's side
 #           delayed 5 ms (netem)
@@ -84,12 +84,15 @@ topology() {
 }
 
 # band BAND FIELD: the Sent bytes ("sent") or backlog bytes ("backlog") of
-# a band's pfifo on the NIC (handles 12: and 13:)
+# a band's pfifo on the NIC (handles 12: and 13:); tc shows a large
+# backlog in Kb or Mb.
 band() {
 	tc -n "$cli" -s qdisc show dev c1 | awk -v h="$1:" -v f="$2" '
 		$1 == "qdisc" { p = ($3 == h) }
 		p && f == "sent" && $1 == "Sent" { print $2; exit }
-		p && f == "backlog" && $1 == "backlog" { sub(/b$/, "", $2); print $2; exit }'
+		p && f == "backlog" && $1 == "backlog" {
+			m = $2 ~ /Mb$/ ? 1048576 : $2 ~ /Kb$/ ? 1024 : 1
+			print int($2 * m); exit }'
 }
 
 # The filler: UDP at SO_PRIORITY 2 into band 2 until stopped.
