@@ -19,7 +19,7 @@ tests=${TW_SUITES_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 get() {	# get SUITE VAR
 	(
-		KIND="" TESTS="" HOST_TESTS="" BOOT="" MODULES=""
+		KIND="" TESTS="" HOST_TESTS="" BOOT="" MODULES="" NICS=""
 		# shellcheck source=/dev/null
 		. "$tests/$1/settings" || exit 1
 		eval "echo \"\${$2:-}\""

@@ -62,13 +62,14 @@ mib() {	# mib SIZE: 2G -> 2048, 512M -> 512
 # guest dies of an int3 in code being patched.
 # TW_TCG_THREAD=single|multi overrides the suites (make demo: a short run
 # that must not die of that race).
-memory=1024 TCG_THREAD=${TW_TCG_THREAD:-single} APPEND="" limit=180
+memory=1024 TCG_THREAD=${TW_TCG_THREAD:-single} APPEND="" NICS="" limit=180
 for s in "${suites[@]}"; do
 	m=$(setting "$s" MEMORY)
 	[ -n "$m" ] && [ "$(mib "$m")" -gt "$memory" ] && memory=$(mib "$m")
 	[ -z "${TW_TCG_THREAD:-}" ] && [ "$(setting "$s" TCG_THREAD)" = multi ] &&
 		TCG_THREAD=multi
 	APPEND+=" $(setting "$s" APPEND)"
+	[ "$(setting "$s" NICS)" = pair ] && NICS=pair
 	t=$(setting "$s" timeout)
 	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45}))
 done
@@ -101,9 +102,16 @@ elif [ "$TCG_THREAD" = single ]; then
 	accel+=("--qemu-opts=-accel tcg,thread=single")
 fi
 
-echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}), limit ${limit}s"
+# NICS=pair: two NICs with BQL joined by the emulator (tests/lib/nicpair.sh).
+qemu_nics=()
+if [ "$NICS" = pair ]; then
+	. "$top/tests/lib/nicpair.sh"
+	while read -r o; do qemu_nics+=("--qemu-opts=$o"); done < <(nicpair_qemu_opts)
+fi
+
+echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s"
 boot() {
-	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" --force-9p \
+	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
 		--cpus 2 --memory "${memory}M" -v --rwdir "$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
 		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir $out/guest.sh $out/kselftest $out ${suites[*]}" \

@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# QAware reads the device's queue (DQL's bytes in flight), not only the
+# qdisc: shown on a driver with BQL.  Two paths from a client namespace to
+# a server namespace:
+#
+#   path 1  a NIC pair (tests/lib/nicpair.sh: virtio-net, BQL, transmitting
+#           on a timer at some 15-20 Mbit/s), DQL's limit_max at 3000
+#           bytes (three frames in the ring); the client's egress a prio
+#           qdisc, TCP in band 1, a UDP filler in band 2; the server's side
+#           delayed 5 ms (netem)
+#   path 2  a veth pair (no BQL), delayed 15 ms
+#
+# With the filler running, the NIC's ring stays as full as DQL lets it
+# while TCP still goes first through the qdisc and waits only behind those
+# frames: path 1 keeps the lower RTT, its device queue is full and path
+# 2's is empty.
+#
+#   the NIC counts: DQL's in flight > 0 with the filler running
+#   minrtt, then qaware with queue_source=1 (BQL only: the qdisc's backlog
+#   is not looked at): a 3 MiB upload each with the filler running; both
+#   arrive whole, the filler is still queued after each (the device queue
+#   stayed full throughout), and qaware sends a smaller share of the
+#   bytes on path 1 than minrtt
+#
+# No warning in the kernel log.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+. "$here/../lib/nicpair.sh"
+. "$here/qaware_lib.sh"
+
+qa_preflight
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
+command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
+nicpair_find || tap_skip_all "$nicpair_why"
+
+cli=qbc-$$
+srv=qbs-$$
+size=$((3 * 1024 * 1024))
+xfer=$here/mptcp_xfer.py
+qsrc=/sys/module/mptcp_qaware/parameters/queue_source
+dql=/sys/class/net/c1/queues/tx-0/byte_queue_limits
+mark=$(tw_kmsg_mark)
+server=
+flood=
+out=$(mktemp -d)
+
+cleanup() {
+	[ -n "$server" ] && kill "$server" 2>/dev/null
+	[ -n "$flood" ] && kill "$flood" 2>/dev/null
+	ip netns del "$cli" 2>/dev/null
+	ip netns del "$srv" 2>/dev/null
+	qa_loaded && qa_unload 2>/dev/null
+	rm -rf "$out"
+}
+trap cleanup EXIT
+
+# The NIC's egress: prio; band 1 (TCP) a pfifo whose counters are path 1's
+# TCP bytes, band 2 (SO_PRIORITY 2) a pfifo long enough for the filler.
+nic_egress() {
+	tc -n "$cli" qdisc add dev c1 root handle 1: prio &&
+	tc -n "$cli" qdisc add dev c1 parent 1:2 handle 12: pfifo &&
+	tc -n "$cli" qdisc add dev c1 parent 1:3 handle 13: pfifo limit 10000
+}
+
+topology() {
+	ip netns add "$cli" && ip netns add "$srv" &&
+	nicpair_split "$cli" c1 "$srv" s1 &&
+	ip link add c2 netns "$cli" type veth peer name s2 netns "$srv" &&
+	ip -n "$cli" link set c2 up && ip -n "$srv" link set s2 up || return 1
+	for i in 1 2; do
+		ip -n "$cli" addr add 10.0.$i.1/24 dev c$i &&
+		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i || return 1
+	done
+	nic_egress &&
+	ip netns exec "$cli" sh -c "echo 3000 > $dql/limit_max" &&
+	tc -n "$srv" qdisc add dev s1 root netem delay 5ms limit 1000 &&
+	tc -n "$srv" qdisc add dev s2 root netem delay 15ms limit 1000 &&
+	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
+	ip -n "$cli" mptcp limits set subflows 2 add_addr_accepted 2 &&
+	ip -n "$srv" mptcp endpoint add 10.0.2.2 dev s2 signal
+}
+
+# band BAND FIELD: the Sent bytes ("sent") or backlog bytes ("backlog") of
+# a band's pfifo on the NIC (handles 12: and 13:); tc shows a large
+# backlog in Kb or Mb.
+band() {
+	tc -n "$cli" -s qdisc show dev c1 | awk -v h="$1:" -v f="$2" '
+		$1 == "qdisc" { p = ($3 == h) }
+		p && f == "sent" && $1 == "Sent" { print $2; exit }
+		p && f == "backlog" && $1 == "backlog" {
+			m = $2 ~ /Mb$/ ? 1048576 : $2 ~ /Kb$/ ? 1024 : 1
+			print int($2 * m); exit }'
+}
+
+# The filler: UDP at SO_PRIORITY 2 into band 2 until stopped.
+flood_start() {
+	local i
+
+	ip netns exec "$cli" python3 "$xfer" flood 10.0.1.2 2 &
+	flood=$!
+	for i in $(seq 100); do
+		[ "$(band 13 backlog)" -gt 0 ] 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+flood_stop() { kill "$flood" 2>/dev/null; wait "$flood" 2>/dev/null; flood=; }
+
+bql_limit() { ip netns exec "$cli" cat $dql/limit; }
+
+# Samples of the NIC's in flight, 0.1 s apart; sets inflight_max.
+sample_inflight() {
+	local v samples=
+
+	inflight_max=0
+	for v in $(ip netns exec "$cli" sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do
+			cat $dql/inflight; sleep 0.1; done"); do
+		samples+=" $v"
+		[ "$v" -gt "$inflight_max" ] && inflight_max=$v
+	done
+	tap_diag "NIC in flight (bytes):$samples; DQL limit $(bql_limit); qdisc backlog $(band 13 backlog)"
+}
+
+tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
+
+# transfer SCHED: the filler on, then the upload; sets got, share1
+# (path 1's percentage of the TCP bytes) and left (filler still queued).
+transfer() {
+	local a0 b0 path1 path2
+
+	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
+	flood_start
+	tap_diag "$1: filler on, NIC in flight $(nicpair_inflight "$cli" c1) bytes"
+	a0=$(band 12 sent)
+	b0=$(tx_bytes c2)
+	: > "$out/server.out"
+	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 "$size" ||
+		tap_diag "$1: upload failed"
+	left=$(band 13 backlog)
+	flood_stop
+	sleep 1
+	got=$(tail -n 1 "$out/server.out")
+	path1=$(($(band 12 sent) - a0))
+	path2=$(($(tx_bytes c2) - b0))
+	share1=$((path1 * 100 / (path1 + path2 > 0 ? path1 + path2 : 1)))
+	tap_diag "$1: server read ${got:-nothing} bytes; path 1 (NIC) $path1, path 2 (veth) $path2 bytes: $share1 % on the NIC; filler left ${left:-0} bytes"
+}
+
+tap_plan 6
+tap_diag "NIC pair: $nicpair_dev1 and $nicpair_dev2, driver $(basename "$(readlink "/sys/class/net/$nicpair_dev1/device/driver")"), virtio_net napi_tx $(cat /sys/module/virtio_net/parameters/napi_tx 2>/dev/null)"
+tap_ok "loads with the addresses of /proc/kallsyms" qa_load
+topology || { tap_diag "topology failed"; tap_done; }
+ip netns exec "$srv" python3 "$xfer" serve 5201 >> "$out/server.out" &
+server=$!
+sleep 1
+
+flood_start
+sample_inflight
+flood_stop
+tap_ok "the NIC runs BQL: its in flight is above 0 under load" test "$inflight_max" -gt 0
+
+transfer minrtt
+minrtt_got=${got:-0} minrtt_share=$share1 minrtt_left=${left:-0}
+echo 1 > "$qsrc"
+transfer qaware
+echo 0 > "$qsrc"
+qaware_got=${got:-0} qaware_share=$share1 qaware_left=${left:-0}
+tap_ok "full NIC queue: both uploads arrive whole" \
+	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
+tap_ok "full NIC queue: the filler outlasts both uploads" \
+	test "$minrtt_left" -gt 0 -a "$qaware_left" -gt 0
+tap_ok "full NIC queue: qaware (BQL only) sends a smaller share there than minrtt ($qaware_share % < $minrtt_share %)" \
+	test "$qaware_share" -lt "$minrtt_share"
+tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
+tap_done
