@@ -34,6 +34,9 @@ static inline u64 qa_sched_decisions(const struct qa_sched *s)
 extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
 
+/* layout.c: protocol.h against the running kernel's BTF; 0 if it matches. */
+int qa_check_layout(void);
+
 int qa_register(void);
 void qa_unregister(void);
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
