@@ -34,6 +34,11 @@ static inline u64 qa_sched_decisions(const struct qa_sched *s)
 extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
 
+/* push.c: the send head of 6.12's push loop (see there). */
+u64 qa_data_end(const struct mptcp_sock *msk);
+u64 qa_send_head(const struct mptcp_sock *msk);
+void qa_send_from(struct mptcp_sock *msk, u64 seq);
+
 /* layout.c: protocol.h against the running kernel's BTF; 0 if it matches. */
 int qa_check_layout(void);
 

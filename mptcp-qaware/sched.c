@@ -45,6 +45,8 @@ struct qa_sf_state {
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
 	u64 dequeued;		/* the counter at the last decision */
 	struct tw_qa_est est;
+	bool sent_known;	/* redundant: @sent_seq is set */
+	u64 sent_seq;		/* redundant: data up to here sent on it */
 };
 
 /*
@@ -58,6 +60,8 @@ struct qa_conn {
 	struct tw_qa_conn core;
 	u64 blest_next_ns;	/* BLEST: next lambda adaptation */
 	u64 blest_retrans;	/* BLEST: msk->bytes_retrans then */
+	/* redundant: the subflow scheduled last for new data */
+	const struct mptcp_subflow_context *red_last;
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
 	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
 	struct tw_qa_decision d;			/* scratch */
@@ -367,6 +371,48 @@ static bool qa_schedule(struct qa_sched *sched, const struct qa_conn *conn,
 	return true;
 }
 
+static void qa_sent_raise(struct qa_sf_state *st, u64 seq)
+{
+	if (!st->sent_known || after64(seq, st->sent_seq))
+		st->sent_seq = seq;
+	st->sent_known = true;
+}
+
+/*
+ * Redundant: every segment on every active subflow.  6.12's push loop
+ * keeps one send head per connection and gives each scheduled subflow the
+ * data after it, so scheduling them all would spread the data (only the
+ * retransmission path sends the same data on each, as the kernel's test
+ * scheduler bpf_red relies on).  Each subflow's own position is kept here
+ * instead: the candidate furthest behind is scheduled alone, and the send
+ * head is moved to its position first (push.c); the next call credits it
+ * with what it sent.  With no candidate, the head goes back to snd_nxt.
+ */
+static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
+			      struct mptcp_subflow_context **subflows,
+			      unsigned int n)
+{
+	u64 una = READ_ONCE(msk->snd_una), end = qa_data_end(msk);
+	u32 i, pick = TW_QA_NONE;
+
+	for (i = 0; i < n; i++) {
+		struct qa_sf_state *st = &conn->sf[i];
+
+		if (subflows[i] == conn->red_last)
+			qa_sent_raise(st, qa_send_head(msk));
+		qa_sent_raise(st, una);
+		if ((conn->d.set & BIT(i)) && before64(st->sent_seq, end) &&
+		    (pick == TW_QA_NONE ||
+		     before64(st->sent_seq, conn->sf[pick].sent_seq)))
+			pick = i;
+	}
+	conn->d.pick = pick;
+	conn->d.set = pick == TW_QA_NONE ? 0 : BIT(pick);
+	conn->red_last = pick == TW_QA_NONE ? NULL : subflows[pick];
+	qa_send_from(msk, pick == TW_QA_NONE ? msk->snd_nxt :
+		     conn->sf[pick].sent_seq);
+}
+
 /* Kernel glue: the callback every scheduler of the module shares. */
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
@@ -384,6 +430,8 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		n = qa_snapshot(conn, msk, policy, subflows);
 		qa_msk_view(msk, &m);
 		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
+		if (policy == TW_QA_REDUNDANT && !data->reinject)
+			qa_redundant_pick(conn, msk, subflows, n);
 		if (!qa_schedule(sched, conn, subflows, n))
 			err = -EINVAL;
 	} else {
