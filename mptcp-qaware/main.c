@@ -13,7 +13,7 @@
 #include "qaware_layout.h"
 #include "qaware.h"
 
-/* Read-only counters, one "name decisions refusals waits" line each. */
+/* Read-only counters, one "name decisions refusals waits stale" line each. */
 static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 {
 	unsigned int i;
@@ -21,10 +21,12 @@ static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 
 	for (i = 0; i < qa_nr_scheds; i++)
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "%s %lld %lld %lld\n", qa_scheds[i].ops.name,
+				 "%s %lld %lld %lld %lld\n",
+				 qa_scheds[i].ops.name,
 				 atomic64_read(&qa_scheds[i].decisions),
 				 atomic64_read(&qa_scheds[i].refusals),
-				 atomic64_read(&qa_scheds[i].waits));
+				 atomic64_read(&qa_scheds[i].waits),
+				 atomic64_read(&qa_scheds[i].stale));
 	return len;
 }
 
@@ -32,7 +34,7 @@ static const struct kernel_param_ops qa_decisions_ops = {
 	.get = qa_decisions_get,
 };
 module_param_cb(decisions, &qa_decisions_ops, NULL, 0444);
-MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits");
+MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits, subflows found stale");
 
 static int __init qa_init(void)
 {

@@ -23,6 +23,7 @@ struct qa_sched {
 	atomic64_t decisions;	/* subflows picked (redundant: each one) */
 	atomic64_t refusals;	/* calls that found no subflow */
 	atomic64_t waits;	/* ECF/BLEST: held back for the fast subflow */
+	atomic64_t stale;	/* subflows found stale (sched.c) */
 };
 
 /* What the netlink family reports of a scheduler's counters. */

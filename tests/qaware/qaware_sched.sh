@@ -21,6 +21,11 @@
 #                     egress (its queue full, its RTT as low as path 2's,
 #                     since TCP does not wait behind it): qaware sends a
 #                     smaller share of the upload on path 1 than minrtt
+#   stale subflows    every scheduler: path 1 turns into a blackhole (both
+#                     directions dropped) after 1 MiB of an upload (paused
+#                     meanwhile); the upload still arrives whole, over path 2,
+#                     and the module found the subflow stale (the kernel's
+#                     stale detection never runs for a module's scheduler)
 #
 # No warning in the kernel log.
 set -u
@@ -119,25 +124,33 @@ while True:
 	sleep 1
 }
 
+# upload [PAUSE]: $size bytes; after PAUSE bytes (if given) print "paused"
+# and go on once a line arrives on stdin.
 upload() {
 	timeout 180 ip netns exec "$cli" python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
 s.connect(("10.0.1.2", 5201))
-left = int(sys.argv[1])
+size, pause, sent = int(sys.argv[1]), int(sys.argv[2]), 0
 chunk = bytes(1 << 16)
-while left > 0:
-    left -= s.send(chunk[:min(left, len(chunk))])
+while sent < size:
+    if pause and sent == pause:
+        print("paused", flush=True)
+        sys.stdin.readline()
+    end = pause if pause > sent else size
+    sent += s.send(chunk[:min(end - sent, len(chunk))])
 s.shutdown(socket.SHUT_WR)
 s.recv(1)
-s.close()' "$size"
+s.close()' "$size" "${1:-0}"
 }
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
 
-decisions() {	# decisions NAME: subflows the scheduler picked so far
-	awk -v n="$1" '$1 == n { print $2 }' /sys/module/mptcp_qaware/parameters/decisions
+counter() {	# counter NAME COLUMN: of the module's "decisions" parameter
+	awk -v n="$1" -v c="$2" '$1 == n { print $c }' /sys/module/mptcp_qaware/parameters/decisions
 }
+decisions() { counter "$1" 2; }	# subflows the scheduler picked so far
+stale_count() { counter "$1" 5; }	# subflows it found stale so far
 
 # transfer SCHED: upload with SCHED selected; sets got, path1, path2, picks
 transfer() {
@@ -165,6 +178,44 @@ copied() {	# both paths at least 3/5 of the upload, together 3/2 of it
 		[ $(((path1 + path2) * 2)) -ge $((size * 3)) ]
 }
 
+# Path 1 drops everything, both ways (its TCP hears no ACK); heal1 undoes it.
+blackhole1() {
+	tc -n "$cli" qdisc replace dev c1 root netem loss 100% &&
+	tc -n "$srv" qdisc change dev s1 root netem delay 10ms loss 100%
+}
+heal1() {
+	tc -n "$cli" qdisc del dev c1 root &&
+	egress c1 "$cli" &&
+	tc -n "$srv" qdisc change dev s1 root netem delay 10ms limit 1000
+}
+
+# stale_transfer SCHED: an upload paused after 1 MiB, path 1 turned into
+# a blackhole, and resumed; sets got and stale (subflows the scheduler
+# found stale)
+stale_transfer() {
+	local s0 pid i fifo=$TMPDIR_QA/go
+	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
+	s0=$(stale_count "$1")
+	: > "$TMPDIR_QA/server.out"
+	rm -f "$fifo" && mkfifo "$fifo" && exec 3<>"$fifo"
+	upload $((1 << 20)) <&3 > "$TMPDIR_QA/upload.out" &
+	pid=$!
+	for i in $(seq 600); do
+		grep -q paused "$TMPDIR_QA/upload.out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	blackhole1 || tap_diag "$1: path 1 not blackholed"
+	echo go >&3
+	wait "$pid" || tap_diag "$1: upload failed"
+	exec 3>&-
+	sleep 1
+	got=$(tail -n 1 "$TMPDIR_QA/server.out")
+	stale=$(($(stale_count "$1") - s0))
+	heal1 || tap_diag "$1: path 1 not healed"
+	tap_diag "$1, path 1 blackholed: server read ${got:-nothing} bytes; $stale subflows found stale"
+}
+
 bql1() {	# path 1's BQL in flight (veth: none, so 0 or absent)
 	ip netns exec "$cli" cat /sys/class/net/c1/queues/tx-0/byte_queue_limits/inflight 2>/dev/null ||
 		echo "n/a"
@@ -175,7 +226,7 @@ share1() {	# path 1's share of the bytes, in percent
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 12
+tap_plan 18
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -206,6 +257,14 @@ tap_ok "loaded path 1: both uploads arrive whole" \
 	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
 tap_ok "loaded path 1: qaware sends a smaller share there than minrtt" \
 	test "$qaware_share" -lt "$minrtt_share"
+
+# Before any blackhole: a subflow found stale here was a false alarm.
+tap_diag "subflows found stale so far: $(for s in $scheds; do printf '%s %s, ' "$s" "$(stale_count "$s")"; done)"
+for s in $scheds; do
+	stale_transfer "$s"
+	tap_ok "$s: path 1 blackholed, the upload arrives whole and the subflow is found stale" \
+		test "${got:-0}" = "$size" -a "$stale" -gt 0
+done
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done
