@@ -13,11 +13,7 @@
 #include "qaware_layout.h"
 #include "qaware.h"
 
-#ifndef __LITTLE_ENDIAN
-#error "mptcp_qaware: the bit-field layout check assumes little endian"
-#endif
-
-/* Read-only counters, one "name decisions refusals waits" line each. */
+/* Read-only counters, one "name decisions refusals waits stale" line each. */
 static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 {
 	unsigned int i;
@@ -25,10 +21,12 @@ static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 
 	for (i = 0; i < qa_nr_scheds; i++)
 		len += scnprintf(buf + len, PAGE_SIZE - len,
-				 "%s %lld %lld %lld\n", qa_scheds[i].ops.name,
+				 "%s %lld %lld %lld %lld\n",
+				 qa_scheds[i].ops.name,
 				 atomic64_read(&qa_scheds[i].decisions),
 				 atomic64_read(&qa_scheds[i].refusals),
-				 atomic64_read(&qa_scheds[i].waits));
+				 atomic64_read(&qa_scheds[i].waits),
+				 atomic64_read(&qa_scheds[i].stale));
 	return len;
 }
 
@@ -36,57 +34,11 @@ static const struct kernel_param_ops qa_decisions_ops = {
 	.get = qa_decisions_get,
 };
 module_param_cb(decisions, &qa_decisions_ops, NULL, 0444);
-MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits");
-
-/* Exactly one bit set, at byte/bit of the kernel's BTF (little endian). */
-static bool qa_bit_at(const u8 *obj, size_t size, unsigned int byte,
-		      unsigned int bit)
-{
-	unsigned int at = byte + bit / 8;
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		if (obj[i] != (i == at ? BIT(bit % 8) : 0))
-			return false;
-	return true;
-}
-
-/*
- * The offsets and sizes were asserted at build time (qaware_layout.h,
- * generated from the kernel's BTF); C cannot assert where a bit-field
- * lies, so that is checked here, once.  Checking the running kernel's
- * /sys/kernel/btf/vmlinux at load time as well is a later step.
- */
-#define QA_CHECK_BITFIELD(s, f, byte, bit)				\
-	do {								\
-		struct s *obj = scratch;				\
-									\
-		memset(obj, 0, sizeof(*obj));				\
-		obj->f = 1;						\
-		if (!bad && !qa_bit_at(scratch, sizeof(*obj), byte, bit)) \
-			bad = #s "." #f;	/* the first one */	\
-	} while (0)
-
-static int qa_check_bitfields(void)
-{
-	const char *bad = NULL;
-	void *scratch;
-
-	scratch = kzalloc(sizeof(struct mptcp_subflow_context), GFP_KERNEL);
-	if (!scratch)
-		return -ENOMEM;
-	QA_LAYOUT_BITFIELDS(QA_CHECK_BITFIELD);
-	kfree(scratch);
-	if (!bad)
-		return 0;
-	pr_err("%s is not where the kernel's BTF has it: the private layout does not match, refusing to load\n",
-	       bad);
-	return -EINVAL;
-}
+MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits, subflows found stale");
 
 static int __init qa_init(void)
 {
-	int err = qa_check_bitfields();
+	int err = qa_check_layout();
 
 	if (!err)
 		err = qa_register();

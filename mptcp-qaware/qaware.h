@@ -27,6 +27,7 @@ struct qa_sched {
 	atomic64_t decisions;	/* subflows picked (redundant: each one) */
 	atomic64_t refusals;	/* calls that found no subflow */
 	atomic64_t waits;	/* ECF/BLEST: held back for the fast subflow */
+	atomic64_t stale;	/* subflows found stale (sched.c) */
 };
 
 /* What the netlink family reports of a scheduler's counters. */
@@ -37,6 +38,14 @@ static inline u64 qa_sched_decisions(const struct qa_sched *s)
 
 extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
+
+/* push.c: the send head of 6.12's push loop (see there). */
+u64 qa_data_end(const struct mptcp_sock *msk);
+u64 qa_send_head(const struct mptcp_sock *msk);
+void qa_send_from(struct mptcp_sock *msk, u64 seq);
+
+/* layout.c: protocol.h against the running kernel's BTF; 0 if it matches. */
+int qa_check_layout(void);
 
 int qa_register(void);
 void qa_unregister(void);

@@ -46,6 +46,11 @@ struct qa_sf_state {
 	u64 dequeued;		/* the counter at the last decision */
 	struct tw_qa_est est;
 	struct qa_queue_parts queue;	/* the last reading, for stats.c */
+	u32 ack_stamp;		/* stale clock: rcv_tstamp last seen */
+	u64 progress_ns;	/* stale clock: the last sign of progress */
+	bool stale;
+	bool sent_known;	/* redundant: @sent_seq is set */
+	u64 sent_seq;		/* redundant: data up to here sent on it */
 };
 
 /*
@@ -59,6 +64,9 @@ struct qa_conn {
 	struct tw_qa_conn core;
 	u64 blest_next_ns;	/* BLEST: next lambda adaptation */
 	u64 blest_retrans;	/* BLEST: msk->bytes_retrans then */
+	u32 went_stale;		/* subflows turned stale at this decision */
+	/* redundant: the subflow scheduled last for new data */
+	const struct mptcp_subflow_context *red_last;
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
 	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
 	struct tw_qa_decision d;			/* scratch */
@@ -111,15 +119,54 @@ void qa_conn_release(struct mptcp_sock *msk)
 }
 
 /*
- * A stale subflow (no ACK for a while) stays out until it hears from the
- * peer again.  The kernel also clears the flag then, through a function
- * that is not exported: only reading it here.
+ * The kernel's stale flag, set only from its own retransmission scheduler
+ * (so never for a socket of this module's): a stale subflow stays out until
+ * it hears from the peer again.  The kernel clears the flag then, through a
+ * function that is not exported: only reading it here.
  */
 static bool qa_subflow_stale(const struct mptcp_subflow_context *subflow,
 			     const struct sock *ssk)
 {
 	return subflow->stale &&
 	       subflow->stale_rcv_tstamp == READ_ONCE(tcp_sk(ssk)->rcv_tstamp);
+}
+
+/*
+ * Own stale detection (the kernel's runs only from its own retransmission
+ * scheduler): a subflow is stale once it has had data in flight and heard
+ * no ACK for QA_STALE_RTOS retransmission timeouts (its RTO before
+ * backoff, at least TCP_RTO_MIN), i.e. its retransmission went unanswered
+ * too.  Any ACK makes it active again.  The clock is read at decisions:
+ * an ACK or an empty flight seen at one restarts it.
+ */
+#define QA_STALE_RTOS	2
+
+static u64 qa_stale_after_ns(const struct tcp_sock *tp)
+{
+	u32 rto_us = (READ_ONCE(tp->srtt_us) >> 3) + READ_ONCE(tp->rttvar_us);
+
+	return (u64)QA_STALE_RTOS * NSEC_PER_USEC *
+	       max(rto_us, jiffies_to_usecs(TCP_RTO_MIN));
+}
+
+/* Is @ssk stale now?  Sets conn->went_stale when it just turned. */
+static bool qa_sf_stale(struct qa_conn *conn, struct qa_sf_state *st,
+			const struct sock *ssk, u64 now)
+{
+	const struct tcp_sock *tp = tcp_sk(ssk);
+	u32 stamp = READ_ONCE(tp->rcv_tstamp);
+
+	if (!READ_ONCE(tp->packets_out) || stamp != st->ack_stamp ||
+	    !st->progress_ns) {
+		st->ack_stamp = stamp;
+		st->progress_ns = now;
+		st->stale = false;
+	} else if (!st->stale &&
+		   now - st->progress_ns > qa_stale_after_ns(tp)) {
+		st->stale = true;
+		conn->went_stale++;
+	}
+	return st->stale;
 }
 
 /* The local egress queue of one subflow, as its device shows it. */
@@ -317,11 +364,17 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	unsigned int n = 0;
 
 	mptcp_for_each_subflow(msk, subflow) {
+		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+		struct tw_sf_view *v = &conn->view[n];
+		struct qa_sf_state *st;
+
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
-		qa_view_fill(&conn->view[n], subflow, policy);
-		qa_view_queue(&conn->view[n], mptcp_subflow_tcp_sock(subflow),
-			      qa_sf_slot(conn, n, subflow, now), now);
+		st = qa_sf_slot(conn, n, subflow, now);
+		qa_view_fill(v, subflow, policy);
+		if (qa_sf_stale(conn, st, ssk, now))
+			v->active = v->can_send = false;
+		qa_view_queue(v, ssk, st, now);
 		subflows[n++] = subflow;
 	}
 	if (policy == TW_QA_BLEST)
@@ -396,6 +449,68 @@ static void qa_record(struct qa_conn *conn, const struct mptcp_sock *msk,
 	spin_unlock_bh(&st->lock);
 }
 
+static void qa_sent_raise(struct qa_sf_state *st, u64 seq)
+{
+	if (!st->sent_known || after64(seq, st->sent_seq))
+		st->sent_seq = seq;
+	st->sent_known = true;
+}
+
+/*
+ * Redundant: every segment on every active subflow.  6.12's push loop
+ * keeps one send head per connection and gives each scheduled subflow the
+ * data after it, so scheduling them all would spread the data (only the
+ * retransmission path sends the same data on each, as the kernel's test
+ * scheduler bpf_red relies on).  Each subflow's own position is kept here
+ * instead: the candidate furthest behind is scheduled alone, and the send
+ * head is moved to its position first (push.c); the next call credits it
+ * with what it sent.  With no candidate, the head goes back to snd_nxt.
+ */
+static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
+			      struct mptcp_subflow_context **subflows,
+			      unsigned int n)
+{
+	u64 una = READ_ONCE(msk->snd_una), end = qa_data_end(msk);
+	u32 i, pick = TW_QA_NONE;
+
+	for (i = 0; i < n; i++) {
+		struct qa_sf_state *st = &conn->sf[i];
+
+		if (subflows[i] == conn->red_last)
+			qa_sent_raise(st, qa_send_head(msk));
+		qa_sent_raise(st, una);
+		if ((conn->d.set & BIT(i)) && before64(st->sent_seq, end) &&
+		    (pick == TW_QA_NONE ||
+		     before64(st->sent_seq, conn->sf[pick].sent_seq)))
+			pick = i;
+	}
+	conn->d.pick = pick;
+	conn->d.set = pick == TW_QA_NONE ? 0 : BIT(pick);
+	conn->red_last = pick == TW_QA_NONE ? NULL : subflows[pick];
+	qa_send_from(msk, pick == TW_QA_NONE ? msk->snd_nxt :
+		     conn->sf[pick].sent_seq);
+}
+
+/*
+ * What moves the send head: redundant's positions, or a subflow that
+ * just went stale, whose data in flight is sent again on the others from
+ * snd_una, as the kernel does for its own stale subflows.
+ */
+static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
+			 struct mptcp_sock *msk,
+			 struct mptcp_subflow_context **subflows,
+			 unsigned int n, bool reinject)
+{
+	bool redundant = sched->policy == TW_QA_REDUNDANT;
+
+	if (redundant && !reinject)
+		qa_redundant_pick(conn, msk, subflows, n);
+	else if (conn->went_stale && !redundant)
+		qa_send_from(msk, READ_ONCE(msk->snd_una));
+	atomic64_add(conn->went_stale, &sched->stale);
+	conn->went_stale = 0;
+}
+
 /* Kernel glue: the callback every scheduler of the module shares. */
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
@@ -413,6 +528,7 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 		n = qa_snapshot(conn, msk, policy, subflows);
 		qa_msk_view(msk, &m);
 		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
+		qa_move_head(sched, conn, msk, subflows, n, data->reinject);
 		if (!qa_schedule(sched, conn, subflows, n))
 			err = -EINVAL;
 		qa_record(conn, msk, subflows, n);

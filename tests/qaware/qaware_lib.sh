@@ -26,10 +26,11 @@ qa_sym() { awk -v n="$1" '$3 == n && NF == 3 { print "0x" $1; exit }' /proc/kall
 qa_load() { timewire qaware load ko "$qa_ko"; }
 
 # rmmod once no socket holds the module any more: a closed MPTCP socket is
-# freed a little later (RCU, the workqueue), so wait up to 20 s for that.
+# freed a little later (RCU, the workqueue; a subflow that was blackholed
+# closes at its next retransmission), so wait up to 60 s for that.
 qa_unload() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		[ "$(cat "$qa_refcnt" 2>/dev/null)" = 0 ] && break
 		sleep 0.2
 	done

@@ -4,8 +4,11 @@
 # mptcp_qaware.ko registers its schedulers only with the right addresses:
 #
 #   a) no address, a wrong symbol, a right symbol off by 8 bytes, the list
-#      and the lock swapped: each load is refused with a message naming
-#      the reason, and nothing is registered
+#      and the lock swapped, bit-fields one bit off the build's BTF, a
+#      module compiled for another layout (the running kernel's BTF
+#      disagrees, with the right addresses and through the modprobe.d
+#      rule): each load is refused with a message naming the reason, and
+#      nothing is registered
 #   b) with the addresses of /proc/kallsyms it loads, and its schedulers
 #      (qaware minrtt rr redundant ecf blest) are in
 #      net.mptcp.available_schedulers, after the kernel's default
@@ -37,6 +40,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# kmsg_has MARK PATTERN: logged since MARK (quietly: TAP reads stdout)
+kmsg_has() { tw_kmsg_since "$1" "$2" >/dev/null; }
+
 # refused KO WHAT DMESG_PATTERN insmod-args...
 refused() {
 	local ko=$1 what=$2 pattern=$3 m
@@ -48,10 +54,10 @@ refused() {
 		return
 	fi
 	tap_ok "load refused: $what, and the kernel log says why" \
-		tw_kmsg_since "$m" "$pattern" >/dev/null
+		kmsg_has "$m" "$pattern"
 }
 
-tap_plan 14
+tap_plan 17
 
 refused "$qa_ko" "no address" "sched_list= not given"
 refused "$qa_ko" "a wrong symbol (init_net)" \
@@ -64,6 +70,9 @@ refused "$qa_ko" "list and lock swapped" \
 	sched_list="$lock" sched_list_lock="$list"
 refused "$here/mptcp_qaware-skewed.ko" "a layout one bit off BTF" \
 	"mptcp_subflow_context.request_join is not where the kernel's BTF has it" \
+	sched_list="$list" sched_list_lock="$lock"
+refused "$here/mptcp_qaware-padded.ko" "compiled for another layout" \
+	"mptcp_subflow_context.node is at bit 64 in this module, at bit 0 in the running kernel's BTF \(/sys/kernel/btf/vmlinux\)" \
 	sched_list="$list" sched_list_lock="$lock"
 tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 
@@ -98,19 +107,27 @@ tap_ok "the schedulers are gone from the list" test "$(qa_available)" = "$before
 
 # The rule as installed, pointing at the timewire of this tree;
 # MODPROBE_OPTIONS reaches the loader's own modprobe too.
-modprobe_by_rule() {
+modprobe_by_rule() {	# modprobe_by_rule DIR KO
 	local tmp=$1 kver
 	kver=$(uname -r)
 	mkdir -p "$tmp/lib/modules/$kver/extra" "$tmp/modprobe.d" &&
-	cp "$qa_ko" "$tmp/lib/modules/$kver/extra/" &&
+	cp "$2" "$tmp/lib/modules/$kver/extra/mptcp_qaware.ko" &&
 	depmod -b "$tmp" "$kver" 2>/dev/null &&
 	sed "s|/usr/local/bin/timewire|$(command -v timewire)|" "$here/mptcp-qaware.conf" \
 		> "$tmp/modprobe.d/mptcp-qaware.conf" &&
 	MODPROBE_OPTIONS="-d $tmp -C $tmp/modprobe.d" modprobe mptcp_qaware
 }
 tmp=$(mktemp -d)
-tap_ok "modprobe through the modprobe.d rule loads it" modprobe_by_rule "$tmp"
+tap_ok "modprobe through the modprobe.d rule loads it" modprobe_by_rule "$tmp" "$qa_ko"
 tap_ok "and it unloads" qa_unload
+rm -rf "$tmp"
+tmp=$(mktemp -d)
+m=$(tw_kmsg_mark)
+tap_not "the rule refuses a module compiled for another layout" \
+	modprobe_by_rule "$tmp" "$here/mptcp_qaware-padded.ko"
+tap_ok "and the kernel log says why" kmsg_has "$m" \
+	"mptcp_subflow_context.node is at bit 64 in this module.*refusing to load"
+qa_loaded && qa_unload
 rm -rf "$tmp"
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 tap_done

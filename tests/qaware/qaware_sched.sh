@@ -10,9 +10,13 @@
 #
 #   every scheduler   a 3 MiB upload arrives whole and its decisions are
 #                     counted
-#   rr, redundant     both paths carry at least 30 % of the bytes (6.12's
-#                     push loop gives each scheduled subflow the next data:
-#                     redundant spreads the data, it does not copy it)
+#   rr                both paths carry at least 30 % of the bytes
+#   redundant         each path carries at least 3/5 of the upload's size,
+#                     both together at least 3/2 of it: the data is copied,
+#                     not spread (6.12's push loop gives each scheduled
+#                     subflow the next data; the module moves the send head
+#                     to each subflow's own position; data the peer acked
+#                     through the other path is not copied any more)
 #   qaware vs minrtt  with ~1.4 MB of UDP parked in band 2 of path 1's
 #                     egress (its queue full, its RTT as low as path 2's,
 #                     since TCP does not wait behind it): qaware sends a
@@ -23,6 +27,11 @@
 #                     full egress queue (n_k, the qdisc part, W); neither
 #                     another namespace nor "stats minrtt" lists it; the
 #                     text has a line per connection and per subflow
+#   stale subflows    every scheduler: path 1 turns into a blackhole (both
+#                     directions dropped) after 1 MiB of an upload (paused
+#                     meanwhile); the upload still arrives whole, over path 2,
+#                     and the module found the subflow stale (the kernel's
+#                     stale detection never runs for a module's scheduler)
 #
 # No warning in the kernel log.
 set -u
@@ -121,31 +130,39 @@ while True:
 	sleep 1
 }
 
-# upload [MARKER]: with a MARKER file, the connection stays open after the
-# transfer (it creates the file) until the file is gone.
+# upload [PAUSE [MARKER]]: $size bytes; after PAUSE bytes (if not 0) print
+# "paused" and go on once a line arrives on stdin.  With a MARKER file, the
+# connection stays open after the transfer (it creates the file) until the
+# file is gone.
 upload() {
 	timeout 180 ip netns exec "$cli" python3 -c '
 import os, socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
 s.connect(("10.0.1.2", 5201))
-left = int(sys.argv[1])
+size, pause, sent = int(sys.argv[1]), int(sys.argv[2]), 0
 chunk = bytes(1 << 16)
-while left > 0:
-    left -= s.send(chunk[:min(left, len(chunk))])
+while sent < size:
+    if pause and sent == pause:
+        print("paused", flush=True)
+        sys.stdin.readline()
+    end = pause if pause > sent else size
+    sent += s.send(chunk[:min(end - sent, len(chunk))])
 s.shutdown(socket.SHUT_WR)
 s.recv(1)
-if sys.argv[2]:
-    open(sys.argv[2], "w").close()
-    while os.path.exists(sys.argv[2]):
+if sys.argv[3]:
+    open(sys.argv[3], "w").close()
+    while os.path.exists(sys.argv[3]):
         time.sleep(0.1)
-s.close()' "$size" "${1:-}"
+s.close()' "$size" "${1:-0}" "${2:-}"
 }
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
 
-decisions() {	# decisions NAME: subflows the scheduler picked so far
-	awk -v n="$1" '$1 == n { print $2 }' /sys/module/mptcp_qaware/parameters/decisions
+counter() {	# counter NAME COLUMN: of the module's "decisions" parameter
+	awk -v n="$1" -v c="$2" '$1 == n { print $c }' /sys/module/mptcp_qaware/parameters/decisions
 }
+decisions() { counter "$1" 2; }	# subflows the scheduler picked so far
+stale_count() { counter "$1" 5; }	# subflows it found stale so far
 
 # transfer SCHED [MARKER]: upload with SCHED selected; sets got, path1,
 # path2, picks
@@ -156,7 +173,7 @@ transfer() {
 	a0=$(tx_bytes c1)
 	b0=$(tx_bytes c2)
 	: > "$TMPDIR_QA/server.out"
-	upload "${2:-}" || tap_diag "$1: upload failed"
+	upload 0 "${2:-}" || tap_diag "$1: upload failed"
 	sleep 1
 	got=$(tail -n 1 "$TMPDIR_QA/server.out")
 	path1=$(($(tx_bytes c1) - a0))
@@ -167,6 +184,49 @@ transfer() {
 
 share_ok() {	# share_ok BYTES: at least 30 % of both paths' bytes
 	[ $(($1 * 10)) -ge $(((path1 + path2) * 3)) ]
+}
+
+copied() {	# both paths at least 3/5 of the upload, together 3/2 of it
+	[ $((path1 * 5)) -ge $((size * 3)) ] && [ $((path2 * 5)) -ge $((size * 3)) ] &&
+		[ $(((path1 + path2) * 2)) -ge $((size * 3)) ]
+}
+
+# Path 1 drops everything, both ways (its TCP hears no ACK); heal1 undoes it.
+blackhole1() {
+	tc -n "$cli" qdisc replace dev c1 root netem loss 100% &&
+	tc -n "$srv" qdisc change dev s1 root netem delay 10ms loss 100%
+}
+heal1() {
+	tc -n "$cli" qdisc del dev c1 root &&
+	egress c1 "$cli" &&
+	tc -n "$srv" qdisc change dev s1 root netem delay 10ms limit 1000
+}
+
+# stale_transfer SCHED: an upload paused after 1 MiB, path 1 turned into
+# a blackhole, and resumed; sets got and stale (subflows the scheduler
+# found stale)
+stale_transfer() {
+	local s0 pid i fifo=$TMPDIR_QA/go
+	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
+	s0=$(stale_count "$1")
+	: > "$TMPDIR_QA/server.out"
+	rm -f "$fifo" && mkfifo "$fifo" && exec 3<>"$fifo"
+	upload $((1 << 20)) <&3 > "$TMPDIR_QA/upload.out" &
+	pid=$!
+	for i in $(seq 600); do
+		grep -q paused "$TMPDIR_QA/upload.out" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	blackhole1 || tap_diag "$1: path 1 not blackholed"
+	echo go >&3
+	wait "$pid" || tap_diag "$1: upload failed"
+	exec 3>&-
+	sleep 1
+	got=$(tail -n 1 "$TMPDIR_QA/server.out")
+	stale=$(($(stale_count "$1") - s0))
+	heal1 || tap_diag "$1: path 1 not healed"
+	tap_diag "$1, path 1 blackholed: server read ${got:-nothing} bytes; $stale subflows found stale"
 }
 
 bql1() {	# path 1's BQL in flight (veth: none, so 0 or absent)
@@ -259,7 +319,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 16
+tap_plan 22
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -269,9 +329,12 @@ for s in $scheds; do
 	tap_ok "$s: the upload arrives whole, its decisions counted" \
 		test "${got:-0}" = "$size" -a "$picks" -gt 0
 	case $s in
-	rr|redundant)
+	rr)
 		tap_ok "$s: both paths carry at least 30 % of the bytes" \
 			eval 'share_ok "$path1" && share_ok "$path2"' ;;
+	redundant)
+		tap_ok "$s: each path carries 3/5 of the upload, both 3/2 of it" \
+			copied ;;
 	esac
 done
 
@@ -299,6 +362,14 @@ tap_ok "qaware stats: neither the init namespace nor stats minrtt lists it" \
 	stats_ok netns
 tap_ok "qaware stats (text): a line for the connection, an indented one per subflow" \
 	stats_text_ok
+
+# Before any blackhole: a subflow found stale here was a false alarm.
+tap_diag "subflows found stale so far: $(for s in $scheds; do printf '%s %s, ' "$s" "$(stale_count "$s")"; done)"
+for s in $scheds; do
+	stale_transfer "$s"
+	tap_ok "$s: path 1 blackholed, the upload arrives whole and the subflow is found stale" \
+		test "${got:-0}" = "$size" -a "$stale" -gt 0
+done
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 rm -rf "$TMPDIR_QA"
 tap_done
