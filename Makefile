@@ -32,7 +32,8 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-fib-core bench-omware bench-fib modules_install install help \
+	check-host demo style bench-core bench-fib-core bench-omware bench-fib bench-qaware modules_install \
+	install help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -122,6 +123,25 @@ bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP
 	 fi; \
 	 exit $$rc
 
+# The MPTCP schedulers side by side: the guest runs the transfers, the
+# host analyses and draws; a failed target fails the make (the full run's
+# only: SHORT=1 is one round of short transfers, its verdicts indicative).
+BENCH_QAWARE_OUT := .build/bench-qaware
+bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
+	@$(MAKE) --no-print-directory modules-test userspace
+	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(BENCH_QAWARE_OUT) \
+		tests/qaware-bench/guest & vm=$$!; \
+	 tail -n +1 -F --pid=$$vm $(BENCH_QAWARE_OUT)/progress.log 2>/dev/null; \
+	 wait $$vm; rc=$$?; \
+	 if [ -s $(BENCH_QAWARE_OUT)/qaware/bench.json ]; then \
+		echo; userspace/tools/tw-qaware-analyze $(if $(SHORT),,--strict) \
+			-o $(BENCH_QAWARE_OUT)/analysis $(BENCH_QAWARE_OUT)/qaware || rc=1; \
+		echo "Runs: $(BENCH_QAWARE_OUT)/qaware/, analysis and plots: $(BENCH_QAWARE_OUT)/analysis/"; \
+	 else \
+		echo "bench-qaware: no results (see $(BENCH_QAWARE_OUT)/console.log)"; rc=1; \
+	 fi; \
+	 exit $$rc
+
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
@@ -137,7 +157,8 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C userspace/tools clean
 	$(MAKE) -C tests/core clean
 	-$(MAKE) -C tests/omware clean
-	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib $(GEN_DIR)/*.[ch]
+	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib \
+		.build/bench-qaware $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
