@@ -104,43 +104,32 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
-# The Age-of-Information experiment: the guest runs the sweep (progress
-# lines as it goes), the host analyses and draws; a failed target fails
-# the make.  SHORT=1: the short grid, its verdicts indicative only.
-BENCH_FIB_OUT := .build/bench-fib
-bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+# A benchmark in the guest: $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER).
+# The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
+# lines shown as they come; the host's ANALYSER reads OUTDIR/RUNS and
+# writes OUTDIR/analysis, --strict (a failed target fails the make) unless
+# SHORT, whose verdicts are indicative only.
+define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
-	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(BENCH_FIB_OUT) \
-		tests/tfib-bench/guest & vm=$$!; \
-	 tail -n +1 -F --pid=$$vm $(BENCH_FIB_OUT)/progress.log 2>/dev/null; \
+	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
+	 tail -n +1 -F --pid=$$vm $(1)/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
-	 if [ -s $(BENCH_FIB_OUT)/fib/bench.json ]; then \
-		echo; userspace/tools/tw-fib-analyze $(if $(SHORT),,--strict) \
-			-o $(BENCH_FIB_OUT)/analysis $(BENCH_FIB_OUT)/fib || rc=1; \
-		echo "Runs: $(BENCH_FIB_OUT)/fib/, analysis and plots: $(BENCH_FIB_OUT)/analysis/"; \
+	 if [ -s $(1)/$(3)/bench.json ]; then \
+		echo; $(4) $(if $(SHORT),,--strict) -o $(1)/analysis $(1)/$(3) || rc=1; \
+		echo "Runs: $(1)/$(3)/, analysis and plots: $(1)/analysis/"; \
 	 else \
-		echo "bench-fib: no results (see $(BENCH_FIB_OUT)/console.log)"; rc=1; \
+		echo "$@: no results (see $(1)/console.log)"; rc=1; \
 	 fi; \
 	 exit $$rc
+endef
 
-# The MPTCP schedulers side by side: the guest runs the transfers, the
-# host analyses and draws; a failed target fails the make (the full run's
-# only: SHORT=1 is one round of short transfers, its verdicts indicative).
-BENCH_QAWARE_OUT := .build/bench-qaware
+# The Age-of-Information experiment: the sweep in the guest.
+bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+	$(call guest_bench,.build/bench-fib,tests/tfib-bench/guest,fib,userspace/tools/tw-fib-analyze)
+
+# The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	@$(MAKE) --no-print-directory modules-test userspace
-	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(BENCH_QAWARE_OUT) \
-		tests/qaware-bench/guest & vm=$$!; \
-	 tail -n +1 -F --pid=$$vm $(BENCH_QAWARE_OUT)/progress.log 2>/dev/null; \
-	 wait $$vm; rc=$$?; \
-	 if [ -s $(BENCH_QAWARE_OUT)/qaware/bench.json ]; then \
-		echo; userspace/tools/tw-qaware-analyze $(if $(SHORT),,--strict) \
-			-o $(BENCH_QAWARE_OUT)/analysis $(BENCH_QAWARE_OUT)/qaware || rc=1; \
-		echo "Runs: $(BENCH_QAWARE_OUT)/qaware/, analysis and plots: $(BENCH_QAWARE_OUT)/analysis/"; \
-	 else \
-		echo "bench-qaware: no results (see $(BENCH_QAWARE_OUT)/console.log)"; rc=1; \
-	 fi; \
-	 exit $$rc
+	$(call guest_bench,.build/bench-qaware,tests/qaware-bench/guest,qaware,userspace/tools/tw-qaware-analyze)
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench

@@ -28,9 +28,10 @@
 # --full: T 8, T3 12, T4 30, sizes 256K 4M 32M, 5 rounds; --short: T 3,
 # T3 6, T4 6, sizes 256K 2M 8M, 1 round.
 #
-# The scale factor f: the smallest of 1 2 4 8 16 with 4 (f x 40 Mbit/s)
-# below C, the goodput the guest carries over the two paths unshaped
-# (default scheduler, 20 ms each); TW_QA_SCALE=N fixes it.  Each round
+# The scale factor f: the smallest of 1 2 4 8 16 at which the guest
+# carries both paths at once: two plain TCP flows (iperf3), one per path
+# through its tbf at 20/f Mbit/s (20 ms), each reach 90 % of that rate;
+# TW_QA_SCALE=N fixes it.  Each round
 # runs every (scenario, scheduler) pair in an order shuffled from the
 # printed seed (TW_BENCH_SEED=N repeats it), after one discarded warm-up
 # transfer.  Every run leaves OUTDIR/runs/<round>-<scenario>-<sched>.json
@@ -47,6 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 flow=$here/qa_flow.py
+py=/usr/bin/python3	# not a wrapper that looks up a version each start
 ko=$here/mptcp_qaware.ko
 snd=qab-snd
 rtr=qab-rtr
@@ -190,43 +192,63 @@ run() {
 		       --competitor "$(competitor "$comp" "$kb1" \
 				$(awk -v t="$amount" 'BEGIN { print int(t / 3 + 0.5) }'))")
 	fi
-	timeout $((amount / 1000000 + 120)) in_snd python3 "$flow" send \
+	timeout $((amount / 1000000 + 120)) ip netns exec "$snd" $py "$flow" send \
 		"${args[@]}" "$3" > "$3.log" 2>&1
 }
 
 # shuffle SEED: stdin's lines in a seeded random order.
 shuffle() {
-	python3 -c 'import random, sys
+	$py -c 'import random, sys
 lines = sys.stdin.read().split()
 random.Random(int(sys.argv[1])).shuffle(lines)
 print("\n".join(lines))' "$1"
 }
 
-# goodput FILE: Mbit/s the receiver read (0 when the run failed).
+# goodput LOG: the Mbit/s qa_flow.py reported (0 when the run failed).
 goodput() {
-	python3 -c 'import json, sys
-try:
-    d = json.load(open(sys.argv[1]))
-    print("%.2f" % (d["receiver"]["bytes"] * 8 / d["t_done"] / 1e6))
-except Exception:
-    print(0)' "$1"
+	awk '$1 == "goodput" { g = $2 } END { print g ? g : 0 }' "$1" 2>/dev/null || echo 0
 }
 
-# probe: C, the goodput over both paths unshaped, and the scale factor.
+# tcp_mbit PORT DST: iperf3's receiver goodput of a plain TCP flow (3 s
+# measured after 1 s of slow start).
+tcp_mbit() {
+	ip netns exec "$snd" iperf3 -c "$2" -p "$1" -t 3 -O 1 -J 2>/dev/null |
+		$py -c 'import json, sys
+try:
+    print("%.2f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))
+except Exception:
+    print(0)'
+}
+
+# carries F: do two plain TCP flows at once, one per path through its
+# tbf at 20/F Mbit/s (20 ms), each reach 90 % of that rate?
+carries() {
+	local kbit=$((20000 / $1)) r1 r2
+
+	shape 1 "$kbit" 20 0 && shape 2 "$kbit" 20 0 || return 1
+	tcp_mbit 5201 10.1.1.2 > "$out/probe-$1.1" &
+	r2=$(tcp_mbit 5202 10.1.2.2)
+	wait
+	r1=$(cat "$out/probe-$1.1")
+	rm -f "$out/probe-$1.1"
+	probe_log+="${probe_log:+, }[$1, $r1, $r2]"
+	say "probe: two TCP flows at $((kbit / 1000)).$((kbit % 1000 / 100)) Mbit/s each: $r1 and $r2 Mbit/s"
+	awk -v a="$r1" -v b="$r2" -v r="$kbit" \
+		'BEGIN { exit !(a >= 0.9 * r / 1000 && b >= 0.9 * r / 1000) }'
+}
+
+# probe: the scale factor, the smallest of 1 2 4 8 16 the guest carries
+# (TW_QA_SCALE=N fixes it; 16 if none).
 probe() {
 	local f
 
-	shape 1 0 20 0 && shape 2 0 20 0 && in_snd sysctl -qw net.mptcp.scheduler=default &&
-	timeout 60 in_snd python3 "$flow" send --dst 10.1.1.2 --port "$port" \
-		--seconds 3 "$out/probe.json" > "$out/probe.json.log" 2>&1
-	capacity=$(goodput "$out/probe.json")
 	if [ -n "${TW_QA_SCALE:-}" ]; then
 		scale=$TW_QA_SCALE
 		return
 	fi
 	for f in 1 2 4 8 16; do
 		scale=$f
-		awk -v c="$capacity" -v f="$f" 'BEGIN { exit !(4 * 40 / f <= c) }' && return
+		carries "$f" && return
 	done
 }
 
@@ -235,7 +257,7 @@ write_meta() {
 
 	{
 		echo "{\"mode\": \"$mode\", \"seed\": $seed, \"rounds\": $rounds,"
-		echo " \"scale\": $scale, \"capacity_mbit\": $capacity,"
+		echo " \"scale\": $scale, \"probe\": [$probe_log],"
 		echo " \"schedulers\": \"$scheds\", \"sample_interval\": 0.1,"
 		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2},"
 		echo " \"scenarios\": {"
@@ -255,7 +277,7 @@ write_meta() {
 }
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-for c in ip tc iperf3 python3; do
+for c in ip tc iperf3 $py; do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
 [ -r /proc/sys/net/mptcp/available_schedulers ] ||
@@ -271,21 +293,21 @@ mkdir -p "$out/runs" "$out/warmup" || exit 1
 tap_ok "mptcp_qaware loads (timewire qaware load)" timewire qaware load ko "$ko"
 loaded && loaded=1
 tap_ok "three namespaces, two paths" topology
-ip netns exec "$rcv" python3 "$flow" recv "$port" > "$out/receiver.log" 2>&1 &
+ip netns exec "$rcv" $py "$flow" recv "$port" > "$out/receiver.log" 2>&1 &
 receiver=$!
 ip netns exec "$rcv" iperf3 -s -p 5201 -D >/dev/null 2>&1
+ip netns exec "$rcv" iperf3 -s -p 5202 -D >/dev/null 2>&1
 sleep 1
 say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 
-capacity=0 scale=1
+scale=1 probe_log=
 probe
-tap_result "$(awk -v c="$capacity" 'BEGIN { print !(c > 0) }')" \
-	"capacity probe: $capacity Mbit/s over both paths unshaped"
-say "capacity $capacity Mbit/s unshaped; scale factor $scale (rates and sizes / $scale)"
+tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log$TW_QA_SCALE"
+say "scale factor $scale: rates and sizes / $scale"
 write_meta
 
 run S1 default "$out/warmup/S1-default.json"
-say "warm-up (discarded): S1 default, $(goodput "$out/warmup/S1-default.json") Mbit/s"
+say "warm-up (discarded): S1 default, $(goodput "$out/warmup/S1-default.json.log") Mbit/s"
 
 pairs() {
 	local sc s
@@ -302,7 +324,7 @@ for r in $(seq "$rounds"); do
 		f=$out/runs/$r-$sc-$s.json
 		done_n=$((done_n + 1))
 		if run "$sc" "$s" "$f"; then
-			say "[$done_n/$total] round $r $sc $s: $(goodput "$f") Mbit/s"
+			say "[$done_n/$total] round $r $sc $s: $(goodput "$f.log") Mbit/s"
 		else
 			failed=$((failed + 1))
 			say "[$done_n/$total] round $r $sc $s: FAILED ($(tail -n 1 "$f.log" 2>/dev/null))"

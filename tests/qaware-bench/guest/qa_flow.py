@@ -13,7 +13,9 @@ subflows.
       subflow's tcp_info (MPTCP_TCPINFO) and local address
       (MPTCP_SUBFLOW_ADDRS).  With --competitor, run CMD S seconds after
       the connection is up, its output kept in OUT's competitor field.
-      Writes OUT (JSON); exit 1 if the transfer fails.
+      Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
+      receiver read over the time from connect() to its answer); exit 1 if
+      the transfer fails.
 
 Times are CLOCK_MONOTONIC, which the namespaces of one machine share.
 """
@@ -171,7 +173,14 @@ def send(args):
                t0_monotonic=t0, receiver=answer, samples=sampler.samples)
     with open(args.out, "w") as f:
         json.dump(out, f)
-    return 0 if answer and answer.get("bytes") == out["sent"] else 1
+    if not answer or answer.get("bytes") != out["sent"]:
+        print("failed: sent %d bytes, the receiver answered %r"
+              % (out["sent"], answer))
+        return 1
+    print("goodput %.2f Mbit/s, %d bytes in %.3f s"
+          % (answer["bytes"] * 8 / out["t_done"] / 1e6, answer["bytes"],
+             out["t_done"]))
+    return 0
 
 
 def serve_one(conn):
