@@ -43,6 +43,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
+# shellcheck source=tests/lib/bench.sh
+. "$here/../../lib/bench.sh"
 # shellcheck source=tests/lib/kmsg.sh
 . "$here/../../lib/kmsg.sh"
 
@@ -69,14 +71,9 @@ if [ "$mode" = full ]; then
 else
 	T=3 T3=6 T4=6 sizes="262144 2097152 8388608" rounds=1
 fi
-seed=${TW_BENCH_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) ))}
+seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
-
-say() {	# say TEXT: a progress line, on the TAP output and for the host
-	echo "# $*"
-	echo "$(date -u +%H:%M:%S) $*" >> "$progress"
-}
 
 cleanup() {
 	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
@@ -196,14 +193,6 @@ run() {
 		"${args[@]}" "$3" > "$3.log" 2>&1
 }
 
-# shuffle SEED: stdin's lines in a seeded random order.
-shuffle() {
-	$py -c 'import random, sys
-lines = sys.stdin.read().split()
-random.Random(int(sys.argv[1])).shuffle(lines)
-print("\n".join(lines))' "$1"
-}
-
 # goodput LOG: the Mbit/s qa_flow.py reported (0 when the run failed).
 goodput() {
 	awk '$1 == "goodput" { g = $2 } END { print g ? g : 0 }' "$1" 2>/dev/null || echo 0
@@ -228,7 +217,7 @@ carries() {
 	shape 1 "$kbit" 20 0 && shape 2 "$kbit" 20 0 || return 1
 	tcp_mbit 5201 10.1.1.2 > "$out/probe-$1.1" &
 	r2=$(tcp_mbit 5202 10.1.2.2)
-	wait
+	wait $!
 	r1=$(cat "$out/probe-$1.1")
 	rm -f "$out/probe-$1.1"
 	probe_log+="${probe_log:+, }[$1, $r1, $r2]"
@@ -302,7 +291,7 @@ say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 
 scale=1 probe_log=
 probe
-tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log$TW_QA_SCALE"
+tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
 say "scale factor $scale: rates and sizes / $scale"
 write_meta
 

@@ -32,6 +32,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
+# shellcheck source=tests/lib/bench.sh
+. "$here/../../lib/bench.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 tools=$TW_ROOT/userspace/tools
@@ -64,14 +66,9 @@ else
 	factors="0.5 2"
 	secs=1
 fi
-seed=${TW_BENCH_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) ))}
+seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 probe_dir=$(dirname "$out")/probe
-
-say() {	# say TEXT: a progress line, on the TAP output and for the host
-	echo "# $*"
-	echo "$(date -u +%H:%M:%S) $*" >> "$progress"
-}
 
 cleanup() {
 	ip netns del "$ns_src" 2>/dev/null
@@ -199,14 +196,6 @@ probe() {
 	done
 	r=$((capacity * 141 / 100))
 	[ "$capacity" -gt 0 ] && carries $r && capacity=$r
-}
-
-# shuffle SEED: stdin's lines in a seeded random order.
-shuffle() {
-	python3 -c 'import random, sys
-lines = sys.stdin.read().split()
-random.Random(int(sys.argv[1])).shuffle(lines)
-print("\n".join(lines))' "$1"
 }
 
 # point_runs: every "CDR/METHOD" of one R, the baseline as "0/baseline".
