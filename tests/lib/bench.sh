@@ -22,3 +22,17 @@ lines = sys.stdin.read().split()
 random.Random(int(sys.argv[1])).shuffle(lines)
 print("\n".join(lines))' "$1"
 }
+
+# bench_args "$@": [--short|--full] OUTDIR into $mode (full by default)
+# and $out; -h prints the program's header comment.
+bench_args() {
+	mode=full
+	case "${1:-}" in
+	--short) mode=short; shift ;;
+	--full) shift ;;
+	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3' "$0" |
+			sed 's/^# \{0,1\}//'; exit 0 ;;
+	esac
+	out=${1:-}
+	[ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
+}

@@ -58,14 +58,7 @@ rcv=qab-rcv
 port=5300
 scheds="default qaware minrtt rr redundant ecf blest"
 
-mode=full
-case "${1:-}" in
---short) mode=short; shift ;;
---full) mode=full; shift ;;
--h|--help) sed -n '4,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-esac
-out=${1:-}
-[ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
+bench_args "$@"
 if [ "$mode" = full ]; then
 	T=8 T3=12 T4=30 sizes="262144 4194304 33554432" rounds=5
 else

@@ -51,14 +51,7 @@ syncs="rwlock rcu bucket seqcount"
 small_rings="64 64"	# the paper's Fig. 4 rings, scaled down
 large_rings="4096 4096"
 
-mode=full
-case "${1:-}" in
---short) mode=short; shift ;;
---full) mode=full; shift ;;
--h|--help) sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-esac
-out=${1:-}
-[ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
+bench_args "$@"
 if [ "$mode" = full ]; then
 	factors="0.125 0.25 0.5 1 2 4"
 	secs=3
