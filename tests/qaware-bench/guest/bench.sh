@@ -9,7 +9,7 @@
 # Topology (as the upstream simult_flows.sh): a sender, a router and a
 # receiver namespace, two paths.  Path i: sender ci (10.0.i.1) - router
 # ai, router bi - receiver di (10.1.i.2).  The sender's egress ci is the
-# local queue (tbf at the path's rate, 100 ms of queue); the router's
+# local queue (tbf at the path's rate, 100 ms of queue, no GSO); the router's
 # egress bi adds the path's delay (and loss) with netem, beyond it.  The
 # sender connects to 10.1.1.2, the receiver announces 10.1.2.2: one
 # subflow per path, scheduled by the sender's net.mptcp.scheduler.
@@ -108,6 +108,7 @@ topology() {
 		ip -n "$snd" link set c$i up && ip -n "$rtr" link set a$i up &&
 		ip -n "$rtr" link set b$i up && ip -n "$rcv" link set d$i up &&
 		ip -n "$snd" route add 10.1.$i.0/24 via 10.0.$i.2 dev c$i &&
+		ip netns exec "$snd" ethtool -K c$i tso off gso off >/dev/null &&
 		ip -n "$rcv" route add 10.0.$i.0/24 via 10.1.$i.1 dev d$i ||
 			return 1
 	done
@@ -117,17 +118,20 @@ topology() {
 }
 
 # shape PATH KBIT DELAY_MS LOSS: the local queue (tbf, burst 10 ms of the
-# rate, 100 ms of queue) and, beyond it, the delay and loss (netem);
-# KBIT 0: no tbf.
+# rate, 100 ms of queue, at least 20 packets) and, beyond it, the delay and
+# loss (netem); KBIT 0: no tbf.  The sender's veths send no GSO bursts
+# (topology): a 64 KB burst would not fit the small queues of the low rates.
 shape() {
-	local i=$1 kbit=$2 delay=$3 loss=$4 burst
+	local i=$1 kbit=$2 delay=$3 loss=$4 burst limit
 
 	tc -n "$snd" qdisc del dev c"$i" root 2>/dev/null
 	if [ "$kbit" -gt 0 ]; then
 		burst=$((kbit * 10 / 8))	# bytes in 10 ms
 		[ "$burst" -ge 3028 ] || burst=3028
+		limit=$((kbit * 100 / 8))
+		[ "$limit" -ge 30280 ] || limit=30280
 		tc -n "$snd" qdisc add dev c"$i" root tbf rate "${kbit}kbit" \
-			burst "$burst" latency 100ms || return 1
+			burst "$burst" limit "$limit" || return 1
 	fi
 	tc -n "$rtr" qdisc replace dev b"$i" root netem delay "${delay}ms" \
 		loss "${loss}%" limit 100000
@@ -259,7 +263,7 @@ write_meta() {
 }
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-for c in ip tc iperf3 $py; do
+for c in ip tc ethtool iperf3 $py; do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
 [ -r /proc/sys/net/mptcp/available_schedulers ] ||
