@@ -117,16 +117,18 @@ topology() {
 	ip -n "$rcv" mptcp endpoint add 10.1.2.2 dev d2 signal
 }
 
-# shape PATH KBIT DELAY_MS LOSS: the local queue (tbf, burst 10 ms of the
-# rate, 100 ms of queue, at least 20 packets) and, beyond it, the delay and
-# loss (netem); KBIT 0: no tbf.  The sender's veths send no GSO bursts
+# shape PATH KBIT DELAY_MS LOSS: the local queue (tbf, 100 ms of queue, at
+# least 20 packets) and, beyond it, the delay and loss (netem); KBIT 0: no
+# tbf.  The burst, 50 ms of the rate, lets tbf catch up after its timer
+# fired late: in a starved TCG guest it does, by many ms, and with 10 ms
+# two TCP flows reached under half the rate at every rate probed.  The sender's veths send no GSO bursts
 # (topology): a 64 KB burst would not fit the small queues of the low rates.
 shape() {
 	local i=$1 kbit=$2 delay=$3 loss=$4 burst limit
 
 	tc -n "$snd" qdisc del dev c"$i" root 2>/dev/null
 	if [ "$kbit" -gt 0 ]; then
-		burst=$((kbit * 10 / 8))	# bytes in 10 ms
+		burst=$((kbit * 50 / 8))	# bytes in 50 ms: see below
 		[ "$burst" -ge 3028 ] || burst=3028
 		limit=$((kbit * 100 / 8))
 		[ "$limit" -ge 30280 ] || limit=30280
