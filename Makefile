@@ -32,7 +32,8 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-fib-core bench-omware bench-fib modules_install install help \
+	check-host demo style bench-core bench-fib-core bench-omware bench-fib bench-qaware modules_install \
+	install help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -103,24 +104,32 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
-# The Age-of-Information experiment: the guest runs the sweep (progress
-# lines as it goes), the host analyses and draws; a failed target fails
-# the make.  SHORT=1: the short grid, its verdicts indicative only.
-BENCH_FIB_OUT := .build/bench-fib
-bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+# A benchmark in the guest: $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER).
+# The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
+# lines shown as they come; the host's ANALYSER reads OUTDIR/RUNS and
+# writes OUTDIR/analysis, --strict (a failed target fails the make) unless
+# SHORT, whose verdicts are indicative only.
+define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
-	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(BENCH_FIB_OUT) \
-		tests/tfib-bench/guest & vm=$$!; \
-	 tail -n +1 -F --pid=$$vm $(BENCH_FIB_OUT)/progress.log 2>/dev/null; \
+	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
+	 tail -n +1 -F --pid=$$vm $(1)/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
-	 if [ -s $(BENCH_FIB_OUT)/fib/bench.json ]; then \
-		echo; userspace/tools/tw-fib-analyze $(if $(SHORT),,--strict) \
-			-o $(BENCH_FIB_OUT)/analysis $(BENCH_FIB_OUT)/fib || rc=1; \
-		echo "Runs: $(BENCH_FIB_OUT)/fib/, analysis and plots: $(BENCH_FIB_OUT)/analysis/"; \
+	 if [ -s $(1)/$(3)/bench.json ]; then \
+		echo; $(4) $(if $(SHORT),,--strict) -o $(1)/analysis $(1)/$(3) || rc=1; \
+		echo "Runs: $(1)/$(3)/, analysis and plots: $(1)/analysis/"; \
 	 else \
-		echo "bench-fib: no results (see $(BENCH_FIB_OUT)/console.log)"; rc=1; \
+		echo "$@: no results (see $(1)/console.log)"; rc=1; \
 	 fi; \
 	 exit $$rc
+endef
+
+# The Age-of-Information experiment: the sweep in the guest.
+bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+	$(call guest_bench,.build/bench-fib,tests/tfib-bench/guest,fib,userspace/tools/tw-fib-analyze)
+
+# The MPTCP schedulers side by side over two emulated paths.
+bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
+	$(call guest_bench,.build/bench-qaware,tests/qaware-bench/guest,qaware,userspace/tools/tw-qaware-analyze)
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
@@ -137,7 +146,8 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C userspace/tools clean
 	$(MAKE) -C tests/core clean
 	-$(MAKE) -C tests/omware clean
-	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib $(GEN_DIR)/*.[ch]
+	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib \
+		.build/bench-qaware $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))

@@ -19,6 +19,8 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from taptest import tap_main  # noqa: E402
 TOOLS = os.path.join(HERE, "..", "..", "userspace", "tools")
 ANALYZE = os.path.join(TOOLS, "tw-fib-analyze")
 TRACE = os.path.join(TOOLS, "tw-fib-trace")
@@ -494,47 +496,6 @@ class TraceFiles(unittest.TestCase):
     def test_baseline(self):
         out = trace("-o", "-", "-n", "2000", "-u", "1", "-c", "0").stdout
         self.assertEqual(set(out.decode().split("\n")[1:-1]), {"data,1"})
-
-
-class TapResult(unittest.TestResult):
-    """Each test as one TAP line, skips as # SKIP."""
-
-    def __init__(self):
-        super().__init__()
-        self.lines = []
-
-    def addSuccess(self, test):
-        self.lines.append("ok %d - %s" % (len(self.lines) + 1, test.id()))
-
-    def addFailure(self, test, err):
-        super().addFailure(test, err)
-        self.lines.append("not ok %d - %s" % (len(self.lines) + 1,
-                                               test.id()))
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.lines.append("not ok %d - %s" % (len(self.lines) + 1,
-                                               test.id()))
-
-    def addSkip(self, test, reason):
-        self.lines.append("ok %d - %s # SKIP %s" % (len(self.lines) + 1,
-                                                    test.id(), reason))
-
-
-def tap_main(module):
-    """Run the tests of module, print TAP; the exit status."""
-    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
-    res = TapResult()
-    suite.run(res)
-    print("TAP version 13")
-    print("1..%d" % len(res.lines))
-    for line in res.lines:
-        print(line)
-    for test, tb in res.failures + res.errors:
-        print("# %s" % test.id())
-        for ln in tb.splitlines():
-            print("#   " + ln)
-    return 0 if res.wasSuccessful() else 1
 
 
 if __name__ == "__main__":

@@ -36,6 +36,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
+# shellcheck source=tests/lib/bench.sh
+. "$here/../../lib/bench.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
@@ -49,14 +51,7 @@ syncs="rwlock rcu bucket seqcount"
 small_rings="64:64"	# the paper's Fig. 4 rings, scaled down
 large_rings="4096:4096"
 
-mode=full
-case "${1:-}" in
---short) mode=short; shift ;;
---full) mode=full; shift ;;
--h|--help) sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-esac
-out=${1:-}
-[ -n "$out" ] || { echo "usage: $0 [--short|--full] OUTDIR" >&2; exit 1; }
+bench_args "$@"
 if [ "$mode" = full ]; then
 	factors="0.125 0.25 0.5 1 2 4"
 	secs=3
@@ -64,15 +59,10 @@ else
 	factors="0.5 2"
 	secs=1
 fi
-seed=${TW_BENCH_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) ))}
+seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 errors=$(dirname "$out")/bench-errors.log
 probe_dir=$(dirname "$out")/probe
-
-say() {	# say TEXT: a progress line, on the TAP output and for the host
-	echo "# $*"
-	echo "$(date -u +%H:%M:%S) $*" >> "$progress"
-}
 
 cleanup() {
 	ip netns del "$ns" 2>/dev/null

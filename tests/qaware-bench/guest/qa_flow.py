@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's MPTCP transfer: a receiver and a sender that samples its
+subflows.
+
+  qa_flow.py recv PORT
+      for each connection, read to EOF, then answer one JSON line (bytes
+      read, first and last read on CLOCK_MONOTONIC) and close; forever.
+  qa_flow.py send --dst IP --port P (--seconds T | --bytes N)
+                  [--interval S] [--competitor-at S --competitor CMD] OUT
+      one MPTCP connection: send T seconds' worth or N bytes, shut down,
+      wait for the receiver's answer; every S seconds (0.1) read each
+      subflow's tcp_info (MPTCP_TCPINFO) and local address
+      (MPTCP_SUBFLOW_ADDRS).  With --competitor, run CMD S seconds after
+      the connection is up, its output kept in OUT's competitor field.
+      Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
+      receiver read over the time from connect() to its answer); exit 1 if
+      the transfer fails.
+
+Times are CLOCK_MONOTONIC, which the namespaces of one machine share.
+"""
+
+import argparse
+import ctypes
+import json
+import shlex
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+IPPROTO_MPTCP = 262
+SOL_MPTCP = 284
+MPTCP_TCPINFO = 2
+MPTCP_SUBFLOW_ADDRS = 3
+SUBFLOW_DATA = struct.Struct("IIII")    # struct mptcp_subflow_data
+TCP_INFO_LEN = 232                      # up to tcpi_rcv_wnd
+ADDRS_LEN = 256                         # struct mptcp_subflow_addrs
+CHUNK = 1 << 16
+MAX_SUBFLOWS = 8
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def subflow_records(fd, opt, size_user):
+    """The per-subflow records of one MPTCP getsockopt, or []."""
+    size = SUBFLOW_DATA.size + MAX_SUBFLOWS * size_user
+    buf = ctypes.create_string_buffer(size)
+    SUBFLOW_DATA.pack_into(buf, 0, SUBFLOW_DATA.size, 0, 0, size_user)
+    optlen = ctypes.c_int(size)
+    if libc.getsockopt(fd, SOL_MPTCP, opt, buf, ctypes.byref(optlen)):
+        return []
+    _, n, _, user = SUBFLOW_DATA.unpack_from(buf, 0)
+    n = min(n, MAX_SUBFLOWS)
+    return [buf.raw[SUBFLOW_DATA.size + i * user:
+                    SUBFLOW_DATA.size + (i + 1) * user] for i in range(n)]
+
+
+def tcp_fields(rec):
+    """bytes acked and sent, srtt (us), cwnd of one subflow's tcp_info."""
+    rtt, = struct.unpack_from("I", rec, 68)
+    cwnd, = struct.unpack_from("I", rec, 80)
+    acked, = struct.unpack_from("Q", rec, 120)
+    sent = struct.unpack_from("Q", rec, 200)[0] if len(rec) >= 208 else 0
+    return [acked, sent, rtt, cwnd]
+
+
+def local_addr(rec):
+    return socket.inet_ntoa(rec[4:8])
+
+
+def sample(fd):
+    """{local address: [acked, sent, srtt, cwnd]} of every subflow."""
+    infos = subflow_records(fd, MPTCP_TCPINFO, TCP_INFO_LEN)
+    addrs = subflow_records(fd, MPTCP_SUBFLOW_ADDRS, ADDRS_LEN)
+    if len(infos) != len(addrs):        # a subflow came or went between
+        return None
+    return {local_addr(a): tcp_fields(i) for a, i in zip(addrs, infos)}
+
+
+class Sampler(threading.Thread):
+    def __init__(self, sock, t0, interval):
+        super().__init__(daemon=True)
+        self.fd, self.t0, self.interval = sock.fileno(), t0, interval
+        self.samples = []
+        self.stop = threading.Event()
+
+    def take(self):
+        s = sample(self.fd)
+        if s is not None:
+            self.samples.append([round(time.monotonic() - self.t0, 4), s])
+
+    def run(self):
+        while not self.stop.wait(self.interval):
+            self.take()
+
+
+class Competitor(threading.Thread):
+    """CMD started `at` seconds after t0; its start, end and output."""
+
+    def __init__(self, cmd, at, t0):
+        super().__init__(daemon=True)
+        self.cmd, self.at, self.t0 = cmd, at, t0
+        self.result = {"cmd": cmd}
+
+    def run(self):
+        time.sleep(max(0.0, self.t0 + self.at - time.monotonic()))
+        self.result["start"] = round(time.monotonic() - self.t0, 4)
+        p = subprocess.run(shlex.split(self.cmd), capture_output=True,
+                           text=True)
+        self.result["end"] = round(time.monotonic() - self.t0, 4)
+        self.result["rc"] = p.returncode
+        try:
+            self.result["output"] = json.loads(p.stdout)
+        except ValueError:
+            self.result["output"] = (p.stdout + p.stderr)[-2000:]
+
+
+def send_all(sock, args, t_up):
+    """Send until the time or the byte count is reached; bytes sent."""
+    chunk, sent = bytes(CHUNK), 0
+    while True:
+        if args.bytes is not None:
+            left = args.bytes - sent
+            if left <= 0:
+                return sent
+            n = sock.send(chunk[:min(left, CHUNK)])
+        else:
+            if time.monotonic() - t_up >= args.seconds:
+                return sent
+            n = sock.send(chunk)
+        sent += n
+
+
+def read_answer(sock):
+    data = b""
+    while not data.endswith(b"\n"):
+        b = sock.recv(4096)
+        if not b:
+            break
+        data += b
+    return json.loads(data.decode()) if data else None
+
+
+def send(args):
+    out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes}
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
+    t0 = time.monotonic()
+    sock.connect((args.dst, args.port))
+    t_up = time.monotonic()
+    sampler = Sampler(sock, t0, args.interval)
+    sampler.start()
+    comp = None
+    if args.competitor:
+        comp = Competitor(args.competitor, args.competitor_at, t0)
+        comp.start()
+    out["sent"] = send_all(sock, args, t_up)
+    t_sent = time.monotonic()
+    sock.shutdown(socket.SHUT_WR)
+    answer = read_answer(sock)
+    t_done = time.monotonic()
+    sampler.stop.set()
+    sampler.join()
+    sampler.take()
+    sock.close()
+    if comp:
+        comp.join()
+        out["competitor"] = comp.result
+    out.update(t_connect=0.0, t_up=round(t_up - t0, 6),
+               t_sent=round(t_sent - t0, 6), t_done=round(t_done - t0, 6),
+               t0_monotonic=t0, receiver=answer, samples=sampler.samples)
+    with open(args.out, "w") as f:
+        json.dump(out, f)
+    if not answer or answer.get("bytes") != out["sent"]:
+        print("failed: sent %d bytes, the receiver answered %r"
+              % (out["sent"], answer))
+        return 1
+    print("goodput %.2f Mbit/s, %d bytes in %.3f s"
+          % (answer["bytes"] * 8 / out["t_done"] / 1e6, answer["bytes"],
+             out["t_done"]))
+    return 0
+
+
+def serve_one(conn):
+    n, first, last = 0, None, None
+    while True:
+        b = conn.recv(CHUNK)
+        if not b:
+            break
+        last = time.monotonic()
+        first = first or last
+        n += len(b)
+    conn.sendall((json.dumps({"bytes": n, "t_first": first,
+                              "t_last": last}) + "\n").encode())
+    conn.close()
+
+
+def recv(args):
+    lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
+    lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    lsock.bind(("0.0.0.0", args.port))
+    lsock.listen(8)
+    while True:
+        conn, _ = lsock.accept()
+        serve_one(conn)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("recv")
+    r.add_argument("port", type=int)
+    s = sub.add_parser("send")
+    s.add_argument("--dst", required=True)
+    s.add_argument("--port", type=int, required=True)
+    how = s.add_mutually_exclusive_group(required=True)
+    how.add_argument("--seconds", type=float)
+    how.add_argument("--bytes", type=int)
+    s.add_argument("--interval", type=float, default=0.1)
+    s.add_argument("--competitor")
+    s.add_argument("--competitor-at", type=float, default=0.0)
+    s.add_argument("out")
+    args = ap.parse_args()
+    return recv(args) if args.cmd == "recv" else send(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

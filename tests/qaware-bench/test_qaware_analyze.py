@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of tw-qaware-analyze on made-up benchmark runs: each target
+met, then broken one at a time (the verdict FAIL, exit 1 with --strict),
+the goodput during the competitor and the bootstrap interval worked out by
+hand, failed transfers left out, bad input refused.
+
+Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
+"""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from taptest import tap_main  # noqa: E402
+
+ANALYZE = os.path.join(HERE, "..", "..", "userspace", "tools",
+                       "tw-qaware-analyze")
+SCHEDS = ("default", "qaware", "minrtt")
+PATHS = {"10.0.1.1": 1, "10.0.2.1": 2}
+
+
+def load_analyzer():
+    loader = importlib.machinery.SourceFileLoader("tw_qaware_analyze",
+                                                  ANALYZE)
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+QA = load_analyzer()
+
+SCENARIOS = {
+    "S1": {"kbit": [10000, 10000], "seconds": 8, "competitor": "-"},
+    "S2": {"kbit": [10000, 2500], "seconds": 8, "competitor": "-"},
+    "S3-udp": {"kbit": [10000, 10000], "seconds": 12, "competitor": "udp"},
+    "D4096K": {"kbit": [10000, 10000], "bytes": 4194304, "competitor": "-"},
+}
+
+# Mean goodput (Mbit/s; for D the completion time in s) per scenario and
+# scheduler that meets every target: qaware 1.5 x default in S3, 95 % of
+# the summed rate in S1 and S2, nowhere worse.
+GOOD = {
+    ("S1", "default"): 18.0, ("S1", "qaware"): 19.0, ("S1", "minrtt"): 18.0,
+    ("S2", "default"): 11.0, ("S2", "qaware"): 11.9, ("S2", "minrtt"): 11.0,
+    ("S3-udp", "default"): 8.0, ("S3-udp", "qaware"): 12.0,
+    ("S3-udp", "minrtt"): 8.0,
+    ("D4096K", "default"): 2.0, ("D4096K", "qaware"): 1.9,
+    ("D4096K", "minrtt"): 2.0,
+}
+JITTER = (-0.02, 0.01, 0.0, 0.02, -0.01)    # per round, relative
+
+
+def record(scen, value):
+    """A completed transfer with goodput (or completion time) value: two
+    subflows sharing the bytes, sampled every 0.5 s."""
+    sc = SCENARIOS[scen]
+    if "bytes" in sc:
+        size, t_done = sc["bytes"], value
+    else:
+        t_done = sc["seconds"]
+        size = int(value * 1e6 / 8 * t_done)
+    steps = int(t_done / 0.5)
+    samples = [[0.5 * i, {"10.0.1.1": [size * i // steps // 2, 0, 0, 0],
+                          "10.0.2.1": [size * i // steps // 2, 0, 0, 0]}]
+               for i in range(1, steps + 1)]
+    rec = {"sent": size, "t_done": t_done, "samples": samples,
+           "receiver": {"bytes": size, "t_first": 0, "t_last": t_done}}
+    if sc["competitor"] != "-":
+        rec["competitor"] = {"start": sc["seconds"] / 3,
+                             "end": 2 * sc["seconds"] / 3, "rc": 0}
+    return rec
+
+
+def write_bench(d, means, rounds=5, mode="full", extra=None):
+    meta = {"mode": mode, "seed": 7, "rounds": rounds, "scale": 2,
+            "probe": [[1, 15.0, 16.0], [2, 9.5, 9.6]], "schedulers": " ".join(SCHEDS),
+            "paths": PATHS, "scenarios": SCENARIOS, "kernel": "test",
+            "commit": "test"}
+    os.makedirs(os.path.join(d, "runs"), exist_ok=True)
+    with open(os.path.join(d, "bench.json"), "w") as f:
+        json.dump(meta, f)
+    for (scen, sched), m in means.items():
+        for r in range(rounds):
+            rec = record(scen, m * (1 + JITTER[r % len(JITTER)]))
+            name = "%d-%s-%s.json" % (r + 1, scen, sched)
+            with open(os.path.join(d, "runs", name), "w") as f:
+                json.dump(rec, f)
+    for name, rec in (extra or {}).items():
+        with open(os.path.join(d, "runs", name), "w") as f:
+            json.dump(rec, f)
+
+
+def analyze(d, *args):
+    return subprocess.run([sys.executable, ANALYZE, "--no-plots"] +
+                          list(args) + [d], capture_output=True, text=True)
+
+
+def targets(d):
+    with open(os.path.join(d, "qaware-analysis.json")) as f:
+        return {t["target"].split(":")[0]: t for t in
+                json.load(f)["targets"]}
+
+
+def changed(**kw):
+    means = dict(GOOD)
+    for k, v in kw.items():
+        scen, sched = k.rsplit("_", 1)
+        means[(scen.replace("S3udp", "S3-udp"), sched)] = v
+    return means
+
+
+class Targets(unittest.TestCase):
+    def run_case(self, means, **kw):
+        self.tmp = tempfile.TemporaryDirectory()
+        write_bench(self.tmp.name, means, **kw)
+        strict = analyze(self.tmp.name, "--strict")
+        plain = analyze(self.tmp.name)
+        self.assertEqual(plain.returncode, 0, plain.stderr)
+        return strict, targets(self.tmp.name)
+
+    def tearDown(self):
+        if hasattr(self, "tmp"):
+            self.tmp.cleanup()
+
+    def assert_fails(self, means, which):
+        strict, t = self.run_case(means)
+        self.assertEqual(t[which]["verdict"], "FAIL")
+        self.assertEqual(strict.returncode, 1, strict.stdout)
+        self.assertIn("FAIL", strict.stdout)
+        others = [k for k, v in t.items() if v["verdict"] != "PASS"]
+        self.assertEqual(others, [which])
+
+    def test_all_met(self):
+        strict, t = self.run_case(GOOD)
+        self.assertEqual(strict.returncode, 0, strict.stdout)
+        self.assertEqual({v["verdict"] for v in t.values()}, {"PASS"})
+        self.assertEqual(len(t), 4)
+
+    def test_s3_below_factor(self):
+        # 1.25 x default: short of 1.3, and not worse than default.
+        self.assert_fails(changed(S3udp_qaware=10.0), "S3-udp")
+
+    def test_s1_below_rate(self):
+        # 17.5 of 20 Mbit/s is 87.5 %; default 17.5 too, so not worse.
+        self.assert_fails(changed(S1_qaware=17.5, S1_default=17.5,
+                                  S1_minrtt=17.5), "S1")
+
+    def test_s2_below_rate(self):
+        self.assert_fails(changed(S2_qaware=11.0), "S2")
+
+    def test_completion_significantly_worse(self):
+        self.assert_fails(changed(D4096K_qaware=2.4),
+                          "qaware nowhere significantly worse than default")
+
+    def test_goodput_significantly_worse(self):
+        strict, t = self.run_case(changed(S1_default=19.5, S1_qaware=18.5))
+        worse = t["qaware nowhere significantly worse than default"]
+        self.assertEqual(worse["verdict"], "FAIL")
+        self.assertEqual(worse["value"], "S1")
+        self.assertEqual(strict.returncode, 1)
+
+    def test_overlap_is_not_worse(self):
+        # 1 % lower with 2 % noise each way: the interval holds 1.
+        _, t = self.run_case(changed(D4096K_qaware=2.02))
+        self.assertEqual(
+            t["qaware nowhere significantly worse than default"]["verdict"],
+            "PASS")
+
+    def test_one_round_not_judged(self):
+        strict, t = self.run_case(GOOD, rounds=1, mode="short")
+        worse = t["qaware nowhere significantly worse than default"]
+        self.assertEqual(worse["verdict"], "N/A")
+        self.assertEqual(strict.returncode, 0)
+        self.assertIn("indicative", strict.stdout)
+
+
+class Figures(unittest.TestCase):
+    def test_window_goodput(self):
+        # 1 MB acked by 2 s, 3 MB by 4 s: 2 MB over [2, 4] s.
+        rec = {"samples": [[1.0, {"a": [500000]}], [2.0, {"a": [1000000]}],
+                           [4.0, {"a": [3000000]}]],
+               "competitor": {"start": 2.0, "end": 4.0}}
+        self.assertAlmostEqual(QA.window_goodput(rec), 8.0)
+        # halfway between samples: interpolated.
+        rec["competitor"] = {"start": 3.0, "end": 4.0}
+        self.assertAlmostEqual(QA.window_goodput(rec), 8.0)
+        self.assertIsNone(QA.window_goodput({"samples": []}))
+
+    def test_bootstrap(self):
+        import random
+        a, b = [2.0, 2.0, 2.0], [1.0, 1.0, 1.0]
+        self.assertEqual(QA.bootstrap_ratio(a, b, random.Random(1)),
+                         [2.0, 2.0])
+        self.assertIsNone(QA.bootstrap_ratio([2.0], b, random.Random(1)))
+        lo, hi = QA.bootstrap_ratio([1.0, 3.0], [1.0, 1.0],
+                                    random.Random(1))
+        self.assertTrue(1.0 <= lo < 2.0 < hi <= 3.0)
+
+    def test_subflow_series(self):
+        rec = {"samples": [[0.0, {"10.0.1.1": [0]}],
+                           [0.5, {"10.0.1.1": [125000],
+                                  "10.0.2.1": [0]}],
+                           [1.0, {"10.0.1.1": [250000],
+                                  "10.0.2.1": [62500]}]]}
+        s = QA.subflow_series(rec, PATHS)
+        self.assertEqual(s["path 1"], ([0.5, 1.0], [2.0, 2.0]))
+        self.assertEqual(s["path 2"], ([1.0], [1.0]))
+
+    def test_failed_left_out(self):
+        bad = record("S1", 1.0)
+        bad["receiver"]["bytes"] -= 1
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD, extra={"6-S1-qaware.json": bad})
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "qaware-analysis.json")) as f:
+                rows = json.load(f)["rows"]
+            row = [r for r in rows if r["scenario"] == "S1" and
+                   r["scheduler"] == "qaware"][0]
+            self.assertEqual((row["n"], row["failed"]), (5, 1))
+            self.assertAlmostEqual(row["mean"], 19.0, places=1)
+            self.assertIn("1 transfer(s) failed", p.stdout)
+
+    def test_names(self):
+        self.assertEqual(QA.parse_name("3-S3-tcp-qaware.json"),
+                         (3, "S3-tcp", "qaware"))
+        self.assertIsNone(QA.parse_name("warm-S1.json"))
+
+    def test_plot(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("matplotlib not installed")
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD, rounds=1)
+            p = subprocess.run([sys.executable, ANALYZE, "-q", d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertTrue(os.path.getsize(
+                os.path.join(d, "qaware-S3-udp.png")) > 1000)
+
+
+class BadInput(unittest.TestCase):
+    def test_no_bench_json(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(analyze(d).returncode, 2)
+
+    def test_no_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, {})
+            p = analyze(d)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("no runs", p.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(tap_main(sys.modules[__name__]))
