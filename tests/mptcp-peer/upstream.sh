@@ -1,9 +1,84 @@
 #!/bin/bash
 # Run one upstream MPTCP selftest (built by build.sh at test time) as is.
-# Usage: upstream.sh SCRIPT [ARGS...]
+# With --schedulers, every MPTCP scheduler of the kernel takes its turn:
+# sched_ip.sh, the "ip" on the script's PATH, gives each netns the script
+# creates and each mptcp_connect it starts the next one of
+# /proc/sys/net/mptcp/available_schedulers ($TW_MPTCP_SCHEDULERS, when set,
+# instead: "ecf" runs everything with ecf).  The choices are printed with
+# the script's output, so a failure names its schedulers.
+#
+# mptcp_qaware's schedulers join when the module is loaded already, or
+# when its file is found ($TW_KO_DIR/mptcp-qaware/mptcp_qaware.ko, as the
+# harness sets it; .build/kmod/$(uname -r) of the source tree otherwise):
+# then it is loaded for the run and must unload cleanly after.
+# Usage: upstream.sh [--schedulers] SCRIPT [ARGS...]
+rotate=0
+[ "${1:-}" = --schedulers ] && { rotate=1; shift; }
 top=${TW_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$top/.build/mptcp-selftests/net/mptcp
 [ -x "$dir/$1" ] || { echo "1..0 # SKIP $1 not built here (tests/mptcp-peer/build.sh in the source tree, TW_ROOT)"; exit 4; }
+ko=${TW_KO_DIR:-$top/.build/kmod/$(uname -r)}/mptcp-qaware/mptcp_qaware.ko
+avail=/proc/sys/net/mptcp/available_schedulers
+loaded_here=0
+
+qaware_loaded() { grep -q '^mptcp_qaware ' /proc/modules; }
+
+# Load mptcp_qaware unless it is there; the harness always has its file.
+qaware_load() {
+	qaware_loaded && return 0
+	if [ ! -f "$ko" ]; then
+		[ -z "${TW_KO_DIR:-}" ] && return 0
+		echo "Bail out! $ko not built (make modules-test)"
+		exit 1
+	fi
+	timewire qaware load ko "$ko" >&2 ||
+		{ echo "Bail out! timewire qaware load ko $ko failed"; exit 1; }
+	loaded_here=1
+}
+
+# A closed MPTCP socket lets go of its scheduler a little later (RCU, the
+# workqueue): retry the unload for up to 20 s.
+qaware_unload() {
+	local i
+	for i in $(seq 40); do
+		rmmod mptcp_qaware 2>/dev/null && return 0
+		sleep 0.5
+	done
+	rmmod mptcp_qaware
+}
+
+# The scripts' PATH gets sched_ip.sh as "ip", with its state.
+rotation_setup() {
+	local scheds=${TW_MPTCP_SCHEDULERS:-$(cat "$avail")}
+
+	echo "# schedulers in turn: $scheds"
+	state=$(mktemp -d)
+	echo 0 > "$state/next"
+	ln -s "$here/sched_ip.sh" "$state/ip"
+	TW_REAL_IP=$(command -v ip)
+	export TW_REAL_IP TW_SCHEDS=$scheds TW_SCHED_STATE=$state
+	PATH=$state:$PATH
+}
+
+state=
+if [ $rotate -eq 1 ] && [ -r "$avail" ]; then
+	[ "$(id -u)" -eq 0 ] && qaware_load
+	rotation_setup
+elif [ $rotate -eq 1 ]; then
+	echo "# no MPTCP scheduler API in this kernel: its one scheduler only"
+fi
+
 # The scripts run their helpers as ./NAME and keep temporaries in /tmp.
 cd "$dir" || exit 1
-exec "$dir/$@"
+"$dir/$@" 9>&1
+rc=$?
+if [ -n "$state" ]; then
+	echo "# $(cat "$state/next") scheduler selections"
+	rm -rf "$state"
+fi
+if [ $loaded_here -eq 1 ] && ! qaware_unload; then
+	echo "# mptcp_qaware did not unload after $1"
+	rc=1
+fi
+exit $rc
