@@ -10,6 +10,8 @@
 # "##" comment after each target is its line there.
 
 TOPDIR	:= $(CURDIR)
+# Kbuild is safe in parallel: the module builds use every CPU.
+NPROC	:= $(shell nproc)
 PREFIX	?= /usr/local
 
 # The test kernel: the one KVER names, else the newest installed 6.12 (make
@@ -48,7 +50,7 @@ modules: ## the modules of modules.list for KDIR, objects next to the sources
 modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>/<name>.ko
 	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
 	@$(TOPDIR)/scripts/kmod-tree.sh $(TEST_KO_DIR)
-	$(MAKE) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
+	$(MAKE) -j$(NPROC) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
 
 userspace: ## the timewire CLI and the experiment tools
 	$(MAKE) -C userspace

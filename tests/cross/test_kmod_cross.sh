@@ -53,7 +53,7 @@ for entry in "${modules[@]}"; do
 	mlog=$src/$m.build.log
 	# Without the cross kernel's Module.symvers every kernel symbol is
 	# unresolved: modpost may only warn.
-	make -C "$kdir" ARCH=mips CROSS_COMPILE="$CROSS" M="$src/$dir" W=1 \
+	make -j"$(nproc)" -C "$kdir" ARCH=mips CROSS_COMPILE="$CROSS" M="$src/$dir" W=1 \
 		KBUILD_MODPOST_WARN=1 modules > "$mlog" 2>&1
 	ko=$src/$dir/$m.ko
 	tap_ok "$m.ko builds for mips" test -f "$ko"
