@@ -41,6 +41,7 @@ MODULE_PARM_DESC(queue_source, "n_k from: 0 BQL in flight + qdisc backlog (defau
 /* Per subflow: QAware's estimator and the dequeue counter it follows. */
 struct qa_sf_state {
 	const struct mptcp_subflow_context *subflow;	/* key, not read */
+	u32 token;		/* key: the connection's, see qa_sf_slot() */
 	int ifindex;		/* device of @dequeued; 0: no sample yet */
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
 	u64 dequeued;		/* the counter at the last decision */
@@ -262,15 +263,22 @@ static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
 }
 
 /* The slot of subflow @i, started afresh when another subflow holds it. */
+/*
+ * Subflow i's state, new when the subflow is.  A disconnect
+ * (connect(AF_UNSPEC)) keeps the socket, its scheduler and its first
+ * subflow for the next connection, whose sequence space is another: the
+ * token tells the connections apart.
+ */
 static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
 				      const struct mptcp_subflow_context *sf,
-				      u64 now)
+				      u32 token, u64 now)
 {
 	struct qa_sf_state *st = &conn->sf[i];
 
-	if (st->subflow != sf) {
+	if (st->subflow != sf || st->token != token) {
 		memset(st, 0, sizeof(*st));
 		st->subflow = sf;
+		st->token = token;
 		tw_qa_est_init(&st->est, 0, now);
 	}
 	return st;
@@ -370,7 +378,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
-		st = qa_sf_slot(conn, n, subflow, now);
+		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
 		qa_view_fill(v, subflow, policy);
 		if (qa_sf_stale(conn, st, ssk, now))
 			v->active = v->can_send = false;
