@@ -54,8 +54,17 @@ void qa_stats_free(struct qa_stats *st)
 void qa_stats_conn(struct qa_stats *st, const struct mptcp_sock *msk,
 		   unsigned int n, bool picked)
 {
+	u32 token = READ_ONCE(msk->token);
+
 	lockdep_assert_held(&st->lock);
-	st->s.token = READ_ONCE(msk->token);
+	/*
+	 * After connect(AF_UNSPEC) the socket and its first subflow carry
+	 * another connection: its subflows' picks and addresses start anew.
+	 */
+	if (token != st->s.token) {
+		memset(st->s.sf, 0, sizeof(st->s.sf));
+		st->s.token = token;
+	}
 	st->s.n = n;
 	st->s.calls++;
 	if (!picked)
