@@ -308,6 +308,10 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		if (!bh_off && target - now <= OMW_SPIN_BH_OFF_NS) {
 			local_bh_disable();
 			bh_off = true;
+		} else if (bh_off && target - now > OMW_SPIN_BH_OFF_NS) {
+			/* The head moved later: BH back on until its stretch. */
+			local_bh_enable();
+			bh_off = false;
 		}
 		/* Not in the BH-off stretch, which cannot sleep. */
 		if (!bh_off && need_resched()) {
