@@ -1,8 +1,8 @@
 #!/bin/bash
 # Run one upstream MPTCP selftest (built by build.sh at test time) as is.
 # With --schedulers, every MPTCP scheduler of the kernel takes its turn:
-# sched_ip.sh, the "ip" on the script's PATH, gives each netns the script
-# creates and each mptcp_connect it starts the next one of
+# the script runs from a copy of its directory in which sched_connect.sh
+# stands in for mptcp_connect and gives each run of it the next one of
 # /proc/sys/net/mptcp/available_schedulers ($TW_MPTCP_SCHEDULERS, when set,
 # instead: "ecf" runs everything with ecf).  The choices are printed with
 # the script's output, so a failure names its schedulers.
@@ -48,17 +48,24 @@ qaware_unload() {
 	rmmod mptcp_qaware
 }
 
-# The scripts' PATH gets sched_ip.sh as "ip", with its state.
+# The script runs from a copy of the selftests' directory, symbolic links
+# but for mptcp_connect, which is sched_connect.sh, with its state.
 rotation_setup() {
-	local scheds=${TW_MPTCP_SCHEDULERS:-$(cat "$avail")}
+	local scheds=${TW_MPTCP_SCHEDULERS:-$(cat "$avail")} f
 
 	echo "# schedulers in turn: $scheds"
 	state=$(mktemp -d)
 	echo 0 > "$state/next"
-	ln -s "$here/sched_ip.sh" "$state/ip"
-	TW_REAL_IP=$(command -v ip)
-	export TW_REAL_IP TW_SCHEDS=$scheds TW_SCHED_STATE=$state
-	PATH=$state:$PATH
+	mkdir "$state/net"
+	for f in "$dir"/../*; do
+		[ "$f" -ef "$dir" ] || ln -s "$f" "$state/net/"
+	done
+	mkdir "$state/net/mptcp"
+	for f in "$dir"/*; do ln -s "$f" "$state/net/mptcp/"; done
+	ln -sf "$here/sched_connect.sh" "$state/net/mptcp/mptcp_connect"
+	export TW_REAL_CONNECT=$dir/mptcp_connect TW_SCHEDS=$scheds \
+		TW_SCHED_STATE=$state
+	dir=$state/net/mptcp
 }
 
 state=
