@@ -16,7 +16,7 @@ APT_PKGS=(
 	libnl-3-dev libnl-genl-3-dev liburcu-dev
 	sparse qemu-system-x86 busybox-static
 	iproute2 iputils-ping ethtool iperf3 nftables iptables socat tcpdump
-	procps psmisc netcat-openbsd
+	procps psmisc netcat-openbsd jq	# jq: JSON checks in guest tests, where Python starts slowly
 	python3-yaml python3-jsonschema python3-matplotlib python3-pip
 	libelf-dev libssl-dev
 	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF

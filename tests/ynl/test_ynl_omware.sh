@@ -37,8 +37,7 @@ elif [ -x "$top/scripts/ynl.sh" ]; then
 else
 	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
 fi
-"$py" -c 'import yaml' 2>/dev/null ||
-	tap_skip_all "$py lacks yaml (apt install python3-yaml)"
+command -v jq >/dev/null || tap_skip_all "no jq (apt install jq)"
 
 registered() {
 	if command -v genl >/dev/null; then
@@ -70,7 +69,7 @@ tap_plan 11
 
 if ynl --do stats-get --output-json >"$tmp/stats.json" 2>"$tmp/stats.err"; then
 	tap_ok "ynl stats-get returns module counters and caps" json_check \
-		"$tmp/stats.json" "'submitted' in r['stats'] and r['max-pkts'] > 0"
+		"$tmp/stats.json" '(.stats | has("submitted")) and .["max-pkts"] > 0'
 else
 	sed 's/^/# /' "$tmp/stats.err"
 	tap_result 1 "ynl stats-get returns module counters and caps"
@@ -78,7 +77,7 @@ fi
 
 if ynl --dump session-get --output-json >"$tmp/dump.json" 2>"$tmp/dump.err"; then
 	tap_ok "ynl dump in a fresh netns lists no session" json_check \
-		"$tmp/dump.json" "r == []"
+		"$tmp/dump.json" '. == []'
 else
 	sed 's/^/# /' "$tmp/dump.err"
 	tap_result 1 "ynl dump in a fresh netns lists no session"

@@ -6,8 +6,8 @@
 # read and dumped, refusals with their extack, the table deleted.
 #
 # Tables outlive the socket that made them, so each step is one ynl run.
-# Python starts slowly under emulation: the steps are few, and specs are
-# not schema-validated here (test_spec.sh does that on the host).
+# Python starts slowly under emulation: the steps are few, JSON is checked
+# with jq, and specs are not schema-validated here (test_spec.sh does that on the host).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,8 +31,7 @@ elif [ -x "$top/scripts/ynl.sh" ]; then
 else
 	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
 fi
-"$py" -c 'import yaml' 2>/dev/null ||
-	tap_skip_all "$py lacks yaml (apt install python3-yaml)"
+command -v jq >/dev/null || tap_skip_all "no jq (apt install jq)"
 [ -d /sys/module/tfib ] || tap_skip_all "tfib module not loaded"
 
 cleanup() {
@@ -65,23 +64,21 @@ tap_ok "ynl creates a seqcount table and sets an entry (one message)" \
 	run new --multi table-new '{"table": "ynl0", "capacity": 100, "sync": "seqcount"}' \
 	--multi entry-set '{"table": "ynl0", "user-id": 7, "mac": "02007f000007", "ts-ns": 123456789, "seq": 3}'
 
-if run get --do table-get --json '{"table": "ynl0"}'; then
+# Both reads in one message (one Python start fewer).
+if run get --multi table-get '{"table": "ynl0"}' \
+	--multi entry-get '{"table": "ynl0", "user-id": 7}'; then
 	tap_ok "ynl table-get: capacity, default buckets, sync, one entry" json_check \
-		"$tmp/get" "r['capacity'] == 100 and r['buckets'] == 128 and r['sync'] == 'seqcount' and r['entries'] == 1 and r['clockid'] == 1"
+		"$tmp/get" '.[0] | .capacity == 100 and .buckets == 128 and .sync == "seqcount" and .entries == 1 and .clockid == 1'
+	tap_ok "ynl entry-get returns the tuple as set" json_check \
+		"$tmp/get" '.[1] | .mac == "02007f000007" and .["ts-ns"] == 123456789 and .seq == 3 and .table == "ynl0"'
 else
 	tap_result 1 "ynl table-get: capacity, default buckets, sync, one entry"
-fi
-
-if run entry --do entry-get --json '{"table": "ynl0", "user-id": 7}'; then
-	tap_ok "ynl entry-get returns the tuple as set" json_check \
-		"$tmp/entry" "r['mac'] == '02007f000007' and r['ts-ns'] == 123456789 and r['seq'] == 3 and r['table'] == 'ynl0'"
-else
 	tap_result 1 "ynl entry-get returns the tuple as set"
 fi
 
 if run dump --dump entry-get --json '{"table": "ynl0"}'; then
 	tap_ok "ynl entry dump lists the one entry" json_check \
-		"$tmp/dump" "[e['user-id'] for e in r] == [7]"
+		"$tmp/dump" '[.[]["user-id"]] == [7]'
 else
 	tap_result 1 "ynl entry dump lists the one entry"
 fi
@@ -96,7 +93,7 @@ tap_ok "ynl shows the handler's extack (no such table)" \
 if run del --do table-del --json '{"table": "ynl0"}' &&
 	run left --dump table-get; then
 	tap_ok "ynl table-del; the namespace has no table left" json_check \
-		"$tmp/left" "r == []"
+		"$tmp/left" '. == []'
 else
 	tap_result 1 "ynl table-del; the namespace has no table left"
 fi
