@@ -351,11 +351,11 @@ static int qa_check_running_btf(void *scratch)
 		       QA_BTF_PATH, len);
 		return len;
 	}
-	err = -EINVAL;
-	if (!qa_btf_sections(&btf, data, len) || qa_btf_index(&btf))
+	err = qa_btf_sections(&btf, data, len) ? qa_btf_index(&btf) : -EINVAL;
+	if (err == -EINVAL)
 		pr_err("%s is not BTF this module can read: refusing to load\n",
 		       QA_BTF_PATH);
-	else
+	else if (!err)
 		err = qa_btf_check(&btf, scratch);
 	kvfree(btf.by_id);
 	vfree(data);

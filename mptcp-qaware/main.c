@@ -41,20 +41,23 @@ static int __init qa_init(void)
 	int err = qa_check_layout();
 
 	if (!err)
-		err = qa_register();
+		err = qa_nl_init();
 	if (err)
 		return err;
-	/* Last: requests may arrive as soon as the family exists. */
-	err = qa_nl_init();
+	/*
+	 * Last: a socket may take a scheduler, and a reference to the module,
+	 * as soon as it is registered; nothing may fail after that.
+	 */
+	err = qa_register();
 	if (err)
-		qa_unregister();
+		qa_nl_exit();
 	return err;
 }
 
 static void __exit qa_exit(void)
 {
-	qa_nl_exit();
 	qa_unregister();
+	qa_nl_exit();
 }
 
 module_init(qa_init);

@@ -20,6 +20,27 @@
 #include "protocol.h"
 #include "qaware.h"
 
+/*
+ * snd_una and wnd_end move under the data lock, from softirq even while
+ * the socket is owned: on 32-bit a read without that lock can tear.
+ */
+u64 qa_read_acked64(struct mptcp_sock *msk, const u64 *field)
+{
+#if BITS_PER_LONG == 32
+	struct sock *sk = (struct sock *)msk;
+	u64 val;
+
+	/* owned: by this caller, which does not hold the data lock */
+	if (sock_owned_by_user(sk)) {
+		mptcp_data_lock(sk);
+		val = *field;
+		mptcp_data_unlock(sk);
+		return val;
+	}
+#endif
+	return READ_ONCE(*field);
+}
+
 /* Sequence number after the last byte written by the application. */
 u64 qa_data_end(const struct mptcp_sock *msk)
 {
@@ -46,7 +67,7 @@ u64 qa_send_head(const struct mptcp_sock *msk)
  */
 void qa_send_from(struct mptcp_sock *msk, u64 seq)
 {
-	u64 una = READ_ONCE(msk->snd_una), nxt = msk->snd_nxt;
+	u64 una = qa_read_acked64(msk, &msk->snd_una), nxt = msk->snd_nxt;
 	struct mptcp_data_frag *dfrag, *head = NULL;
 
 	if (before64(seq, una))

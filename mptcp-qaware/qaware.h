@@ -40,6 +40,7 @@ extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
 
 /* push.c: the send head of 6.12's push loop (see there). */
+u64 qa_read_acked64(struct mptcp_sock *msk, const u64 *field);
 u64 qa_data_end(const struct mptcp_sock *msk);
 u64 qa_send_head(const struct mptcp_sock *msk);
 void qa_send_from(struct mptcp_sock *msk, u64 seq);
@@ -67,6 +68,7 @@ struct qa_queue_parts {
  */
 struct qa_sf_stats {
 	const struct mptcp_subflow_context *subflow;	/* key, not read */
+	u32 subflow_id;			/* key: a reused context is another */
 	struct in6_addr saddr, daddr;	/* IPv4 as v4-mapped */
 	__be16 sport, dport;
 	bool backup, active;

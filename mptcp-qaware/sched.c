@@ -41,8 +41,10 @@ MODULE_PARM_DESC(queue_source, "n_k from: 0 BQL in flight + qdisc backlog (defau
 /* Per subflow: QAware's estimator and the dequeue counter it follows. */
 struct qa_sf_state {
 	const struct mptcp_subflow_context *subflow;	/* key, not read */
+	u32 subflow_id;		/* key: a reused context is another subflow */
 	u32 token;		/* key: the connection's, see qa_sf_slot() */
 	int ifindex;		/* device of @dequeued; 0: no sample yet */
+	int txq;		/* its tx queue */
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
 	u64 dequeued;		/* the counter at the last decision */
 	struct tw_qa_est est;
@@ -173,6 +175,7 @@ static bool qa_sf_stale(struct qa_conn *conn, struct qa_sf_state *st,
 /* The local egress queue of one subflow, as its device shows it. */
 struct qa_queue {
 	int ifindex;
+	int txq;
 	bool bql;		/* the device runs BQL (DQL has counted) */
 	u32 queued;		/* bytes waiting, per queue_source */
 	u32 bql_bytes;		/* its parts, whatever queue_source says */
@@ -193,7 +196,8 @@ static void qa_read_qdisc(struct Qdisc *q, u32 *backlog, u64 *bytes)
 
 	qdisc_qstats_qlen_backlog(q, &qlen, backlog);
 	gnet_stats_basic_sync_init(&b);
-	gnet_stats_add_basic(&b, q->cpu_bstats, &q->bstats, false);
+	/* running: the counters move under the qdisc's lock, not ours */
+	gnet_stats_add_basic(&b, q->cpu_bstats, &q->bstats, true);
 	*bytes = u64_stats_read(&b.bytes);
 }
 
@@ -221,6 +225,7 @@ static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 	txq = netdev_get_tx_queue(dev, idx);
 	memset(out, 0, sizeof(*out));
 	out->ifindex = dev->ifindex;
+	out->txq = idx;
 #ifdef CONFIG_BQL
 	{
 		/* completed first: a later num_queued is never below it */
@@ -247,24 +252,39 @@ static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 	return true;
 }
 
-/* Bytes the queue let go since the last decision; 0 on a new counter. */
+/*
+ * Bytes the queue let go since the last decision; 0 on another counter
+ * (another device or queue) or a qdisc's that restarted (replaced).
+ */
 static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
 {
 	u64 delta = 0;
 
-	if (st->ifindex == q->ifindex && st->bql == q->bql)
+	if (st->ifindex == q->ifindex && st->txq == q->txq &&
+	    st->bql == q->bql) {
 		/* DQL's counters are u32 and wrap */
-		delta = q->bql ? (u32)(q->dequeued - st->dequeued) :
-				 q->dequeued - st->dequeued;
+		if (q->bql)
+			delta = (u32)(q->dequeued - st->dequeued);
+		else if (q->dequeued > st->dequeued)
+			delta = q->dequeued - st->dequeued;
+	}
 	st->ifindex = q->ifindex;
+	st->txq = q->txq;
 	st->bql = q->bql;
 	st->dequeued = q->dequeued;
 	return delta;
 }
 
-/* The slot of subflow @i, started afresh when another subflow holds it. */
+static bool qa_sf_is(const struct qa_sf_state *st,
+		     const struct mptcp_subflow_context *sf, u32 token)
+{
+	return st->subflow == sf && st->subflow_id == sf->subflow_id &&
+	       st->token == token;
+}
+
 /*
- * Subflow i's state, new when the subflow is.  A disconnect
+ * Subflow i's state, new when the subflow is; a subflow that moved up the
+ * list (one before it closed) takes its state along.  A disconnect
  * (connect(AF_UNSPEC)) keeps the socket, its scheduler and its first
  * subflow for the next connection, whose sequence space is another: the
  * token tells the connections apart.
@@ -274,13 +294,20 @@ static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
 				      u32 token, u64 now)
 {
 	struct qa_sf_state *st = &conn->sf[i];
+	unsigned int j;
 
-	if (st->subflow != sf || st->token != token) {
-		memset(st, 0, sizeof(*st));
-		st->subflow = sf;
-		st->token = token;
-		tw_qa_est_init(&st->est, 0, now);
-	}
+	if (qa_sf_is(st, sf, token))
+		return st;
+	for (j = i + 1; j < TW_QA_MAX_SUBFLOWS; j++)
+		if (qa_sf_is(&conn->sf[j], sf, token)) {
+			swap(conn->sf[i], conn->sf[j]);
+			return st;
+		}
+	memset(st, 0, sizeof(*st));
+	st->subflow = sf;
+	st->subflow_id = sf->subflow_id;
+	st->token = token;
+	tw_qa_est_init(&st->est, 0, now);
 	return st;
 }
 
@@ -327,12 +354,12 @@ static void qa_view_queue(struct tw_sf_view *v, struct sock *ssk,
 	v->wait_ns = st->est.wait_ns;
 }
 
-static void qa_msk_view(const struct mptcp_sock *msk, struct tw_qa_msk_view *m)
+static void qa_msk_view(struct mptcp_sock *msk, struct tw_qa_msk_view *m)
 {
-	u64 snd_una = READ_ONCE(msk->snd_una);
+	u64 snd_una = qa_read_acked64(msk, &msk->snd_una);
 	u64 snd_nxt = READ_ONCE(msk->snd_nxt);
 	u64 write_seq = READ_ONCE(msk->write_seq);
-	u64 wnd_end = READ_ONCE(msk->wnd_end);
+	u64 wnd_end = qa_read_acked64(msk, &msk->wnd_end);
 
 	m->unsent_bytes = after64(write_seq, snd_nxt) ? write_seq - snd_nxt : 0;
 	m->snd_wnd_bytes = after64(wnd_end, snd_una) ? wnd_end - snd_una : 0;
@@ -478,7 +505,7 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 			      struct mptcp_subflow_context **subflows,
 			      unsigned int n)
 {
-	u64 una = READ_ONCE(msk->snd_una), end = qa_data_end(msk);
+	u64 una = qa_read_acked64(msk, &msk->snd_una), end = qa_data_end(msk);
 	u32 i, pick = TW_QA_NONE;
 
 	for (i = 0; i < n; i++) {
@@ -487,6 +514,8 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 		if (subflows[i] == conn->red_last)
 			qa_sent_raise(st, qa_send_head(msk));
 		qa_sent_raise(st, una);
+		if (after64(st->sent_seq, end))
+			st->sent_seq = end;
 		if ((conn->d.set & BIT(i)) && before64(st->sent_seq, end) &&
 		    (pick == TW_QA_NONE ||
 		     before64(st->sent_seq, conn->sf[pick].sent_seq)))
@@ -514,7 +543,7 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 	if (redundant && !reinject)
 		qa_redundant_pick(conn, msk, subflows, n);
 	else if (conn->went_stale && !redundant)
-		qa_send_from(msk, READ_ONCE(msk->snd_una));
+		qa_send_from(msk, qa_read_acked64(msk, &msk->snd_una));
 	atomic64_add(conn->went_stale, &sched->stale);
 	conn->went_stale = 0;
 }
@@ -530,6 +559,12 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	unsigned int n;
 	int err = 0;
 
+	/*
+	 * Only the kernel's own scheduler refills snd_burst; the push loop
+	 * subtracts what it sends and asks again while it is <= 0.  Kept at
+	 * 0, it never wraps (2 GiB on) into a burst no scheduler chose.
+	 */
+	msk->snd_burst = 0;
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
 	if (conn) {

@@ -96,9 +96,10 @@ void qa_stats_subflow(struct qa_sf_stats *sf,
 		      const struct qa_queue_parts *queue, bool picked)
 {
 	/* A slot taken by another subflow counts its picks afresh. */
-	if (sf->subflow != subflow) {
+	if (sf->subflow != subflow || sf->subflow_id != subflow->subflow_id) {
 		memset(sf, 0, sizeof(*sf));
 		sf->subflow = subflow;
+		sf->subflow_id = subflow->subflow_id;
 	}
 	/* once connected: a closed socket forgets its addresses */
 	if (!sf->dport)
