@@ -68,6 +68,8 @@ struct qa_conn {
 	u64 blest_next_ns;	/* BLEST: next lambda adaptation */
 	u64 blest_retrans;	/* BLEST: msk->bytes_retrans then */
 	u32 went_stale;		/* subflows turned stale at this decision */
+	bool resend;		/* their data in flight awaits another subflow */
+	bool any_stale;		/* a subflow is stale at this decision */
 	/* redundant: the subflow scheduled last for new data */
 	const struct mptcp_subflow_context *red_last;
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
@@ -398,6 +400,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
 
+	conn->any_stale = false;
 	mptcp_for_each_subflow(msk, subflow) {
 		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 		struct tw_sf_view *v = &conn->view[n];
@@ -407,8 +410,10 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 			break;
 		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
 		qa_view_fill(v, subflow, policy);
-		if (qa_sf_stale(conn, st, ssk, now))
+		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
+			conn->any_stale = true;
+		}
 		qa_view_queue(v, ssk, st, now);
 		subflows[n++] = subflow;
 	}
@@ -530,8 +535,11 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 
 /*
  * What moves the send head: redundant's positions, or a subflow that
- * just went stale, whose data in flight is sent again on the others from
- * snd_una, as the kernel does for its own stale subflows.
+ * went stale, whose data in flight is sent again on the others from
+ * snd_una, as the kernel does for its own stale subflows.  That waits for
+ * a decision that has another subflow to send on, and is dropped when
+ * none is stale any more: a lone subflow that recovers has TCP's own
+ * retransmissions, and sending its data again on it would be waste.
  */
 static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 			 struct mptcp_sock *msk,
@@ -540,12 +548,15 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 {
 	bool redundant = sched->policy == TW_QA_REDUNDANT;
 
-	if (redundant && !reinject)
-		qa_redundant_pick(conn, msk, subflows, n);
-	else if (conn->went_stale && !redundant)
-		qa_send_from(msk, qa_read_acked64(msk, &msk->snd_una));
 	atomic64_add(conn->went_stale, &sched->stale);
+	conn->resend = (conn->resend || conn->went_stale) && conn->any_stale;
 	conn->went_stale = 0;
+	if (redundant && !reinject) {
+		qa_redundant_pick(conn, msk, subflows, n);
+	} else if (conn->resend && !redundant && conn->d.set) {
+		qa_send_from(msk, qa_read_acked64(msk, &msk->snd_una));
+		conn->resend = false;
+	}
 }
 
 /* Kernel glue: the callback every scheduler of the module shares. */
