@@ -39,7 +39,6 @@ nicpair_find || tap_skip_all "$nicpair_why"
 cli=qbc-$$
 srv=qbs-$$
 size=$((3 * 1024 * 1024))
-xfer=$here/mptcp_xfer.py
 qsrc=/sys/module/mptcp_qaware/parameters/queue_source
 dql=/sys/class/net/c1/queues/tx-0/byte_queue_limits
 mark=$(tw_kmsg_mark)

@@ -6,6 +6,8 @@
 
 qa_ko=$here/mptcp_qaware.ko
 qa_refcnt=/sys/module/mptcp_qaware/refcnt
+# MPTCP transfers and UDP fillers of the path tests
+xfer=$here/mptcp_xfer.py
 
 # Skip unless this machine can run the suite at all.
 qa_preflight() {

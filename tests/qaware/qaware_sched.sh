@@ -84,23 +84,7 @@ topology() {
 }
 
 # Park ~1.4 MB of UDP in band 2 of path 1's egress: it drains at 8 kbit/s.
-# The datagrams count against the socket's send buffer while they wait:
-# a large one (SO_SNDBUFFORCE), and never block.
-fill_path1() {
-	ip netns exec "$cli" python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, 2)
-s.setsockopt(socket.SOL_SOCKET, 32, 16 << 20)  # SO_SNDBUFFORCE
-n = 0
-try:
-    while n < 1000:
-        s.sendto(bytes(1400), socket.MSG_DONTWAIT, ("10.0.1.2", 9))
-        n += 1
-except BlockingIOError:
-    pass
-print(n, "datagrams queued")'
-}
+fill_path1() { ip netns exec "$cli" python3 "$xfer" fill 10.0.1.2 2 1000; }
 
 backlog1() {	# bytes waiting in path 1's egress qdisc
 	tc -n "$cli" -s qdisc show dev c1 | awk '$1 == "qdisc" && $2 == "prio" { p = 1 }
@@ -110,22 +94,7 @@ backlog1() {	# bytes waiting in path 1's egress qdisc
 # The server counts what it reads per connection and prints it (appending:
 # the file is emptied before each transfer).
 start_server() {
-	ip netns exec "$srv" python3 -c '
-import socket
-l = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
-l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", 5201))
-l.listen(4)
-while True:
-    c, _ = l.accept()
-    n = 0
-    while True:
-        b = c.recv(1 << 16)
-        if not b:
-            break
-        n += len(b)
-    print(n, flush=True)
-    c.close()' >> "$TMPDIR_QA/server.out" &
+	ip netns exec "$srv" python3 "$xfer" serve 5201 >> "$TMPDIR_QA/server.out" &
 	server=$!
 	sleep 1
 }
@@ -135,25 +104,8 @@ while True:
 # connection stays open after the transfer (it creates the file) until the
 # file is gone.
 upload() {
-	timeout 180 ip netns exec "$cli" python3 -c '
-import os, socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
-s.connect(("10.0.1.2", 5201))
-size, pause, sent = int(sys.argv[1]), int(sys.argv[2]), 0
-chunk = bytes(1 << 16)
-while sent < size:
-    if pause and sent == pause:
-        print("paused", flush=True)
-        sys.stdin.readline()
-    end = pause if pause > sent else size
-    sent += s.send(chunk[:min(end - sent, len(chunk))])
-s.shutdown(socket.SHUT_WR)
-s.recv(1)
-if sys.argv[3]:
-    open(sys.argv[3], "w").close()
-    while os.path.exists(sys.argv[3]):
-        time.sleep(0.1)
-s.close()' "$size" "${1:-0}" "${2:-}"
+	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
+		"$size" "${1:-0}" "${2:-}"
 }
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
