@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # timewire test runner: host tests first (native, no VM), then the guest
-# suites, one boot per BOOT group.  Nothing is listed here: every
+# suites, one boot per BOOT group, as many boots at once as the host has
+# CPUs (TW_BOOTS=N to set).  Nothing is listed here: every
 # tests/<suite>/settings declares its programs (tests/lib/suites.sh).
 # Ends with "N passed, N failed, N skipped" and exits non-zero if anything
 # failed.  A skip is never counted as a pass.
@@ -107,11 +108,28 @@ run_vm_tests() {
 	done
 }
 
+# One boot's results, once it has ended: its log (but the passes), counts.
+boot_report() {	# boot_report NAME
+	local name=$1 p f sk details
+	echo "### guest suite: $name (one boot): done"
+	grep -v '^PASS ' "$results/$name.log"
+	if [ -f "$results/$name/summary" ]; then
+		read -r p f sk < "$results/$name/summary"
+		mapfile -t details < <(sed -n "s/^FAIL $name: /FAIL /p" "$results/$name/results.txt" 2>/dev/null)
+		tally "$name" "$p" "$f" "$sk" "${details[@]}"
+	else
+		tally "$name" 0 1 0 "FAIL the harness did not produce results"
+	fi
+}
+
 # Guest suites, grouped by BOOT (default: the suite itself), the group's
-# own suite first.  Benchmarks run only when named.
+# own suite first.  Benchmarks run only when named.  Boots run side by
+# side, as many as the host has CPUs ($TW_BOOTS to set): each guest is
+# one thread of single-threaded TCG.
 run_guest_suites() {
-	local -A group=()
-	local order=() dirs=() s boot g name p f sk details
+	local -A group=() running=()
+	local order=() dirs=() s boot g name pid
+	local max=${TW_BOOTS:-$(nproc)}
 	for s in $(suites guest) $(suites bench); do
 		boot=$(suites get "$s" BOOT)
 		boot=${boot:-$s}
@@ -128,18 +146,21 @@ run_guest_suites() {
 		fi
 	done
 	for g in "${order[@]}"; do
+		if [ ${#running[@]} -ge "$max" ]; then
+			wait -n -p pid "${!running[@]}"
+			boot_report "${running[$pid]}"
+			unset "running[$pid]"
+		fi
 		read -ra dirs <<< "${group[$g]}"
 		name=$(basename "${dirs[0]}")
-		echo "### guest suite: ${dirs[*]#tests/} (one boot)"
-		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" | tee "$results/$name.log" |
-			grep -v '^PASS '
-		if [ -f "$results/$name/summary" ]; then
-			read -r p f sk < "$results/$name/summary"
-			mapfile -t details < <(sed -n "s/^FAIL $name: /FAIL /p" "$results/$name/results.txt" 2>/dev/null)
-			tally "$name" "$p" "$f" "$sk" "${details[@]}"
-		else
-			tally "$name" 0 1 0 "FAIL the harness did not produce results"
-		fi
+		echo "### guest suite: ${dirs[*]#tests/} (one boot): started"
+		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" > "$results/$name.log" 2>&1 &
+		running[$!]=$name
+	done
+	while [ ${#running[@]} -gt 0 ]; do
+		wait -n -p pid "${!running[@]}"
+		boot_report "${running[$pid]}"
+		unset "running[$pid]"
 	done
 }
 

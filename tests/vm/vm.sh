@@ -75,8 +75,11 @@ for s in "${suites[@]}"; do
 done
 
 # TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE installs and runs a subset.
-if ! make -s -C "$top/tests" install INSTALL_PATH="$out/kselftest" \
-	SUITES="${suites[*]}" > "$out/install.log" 2>&1; then
+# One install at a time: boots may start side by side (tests/run.sh), and
+# installing builds the suites' programs in the source tree.
+mkdir -p "$top/.build"
+if ! flock "$top/.build/.install.lock" make -s -C "$top/tests" install \
+	INSTALL_PATH="$out/kselftest" SUITES="${suites[*]}" > "$out/install.log" 2>&1; then
 	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
 	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
 	echo "0 1 0" > "$out/summary"
