@@ -70,8 +70,9 @@ struct qa_conn {
 	u32 went_stale;		/* subflows turned stale at this decision */
 	bool resend;		/* their data in flight awaits another subflow */
 	bool any_stale;		/* a subflow is stale at this decision */
-	/* redundant: the subflow scheduled last for new data */
+	/* redundant: the subflow scheduled last for new data, and its id */
 	const struct mptcp_subflow_context *red_last;
+	u32 red_last_id;
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
 	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
 	struct tw_qa_decision d;			/* scratch */
@@ -516,7 +517,8 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 	for (i = 0; i < n; i++) {
 		struct qa_sf_state *st = &conn->sf[i];
 
-		if (subflows[i] == conn->red_last)
+		if (subflows[i] == conn->red_last &&
+		    subflows[i]->subflow_id == conn->red_last_id)
 			qa_sent_raise(st, qa_send_head(msk));
 		qa_sent_raise(st, una);
 		if (after64(st->sent_seq, end))
@@ -529,6 +531,8 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 	conn->d.pick = pick;
 	conn->d.set = pick == TW_QA_NONE ? 0 : BIT(pick);
 	conn->red_last = pick == TW_QA_NONE ? NULL : subflows[pick];
+	if (conn->red_last)
+		conn->red_last_id = conn->red_last->subflow_id;
 	qa_send_from(msk, pick == TW_QA_NONE ? msk->snd_nxt :
 		     conn->sf[pick].sent_seq);
 }

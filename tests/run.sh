@@ -122,14 +122,48 @@ boot_report() {	# boot_report NAME
 	fi
 }
 
+# The boots under way, by pid; stopped with the run (vm.sh's child is
+# timeout, which passes the signal on to the guest).
+declare -A running=()
+stop_boots() {
+	local pid
+	for pid in "${!running[@]}"; do
+		pkill -TERM -P "$pid"
+		kill "$pid"
+	done 2>/dev/null
+	exit 130
+}
+trap stop_boots INT TERM
+
+# Wait for one boot to end, report it.
+reap_boot() {
+	local pid
+	wait -n -p pid "${!running[@]}"
+	boot_report "${running[$pid]}"
+	unset "running[$pid]"
+}
+
+# A boot group that wants the whole machine: a benchmark, or a guest on
+# multi-threaded TCG.
+boot_alone() {	# boot_alone DIR...
+	local d
+	for d in "$@"; do
+		[ "$(suites get "${d#tests/}" KIND)" = bench ] && return 0
+		[ "$(suites get "${d#tests/}" TCG_THREAD)" = multi ] && return 0
+	done
+	return 1
+}
+
 # Guest suites, grouped by BOOT (default: the suite itself), the group's
 # own suite first.  Benchmarks run only when named.  Boots run side by
 # side, as many as the host has CPUs ($TW_BOOTS to set): each guest is
-# one thread of single-threaded TCG.
+# one thread of single-threaded TCG.  A benchmark, or a guest on
+# multi-threaded TCG, runs alone.
 run_guest_suites() {
-	local -A group=() running=()
-	local order=() dirs=() s boot g name pid
-	local max=${TW_BOOTS:-$(nproc)}
+	local -A group=()
+	local order=() dirs=() s boot g name max=${TW_BOOTS:-$(nproc)}
+
+	[[ $max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TW_BOOTS=$max: not a count" >&2; exit 2; }
 	for s in $(suites guest) $(suites bench); do
 		boot=$(suites get "$s" BOOT)
 		boot=${boot:-$s}
@@ -146,22 +180,19 @@ run_guest_suites() {
 		fi
 	done
 	for g in "${order[@]}"; do
-		if [ ${#running[@]} -ge "$max" ]; then
-			wait -n -p pid "${!running[@]}"
-			boot_report "${running[$pid]}"
-			unset "running[$pid]"
-		fi
 		read -ra dirs <<< "${group[$g]}"
+		local limit=$max
+		boot_alone "${dirs[@]}" && limit=1
+		while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
 		name=$(basename "${dirs[0]}")
+		# a boot that fails to start must not report the last run's
+		rm -f "$results/$name/summary"
 		echo "### guest suite: ${dirs[*]#tests/} (one boot): started"
 		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" > "$results/$name.log" 2>&1 &
 		running[$!]=$name
+		[ "$limit" -gt 1 ] || reap_boot
 	done
-	while [ ${#running[@]} -gt 0 ]; do
-		wait -n -p pid "${!running[@]}"
-		boot_report "${running[$pid]}"
-		unset "running[$pid]"
-	done
+	while [ ${#running[@]} -gt 0 ]; do reap_boot; done
 }
 
 if [ "$host_only" -eq 0 ]; then

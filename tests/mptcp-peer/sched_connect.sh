@@ -7,8 +7,8 @@
 # $TW_SCHEDS in the network namespace it was started in, then becomes the
 # real program ($TW_REAL_CONNECT).  net.mptcp.scheduler is per netns and
 # read when a socket is created; a listener's connections keep the
-# listener's, and the scripts start a connector only once its listener
-# listens, so each side of each connection runs with the scheduler named
+# listener's, and the scripts start a connector once its listener listens
+# (after a bounded wait), so each side of each connection runs with the scheduler named
 # for it.  Each choice is logged to fd 9 (the test's output); a scheduler
 # that cannot be selected fails the program.  $TW_SCHED_STATE/next counts
 # the choices made.  POSIX sh with builtins only: it runs for every
@@ -27,7 +27,10 @@ nth() {
 	sched=$1
 }
 
+# Runs do not overlap when the script waits for its listener, as it
+# does; if one did, a count read while being written is taken as 0.
 read -r n < "$TW_SCHED_STATE/next"
+n=${n:-0}
 echo $((n + 1)) > "$TW_SCHED_STATE/next"
 # shellcheck disable=SC2086 # one word per scheduler
 nth "$n" $TW_SCHEDS

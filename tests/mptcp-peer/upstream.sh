@@ -81,7 +81,13 @@ cd "$dir" || exit 1
 "$dir/$@" 9>&1
 rc=$?
 if [ -n "$state" ]; then
-	echo "# $(cat "$state/next") scheduler selections"
+	read -r n < "$state/next"
+	echo "# $n scheduler selections"
+	# the rotation must have reached every scheduler at least once
+	if [ "${n:-0}" -lt "$(echo "$TW_SCHEDS" | wc -w)" ]; then
+		echo "# too few for the $(echo "$TW_SCHEDS" | wc -w) schedulers: the stand-in was not used"
+		[ $rc -ne 0 ] || rc=1
+	fi
 	rm -rf "$state"
 fi
 if [ $loaded_here -eq 1 ] && ! qaware_unload; then

@@ -55,10 +55,15 @@ run() {
 # shellcheck source=tests/ynl/ynl_lib.sh
 . "$here/ynl_lib.sh"
 
+# The first Python run before the plan: ynl's library needs yaml.
+ip netns exec "$ns" "$py" "$here/policy_check.py" "$spec" >"$tmp/policy.out" 2>&1
+policy_rc=$?
+skip_without_yaml "$tmp/policy.out"
+
 tap_plan 8
 
-tap_ok "spec agrees with the kernel's operations, flags and policies" \
-	ip netns exec "$ns" "$py" "$here/policy_check.py" "$spec"
+sed 's/^\([^#]\)/# \1/' "$tmp/policy.out"
+tap_result "$policy_rc" "spec agrees with the kernel's operations, flags and policies"
 
 tap_ok "ynl creates a seqcount table and sets an entry (one message)" \
 	run new --multi table-new '{"table": "ynl0", "capacity": 100, "sync": "seqcount"}' \

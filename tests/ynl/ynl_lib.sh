@@ -1,6 +1,14 @@
 # shellcheck shell=bash
 # Checks the guest ynl tests share (sourced after ../lib/tap.sh).  The
-# includer defines ynl (its family's ynl command line), $py and $tmp.
+# includer defines ynl (its family's ynl command line) and $tmp.
+
+# skip_without_yaml OUTPUT: the suite is skipped if a Python run whose
+# output is in OUTPUT found no yaml module (asking Python up front would
+# cost one more start, seconds in an emulated guest).  Call before the plan.
+skip_without_yaml() {
+	! grep -q "No module named 'yaml'" "$1" ||
+		tap_skip_all "python3 lacks yaml (apt install python3-yaml)"
+}
 
 # json_check FILE EXPR: the jq filter EXPR is true for the JSON in FILE
 # (jq, not Python: each Python start costs seconds in an emulated guest).
