@@ -143,13 +143,16 @@ bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 
 /* --- candidates --- */
 
-/* Backups only when no non-backup subflow is active and can send. */
+/*
+ * Backups only when no non-backup subflow is active, as the kernel's own
+ * scheduler: one that cannot send now (its window is full) is waited for.
+ */
 static bool tw_qa_use_backup(const struct tw_sf_view *sf, u32 n)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		if (sf[i].active && sf[i].can_send && !sf[i].backup)
+		if (sf[i].active && !sf[i].backup)
 			return false;
 	return true;
 }

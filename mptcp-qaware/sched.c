@@ -314,15 +314,17 @@ static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
 	return st;
 }
 
-/* ECF and BLEST judge "can send" by congestion window, as their papers. */
-static bool qa_needs_cwnd(enum tw_qa_policy policy)
-{
-	return policy == TW_QA_ECF || policy == TW_QA_BLEST;
-}
-
+/*
+ * New data goes only where the congestion window has room, the
+ * "available" subflow of ECF's and BLEST's papers and of the
+ * multipath-tcp.org kernel QAware was built on: with send-buffer room
+ * alone, a lossy path with a small window took data that then waited in
+ * its socket while a clean path idled.  A retransmission goes anywhere
+ * that can queue it.
+ */
 static void qa_view_fill(struct tw_sf_view *v,
 			 struct mptcp_subflow_context *subflow,
-			 enum tw_qa_policy policy)
+			 bool need_cwnd)
 {
 	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 	const struct tcp_sock *tp = tcp_sk(ssk);
@@ -339,7 +341,7 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->active = __mptcp_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
 	v->can_send = v->active && sk_stream_memory_free(ssk) &&
-		      (!qa_needs_cwnd(policy) || v->in_flight < v->cwnd);
+		      (!need_cwnd || v->in_flight < v->cwnd);
 }
 
 /* The subflow's queue and QAware's estimate of its wait. */
@@ -394,7 +396,7 @@ static void qa_blest_adapt(struct qa_conn *conn, const struct mptcp_sock *msk,
  * contexts into @subflows; returns how many.
  */
 static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
-				enum tw_qa_policy policy,
+				enum tw_qa_policy policy, bool reinject,
 				struct mptcp_subflow_context **subflows)
 {
 	struct mptcp_subflow_context *subflow;
@@ -410,7 +412,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
 		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
-		qa_view_fill(v, subflow, policy);
+		qa_view_fill(v, subflow, !reinject);
 		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
 			conn->any_stale = true;
@@ -583,7 +585,7 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
 	if (conn) {
-		n = qa_snapshot(conn, msk, policy, subflows);
+		n = qa_snapshot(conn, msk, policy, data->reinject, subflows);
 		qa_msk_view(msk, &m);
 		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
 		qa_move_head(sched, conn, msk, subflows, n, data->reinject);

@@ -181,8 +181,8 @@ TEST_F(qa, ties_lowest_index)
 	ASSERT_EQ(self->d.score[1], self->d.score[3]);
 }
 
-/* A faster backup is used only when no active non-backup can send. */
-TEST_F(qa, backups_only_when_no_active_can_send)
+/* A faster backup is used only when no non-backup is active. */
+TEST_F(qa, backups_only_when_no_active_non_backup)
 {
 	enum tw_qa_policy p;
 
@@ -197,8 +197,14 @@ TEST_F(qa, backups_only_when_no_active_can_send)
 		ASSERT_EQ(1U << 1, self->d.set);
 		ASSERT_EQ(TW_QA_NO_SCORE, self->d.score[0]);
 
-		/* an inactive non-backup does not keep the backup out */
+		/* an active non-backup that cannot send now is waited for */
 		self->sf[1].can_send = false;
+		ASSERT_EQ(TW_QA_NONE, decide(self, p, 3)) TH_LOG("%s",
+						tw_qa_policy_name(p));
+		ASSERT_EQ(0, self->d.set);
+
+		/* an inactive non-backup does not keep the backup out */
+		self->sf[1].active = false;
 		self->sf[2].can_send = true;
 		ASSERT_EQ(0, decide(self, p, 3)) TH_LOG("%s",
 							tw_qa_policy_name(p));
