@@ -103,7 +103,9 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 
 bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@$(MAKE) --no-print-directory modules-test userspace
-	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench; rc=$$?; \
+	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench & vm=$$!; \
+	 tail -n +1 -F --pid=$$vm .build/bench-omware/progress.log 2>/dev/null; \
+	 wait $$vm; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
 # A benchmark in the guest: $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER).

@@ -41,6 +41,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$TW_ROOT/tests/lib/tap.sh"
+# shellcheck source=tests/lib/bench.sh
+. "$TW_ROOT/tests/lib/bench.sh"
 
 # The etf delta, fixed before the run (us): etf gets txtime = time + delta
 # and so releases at the time whatever the delta; a larger delta only
@@ -89,6 +91,8 @@ AN=$TW_ROOT/userspace/tools/tw-analyze
 NS_S=twb-s
 NS_R=twb-r
 raw=$out/raw
+# one line a workload, which make bench-omware follows
+progress=$out/progress.log
 
 rx_pids=""
 iperf_pid=""
@@ -237,11 +241,12 @@ fi
 nalpha=$(echo "$alphas" | wc -w)
 nsize=$(echo "$sizes" | wc -w)
 nload=$(echo "$loads" | wc -w)
+total=$((rounds * nload * nsize * (nalpha + 1)))
 tap_plan 6
 
 mkdir -p "$raw" || exit 1
 rm -f "$raw"/methods.csv "$raw"/send.csv "$raw"/rx.csv "$raw"/recv.csv \
-	"$raw"/*.ready "$raw"/bench.log
+	"$raw"/*.ready "$raw"/bench.log "$progress"
 omware=false
 [ -d /sys/module/omware ] && omware=true
 meta
@@ -280,6 +285,7 @@ for ((r = 1; r <= rounds; r++)); do
 					etf-delta "$deltas" || failed=$((failed + 1))
 				inv=$((inv + 1))
 				ran=$((ran + 1))
+				say "[$ran/$total] round $r $grid ($failed broke so far)"
 			done
 			# Pairs, a millisecond apart as in the paper.
 			grid="pairs-s$size-$load"
@@ -289,6 +295,7 @@ for ((r = 1; r <= rounds; r++)); do
 				alpha 1000 size "$size" || failed=$((failed + 1))
 			inv=$((inv + 1))
 			ran=$((ran + 1))
+			say "[$ran/$total] round $r $grid ($failed broke so far)"
 		done
 		stop_load
 	done
