@@ -112,12 +112,21 @@ if [ "$NICS" = pair ]; then
 	while read -r o; do qemu_nics+=("--qemu-opts=$o"); done < <(nicpair_qemu_opts)
 fi
 
-echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s"
+# The programs' settings from the caller's environment (TW_BENCH_SEED=N
+# make bench-qaware ...): the guest's command starts with a fresh one.
+guest_env=
+while IFS='=' read -r k _; do
+	case $k in
+	TW_BENCH_* | TW_QA_* | TW_AOI_*) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
+	esac
+done < <(env)
+
+echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s${guest_env:+, with$guest_env}"
 boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
 		--cpus 2 --memory "${memory}M" -v --rwdir "$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
-		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir $out/guest.sh $out/kselftest $out ${suites[*]}" \
+		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
