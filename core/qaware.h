@@ -13,8 +13,8 @@
  * socket lock).
  *
  * Subflow classes: every policy chooses among the non-backup subflows
- * that are active and can send, and among the backup ones only when none
- * of those can send.
+ * that are active and can send, and among the backup ones only when no
+ * non-backup subflow is active (one that cannot send now is waited for).
  *
  * Integer arithmetic only; products saturate at U64_MAX instead of
  * wrapping, so absurd inputs give a defined (if useless) decision.
@@ -80,7 +80,7 @@ struct tw_sf_view {
 	u64 pacing_rate;	/* bytes/s; as wmem_queued */
 	bool active;		/* established, not stale, not closing */
 	bool backup;		/* backup priority (MP_PRIO / address flag) */
-	bool can_send;		/* cwnd and send buffer space now */
+	bool can_send;		/* send buffer room (new data: cwnd too) */
 };
 
 /* The connection (MPTCP level) as the glue reads it at decision time. */

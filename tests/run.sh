@@ -161,7 +161,7 @@ boot_alone() {	# boot_alone DIR...
 # multi-threaded TCG, runs alone.
 run_guest_suites() {
 	local -A group=()
-	local order=() dirs=() s boot g name max=${TW_BOOTS:-$(nproc)}
+	local order=() dirs=() s boot g name limit max=${TW_BOOTS:-$(nproc)}
 
 	[[ $max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TW_BOOTS=$max: not a count" >&2; exit 2; }
 	for s in $(suites guest) $(suites bench); do
@@ -181,7 +181,7 @@ run_guest_suites() {
 	done
 	for g in "${order[@]}"; do
 		read -ra dirs <<< "${group[$g]}"
-		local limit=$max
+		limit=$max
 		boot_alone "${dirs[@]}" && limit=1
 		while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
 		name=$(basename "${dirs[0]}")
