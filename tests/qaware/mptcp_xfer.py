@@ -3,13 +3,15 @@
 """MPTCP transfers and UDP fillers for the qaware suite's path tests.
 
   mptcp_xfer.py serve PORT             print the bytes read per connection
-  mptcp_xfer.py upload ADDR PORT BYTES [PAUSE [MARKER]]
+  mptcp_xfer.py upload ADDR PORT BYTES [PAUSE [MARKER [KBIT]]]
                                        send BYTES, wait for the peer's close;
                                        after PAUSE bytes (if not 0) print
                                        "paused" and go on once a line comes
-                                       on stdin; with MARKER, create that
-                                       file when done and keep the
-                                       connection until it is gone
+                                       on stdin; with MARKER (if not ""),
+                                       create that file when done and keep
+                                       the connection until it is gone;
+                                       with KBIT (if not 0), write at that
+                                       rate in 8 KiB pieces
   mptcp_xfer.py flood ADDR PRIO        UDP to ADDR's discard port with
                                        SO_PRIORITY PRIO, until killed
   mptcp_xfer.py fill ADDR PRIO COUNT   as flood, COUNT datagrams at most,
@@ -23,6 +25,7 @@ import time
 IPPROTO_MPTCP = 262
 SO_SNDBUFFORCE = 32
 CHUNK = 1 << 16
+PACED_CHUNK = 8 << 10
 
 
 def serve(port):
@@ -45,7 +48,23 @@ def send_bytes(sk, size):
         size -= sk.send(buf[:min(size, CHUNK)])
 
 
-def upload(addr, port, size, pause=0, marker=""):
+# Application-limited: a piece each PACED_CHUNK * 8 / kbit ms.  A writer
+# that fell behind (a slow guest) starts its schedule anew instead of
+# catching up in a burst.
+def send_paced(sk, size, kbit):
+    gap = PACED_CHUNK * 8 / (kbit * 1000)
+    due = time.monotonic()
+    while size > 0:
+        now = time.monotonic()
+        if now < due:
+            time.sleep(due - now)
+        due = max(due, now - gap) + gap
+        piece = min(size, PACED_CHUNK)
+        sk.sendall(bytes(piece))
+        size -= piece
+
+
+def upload(addr, port, size, pause=0, marker="", kbit=0):
     sk = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
     sk.connect((addr, port))
     if 0 < pause < size:
@@ -53,7 +72,10 @@ def upload(addr, port, size, pause=0, marker=""):
         print("paused", flush=True)
         sys.stdin.readline()
         size -= pause
-    send_bytes(sk, size)
+    if kbit:
+        send_paced(sk, size, kbit)
+    else:
+        send_bytes(sk, size)
     sk.shutdown(socket.SHUT_WR)
     sk.recv(1)
     if marker:
@@ -96,7 +118,7 @@ def fill(addr, prio, count):
 def main(argv):
     # name: (function, argument types, how many are optional)
     cmds = {"serve": (serve, (int,), 0),
-            "upload": (upload, (str, int, int, int, str), 2),
+            "upload": (upload, (str, int, int, int, str, int), 3),
             "flood": (flood, (str, int), 0),
             "fill": (fill, (str, int, int), 0)}
     if len(argv) < 2 or argv[1] not in cmds:

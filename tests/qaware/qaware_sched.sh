@@ -6,7 +6,7 @@
 # simult_flows.sh topology, without the router), the server announcing its
 # second address.  Each client egress is a prio qdisc: band 1 (where TCP
 # goes) a tbf at 20 Mbit/s, band 2 a tbf that lets almost nothing through;
-# the server delays its side by 10 ms (netem), equal on both paths.
+# the server delays its side by 10 ms on path 1, 12 ms on path 2 (netem).
 #
 #   every scheduler   a 3 MiB upload arrives whole and its decisions are
 #                     counted
@@ -18,9 +18,12 @@
 #                     to each subflow's own position; data the peer acked
 #                     through the other path is not copied any more)
 #   qaware vs minrtt  with ~1.4 MB of UDP parked in band 2 of path 1's
-#                     egress (its queue full, its RTT as low as path 2's,
-#                     since TCP does not wait behind it): qaware sends a
-#                     smaller share of the upload on path 1 than minrtt
+#                     egress (its queue full, its RTT still the lower,
+#                     since TCP does not wait behind it), an upload at
+#                     8 Mbit/s (application-limited: either path alone
+#                     carries it, so a policy's preference shows, not
+#                     where windows overflow): minrtt sends over half of
+#                     it on path 1, qaware under a quarter
 #   qaware stats      that qaware upload's connection, held open after it:
 #                     "timewire -j qaware stats" in the client namespace
 #                     lists it with both subflows picked, path 1's with its
@@ -75,7 +78,7 @@ topology() {
 		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i &&
 		ip -n "$cli" link set c$i up && ip -n "$srv" link set s$i up &&
 		egress c$i "$cli" &&
-		tc -n "$srv" qdisc add dev s$i root netem delay 10ms limit 1000 ||
+		tc -n "$srv" qdisc add dev s$i root netem delay $((8 + 2 * i))ms limit 1000 ||
 			return 1
 	done
 	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
@@ -99,13 +102,13 @@ start_server() {
 	sleep 1
 }
 
-# upload [PAUSE [MARKER]]: $size bytes; after PAUSE bytes (if not 0) print
-# "paused" and go on once a line arrives on stdin.  With a MARKER file, the
-# connection stays open after the transfer (it creates the file) until the
-# file is gone.
+# upload [PAUSE [MARKER [KBIT]]]: $size bytes; after PAUSE bytes (if not 0)
+# print "paused" and go on once a line arrives on stdin.  With a MARKER
+# file, the connection stays open after the transfer (it creates the file)
+# until the file is gone.  KBIT (if not 0) paces the writes.
 upload() {
 	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
-		"$size" "${1:-0}" "${2:-}"
+		"$size" "${1:-0}" "${2:-}" "${3:-0}"
 }
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
@@ -116,8 +119,8 @@ counter() {	# counter NAME COLUMN: of the module's "decisions" parameter
 decisions() { counter "$1" 2; }	# subflows the scheduler picked so far
 stale_count() { counter "$1" 5; }	# subflows it found stale so far
 
-# transfer SCHED [MARKER]: upload with SCHED selected; sets got, path1,
-# path2, picks
+# transfer SCHED [MARKER [KBIT]]: upload with SCHED selected; sets got,
+# path1, path2, picks
 transfer() {
 	local d0 a0 b0
 	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
@@ -125,7 +128,7 @@ transfer() {
 	a0=$(tx_bytes c1)
 	b0=$(tx_bytes c2)
 	: > "$TMPDIR_QA/server.out"
-	upload 0 "${2:-}" || tap_diag "$1: upload failed"
+	upload 0 "${2:-}" "${3:-0}" || tap_diag "$1: upload failed"
 	sleep 1
 	got=$(tail -n 1 "$TMPDIR_QA/server.out")
 	path1=$(($(tx_bytes c1) - a0))
@@ -271,7 +274,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 22
+tap_plan 23
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -290,21 +293,23 @@ for s in $scheds; do
 	esac
 done
 
-# Path 1's queue full, its RTT still path 2's: qaware leaves it, minrtt not.
+# Path 1's queue full, its RTT still the lower: qaware leaves it, minrtt not.
 tap_diag "path 1 egress filled: $(fill_path1 2>&1 | tail -n 1)"
 tap_diag "path 1 egress: qdisc backlog $(backlog1) bytes, BQL in flight $(bql1) bytes"
-transfer minrtt
+transfer minrtt "" 8000
 minrtt_got=${got:-0} minrtt_share=$(share1)
 stats_when_held "$TMPDIR_QA/held" "$TMPDIR_QA/stats" &
 watcher=$!
-transfer qaware "$TMPDIR_QA/held"
+transfer qaware "$TMPDIR_QA/held" 8000
 wait "$watcher"
 qaware_got=${got:-0} qaware_share=$(share1)
 tap_diag "loaded path 1: minrtt sent $minrtt_share %, qaware $qaware_share % of the bytes there; backlog now $(backlog1) bytes"
 tap_ok "loaded path 1: both uploads arrive whole" \
 	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
-tap_ok "loaded path 1: qaware sends a smaller share there than minrtt" \
-	test "$qaware_share" -lt "$minrtt_share"
+tap_ok "loaded path 1: minrtt sends over half of the bytes there" \
+	test "$minrtt_share" -gt 50
+tap_ok "loaded path 1: qaware sends under a quarter of the bytes there" \
+	test "$qaware_share" -lt 25
 tap_diag "qaware stats, path 1 and path 2: $(stats_check "$TMPDIR_QA/stats" diag)"
 tap_ok "qaware stats -j: the connection, both subflows picked, 0 < S <= SRTT" \
 	stats_ok subflows

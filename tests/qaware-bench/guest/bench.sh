@@ -56,7 +56,9 @@ snd=qab-snd
 rtr=qab-rtr
 rcv=qab-rcv
 port=5300
-scheds="default qaware minrtt rr redundant ecf blest"
+# TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset:
+# for looking into one cell, never for a reported result.
+scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest"}
 
 bench_args "$@"
 if [ "$mode" = full ]; then
@@ -141,7 +143,7 @@ shape() {
 
 # The scenarios: NAME KBIT1 KBIT2 DELAY1 DELAY2 LOSS1 HOW AMOUNT COMPETITOR
 # (unscaled; HOW seconds or bytes; COMPETITOR - tcp udp).
-scenarios() {
+all_scenarios() {
 	local s
 
 	echo "S1 20000 20000 20 20 0 seconds $T -"
@@ -153,6 +155,11 @@ scenarios() {
 	for s in $sizes; do
 		echo "D$((s / 1024))K 20000 20000 20 20 0 bytes $s -"
 	done
+}
+
+scenarios() {
+	all_scenarios | awk -v only=" ${TW_QA_SCENARIOS:-} " \
+		'only == "  " || index(only, " " $1 " ")'
 }
 
 scenario() { scenarios | awk -v n="$1" '$1 == n'; }
