@@ -24,6 +24,7 @@ static const char *const tw_qa_policy_names[TW_QA_POLICY_COUNT] = {
 	[TW_QA_REDUNDANT] = "redundant",
 	[TW_QA_ECF] = "ecf",
 	[TW_QA_BLEST] = "blest",
+	[TW_QA_QAWARE_WAIT] = "qaware_wait",
 };
 
 const char *tw_qa_policy_name(enum tw_qa_policy policy)
@@ -203,16 +204,49 @@ static u64 tw_qa_qaware_score(const struct tw_sf_view *v)
 			     tw_qa_service_ns(v)), TW_QA_NO_SCORE - 1);
 }
 
-static u32 tw_qa_pick_qaware(const struct tw_sf_view *sf, u32 n, bool backup,
-			     struct tw_qa_decision *d)
+/*
+ * qaware_wait: when the subflow of the lowest score cannot send (its window
+ * is full), the best one that can is taken only if its score is below that
+ * lowest score plus the full one's SRTT, the longest it can take to open
+ * its window; otherwise nothing is sent now.  The thesis's rule sends on
+ * the best that can send whatever its queue: with one path's egress
+ * flooded, that data waits behind the flood and holds the connection's
+ * window.  Waiting leaves a path only while it has a queue of its own, so
+ * its link stays busy.
+ */
+static bool tw_qa_qaware_wait(const struct tw_sf_view *sf,
+			      const struct tw_qa_decision *d, u32 pick,
+			      u32 best, u64 best_score)
 {
-	u32 i;
+	u64 bound = best_score + min(tw_qa_srtt_ns(&sf[best]),
+				     U64_MAX - best_score);
 
-	for (i = 0; i < n; i++)
-		d->score[i] = tw_qa_in_class(&sf[i], backup) &&
-			      sf[i].can_send ?
-			      tw_qa_qaware_score(&sf[i]) : TW_QA_NO_SCORE;
-	return tw_qa_argmin(d, n);
+	return d->score[pick] >= bound;
+}
+
+static u32 tw_qa_pick_qaware(const struct tw_sf_view *sf, u32 n, bool backup,
+			     bool wait, struct tw_qa_decision *d)
+{
+	u64 score, best_score = TW_QA_NO_SCORE;
+	u32 i, pick, best = TW_QA_NONE;
+
+	for (i = 0; i < n; i++) {
+		d->score[i] = TW_QA_NO_SCORE;
+		if (!tw_qa_in_class(&sf[i], backup))
+			continue;
+		score = tw_qa_qaware_score(&sf[i]);
+		if (sf[i].can_send)
+			d->score[i] = score;
+		if (score < best_score) {
+			best_score = score;
+			best = i;
+		}
+	}
+	pick = tw_qa_argmin(d, n);
+	if (!wait || pick == TW_QA_NONE || pick == best)
+		return pick;
+	d->waited = tw_qa_qaware_wait(sf, d, pick, best, best_score);
+	return d->waited ? TW_QA_NONE : pick;
 }
 
 /* The current subflow for rr_burst decisions, then the next candidate. */
@@ -339,7 +373,9 @@ static u32 tw_qa_pick(struct tw_qa_conn *c, enum tw_qa_policy policy,
 
 	switch (policy) {
 	case TW_QA_QAWARE:
-		return tw_qa_pick_qaware(sf, n, backup, d);
+	case TW_QA_QAWARE_WAIT:
+		return tw_qa_pick_qaware(sf, n, backup,
+					 policy == TW_QA_QAWARE_WAIT, d);
 	case TW_QA_MINRTT:
 		return tw_qa_rank_srtt(sf, n, backup, true, d);
 	case TW_QA_RR:

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * qaware.h - the decisions of the MPTCP packet schedulers: QAware and its
- * baselines (minrtt, rr, redundant, ECF, BLEST), as pure functions of a
- * snapshot of the connection's subflows.
+ * qaware.h - the decisions of the MPTCP packet schedulers: QAware, a
+ * variant of it that waits (qaware_wait), and the baselines (minrtt, rr,
+ * redundant, ECF, BLEST), as pure functions of a snapshot of the
+ * connection's subflows.
  *
  * The caller (the kernel glue, or a test) fills an array of struct
  * tw_sf_view, one per subflow, and asks tw_qa_decide() which to send on.
@@ -66,6 +67,7 @@ enum tw_qa_policy {
 	TW_QA_REDUNDANT,
 	TW_QA_ECF,
 	TW_QA_BLEST,
+	TW_QA_QAWARE_WAIT,
 	TW_QA_POLICY_COUNT,
 };
 
@@ -123,10 +125,12 @@ struct tw_qa_est {
 struct tw_qa_decision {
 	u32 pick;		/* the subflow to send on; TW_QA_NONE: none */
 	u32 set;		/* bit i: send on subflow i (redundant: all) */
-	bool waited;		/* ECF/BLEST held back for the fast subflow */
+	bool waited;		/* ECF, BLEST, qaware_wait held back for a
+				 * better subflow
+				 */
 	/*
 	 * Each subflow's ranking value, TW_QA_NO_SCORE if not a candidate:
-	 * qaware (n + 1) * S in ns; minrtt, redundant, ECF, BLEST the SRTT in
+	 * qaware, qaware_wait (n + 1) * S in ns; minrtt, redundant, ECF, BLEST the SRTT in
 	 * ns; rr the position in the rotation (0: the pick).
 	 */
 	u64 score[TW_QA_MAX_SUBFLOWS];

@@ -621,6 +621,7 @@ struct qa_sched qa_scheds[] = {
 	QA_SCHED("redundant", TW_QA_REDUNDANT),
 	QA_SCHED("ecf", TW_QA_ECF),
 	QA_SCHED("blest", TW_QA_BLEST),
+	QA_SCHED("qaware_wait", TW_QA_QAWARE_WAIT),
 };
 
 const unsigned int qa_nr_scheds = ARRAY_SIZE(qa_scheds);

@@ -82,6 +82,45 @@ TEST_F(qa, qaware_leaves_filling_queue_minrtt_stays)
 	ASSERT_EQ(10 * NS_PER_MS, self->d.score[0]);
 }
 
+/*
+ * Path 0's egress is flooded (170 packets ahead, W past its SRTT), path 1's
+ * window is full: qaware sends on path 0 anyway, qaware_wait waits for
+ * path 1 until path 0's score is below path 1's plus its SRTT.
+ */
+TEST_F(qa, qaware_wait_holds_back_from_a_flooded_path)
+{
+	self->sf[0] = sf(20 * MS);
+	self->sf[0].queued_bytes = 170 * MSS;
+	self->sf[0].wait_ns = 150 * NS_PER_MS;
+	self->sf[1] = sf(20 * MS);
+	self->sf[1].can_send = false;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE, 2));
+	ASSERT_FALSE(self->d.waited);
+
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_TRUE(self->d.waited);
+	ASSERT_EQ(0, self->d.set);
+	/* 171 * 2.5 ms; path 1 is no candidate */
+	ASSERT_EQ(171 * 2500 * 1000ULL, self->d.score[0]);
+	ASSERT_EQ(TW_QA_NO_SCORE, self->d.score[1]);
+
+	/* one packet queued, no wait: 2 * 20 ms is not below 20 + 20 ms */
+	self->sf[0].queued_bytes = MSS;
+	self->sf[0].wait_ns = 0;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
+	/* an empty queue: 20 ms is */
+	self->sf[0].queued_bytes = 0;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+
+	/* the best can send: as qaware */
+	self->sf[0].queued_bytes = 170 * MSS;
+	self->sf[1].can_send = true;
+	ASSERT_EQ(1, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+	ASSERT_EQ(20 * NS_PER_MS, self->d.score[1]);
+}
+
 /* Three paths: (n + 1) * S ranks them, not SRTT alone. */
 TEST_F(qa, qaware_three_subflows)
 {
@@ -453,6 +492,7 @@ TEST_F(qa, too_many_subflows_warn)
 TEST(policy_names)
 {
 	ASSERT_STREQ("qaware", tw_qa_policy_name(TW_QA_QAWARE));
+	ASSERT_STREQ("qaware_wait", tw_qa_policy_name(TW_QA_QAWARE_WAIT));
 	ASSERT_STREQ("blest", tw_qa_policy_name(TW_QA_BLEST));
 	ASSERT_STREQ("?", tw_qa_policy_name(TW_QA_POLICY_COUNT));
 }

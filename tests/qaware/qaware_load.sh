@@ -10,7 +10,7 @@
 #      rule): each load is refused with a message naming the reason, and
 #      nothing is registered
 #   b) with the addresses of /proc/kallsyms it loads, and its schedulers
-#      (qaware minrtt rr redundant ecf blest) are in
+#      (qaware minrtt rr redundant ecf blest qaware_wait) are in
 #      net.mptcp.available_schedulers, after the kernel's default
 #   c) a socket created with one of them pins the module: rmmod is refused
 #      while it is open, succeeds once it is closed, and the schedulers are
@@ -80,7 +80,7 @@ tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 now=$(qa_available)
 tap_diag "available_schedulers: $now"
 tap_ok "its six schedulers listed after the kernel's default" \
-	test "$now" = "$before qaware minrtt rr redundant ecf blest"
+	test "$now" = "$before qaware minrtt rr redundant ecf blest qaware_wait"
 
 # A socket of its own namespace, with rr selected, pins the module.
 ns=qal-$$

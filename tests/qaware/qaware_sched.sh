@@ -49,7 +49,7 @@ command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
 cli=qac-$$
 srv=qas-$$
 size=$((3 * 1024 * 1024))
-scheds="qaware minrtt rr redundant ecf blest"
+scheds="qaware minrtt rr redundant ecf blest qaware_wait"
 mark=$(tw_kmsg_mark)
 server=
 
@@ -274,7 +274,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 23
+tap_plan 25
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server

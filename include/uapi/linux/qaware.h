@@ -80,7 +80,9 @@ enum qaware_attr {
 	QAWARE_A_SCHED,		/* string, 1 to 15 bytes */
 	QAWARE_A_DECISIONS,	/* u64, reply only: subflows picked */
 	QAWARE_A_REFUSALS,	/* u64, reply only: calls that found no subflow */
-	QAWARE_A_WAITS,		/* u64, reply only: ECF/BLEST held back */
+	QAWARE_A_WAITS,		/* u64, reply only: ECF/BLEST/qaware_wait
+				 * held back
+				 */
 	QAWARE_A_TOKEN,		/* u32, reply only: the connection's MPTCP token */
 	QAWARE_A_CALLS,		/* u64, reply only: decisions asked of it */
 	QAWARE_A_SUBFLOW,	/* nest of QAWARE_SUBFLOW_A_*, repeated, reply only */

@@ -58,7 +58,7 @@ rcv=qab-rcv
 port=5300
 # TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset:
 # for looking into one cell, never for a reported result.
-scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest"}
+scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
 
 bench_args "$@"
 if [ "$mode" = full ]; then
