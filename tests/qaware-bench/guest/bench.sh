@@ -56,8 +56,9 @@ snd=qab-snd
 rtr=qab-rtr
 rcv=qab-rcv
 port=5300
-# TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset:
-# for looking into one cell, never for a reported result.
+# TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset,
+# TW_QA_ROUNDS another number of rounds: for looking into a few cells,
+# never for a reported result.
 scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
 
 bench_args "$@"
@@ -66,6 +67,7 @@ if [ "$mode" = full ]; then
 else
 	T=3 T3=6 T4=6 sizes="262144 2097152 8388608" rounds=1
 fi
+rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
