@@ -78,6 +78,8 @@ void tw_qa_conn_init(struct tw_qa_conn *c, u32 rr_burst)
 	c->rr_left = 0;
 	c->blest_lambda = TW_QA_BLEST_LAMBDA;
 	c->ecf_waiting = false;
+	c->qawait_on = false;
+	c->wait_since_ns = 0;
 }
 
 void tw_qa_blest_adapt(struct tw_qa_conn *c, bool blocked)
@@ -205,27 +207,37 @@ static u64 tw_qa_qaware_score(const struct tw_sf_view *v)
 }
 
 /*
- * qaware_wait: when the subflow of the lowest score cannot send (its window
- * is full), the best one that can is taken only if its score is below that
- * lowest score plus the full one's SRTT, the longest it can take to open
- * its window; otherwise nothing is sent now.  The thesis's rule sends on
- * the best that can send whatever its queue: with one path's egress
- * flooded, that data waits behind the flood and holds the connection's
- * window.  Waiting leaves a path only while it has a queue of its own, so
- * its link stays busy.
+ * qaware_wait: when the subflow b of the lowest score cannot send (its
+ * window is full), the best subflow p that can is taken unless p has a
+ * queue of its own and score_p >= score_b + SRTT_b, SRTT_b being how long b
+ * should take to open its window; then nothing is sent now.  The thesis's
+ * rule sends on p whatever its queue: with one path's egress flooded, that
+ * data waits behind the flood and holds the connection's window.  Only a
+ * path with a queue is left waiting, so its link stays busy; and b is
+ * waited for at most SRTT_b + its RTT variation from the first wait, so a
+ * path that went dark does not stop the others before it is found stale.
  */
-static bool tw_qa_qaware_wait(const struct tw_sf_view *sf,
-			      const struct tw_qa_decision *d, u32 pick,
-			      u32 best, u64 best_score)
+static bool tw_qa_qaware_wait(struct tw_qa_conn *c,
+			      const struct tw_sf_view *p,
+			      const struct tw_sf_view *b, u64 score_p,
+			      u64 score_b, u64 now)
 {
-	u64 bound = best_score + min(tw_qa_srtt_ns(&sf[best]),
-				     U64_MAX - best_score);
+	u64 srtt = tw_qa_srtt_ns(b);
+	u64 patience = srtt + (u64)b->rttvar_us * TW_QA_NS_PER_US;
 
-	return d->score[pick] >= bound;
+	if (!srtt || !tw_qa_queued_pkts(p) ||
+	    score_p < score_b + min(srtt, U64_MAX - score_b))
+		return false;
+	if (!c->qawait_on || now < c->wait_since_ns) {
+		c->qawait_on = true;
+		c->wait_since_ns = now;
+	}
+	return now - c->wait_since_ns <= patience;
 }
 
-static u32 tw_qa_pick_qaware(const struct tw_sf_view *sf, u32 n, bool backup,
-			     bool wait, struct tw_qa_decision *d)
+static u32 tw_qa_pick_qaware(struct tw_qa_conn *c, const struct tw_sf_view *sf,
+			     u32 n, bool backup, bool wait, u64 now,
+			     struct tw_qa_decision *d)
 {
 	u64 score, best_score = TW_QA_NO_SCORE;
 	u32 i, pick, best = TW_QA_NONE;
@@ -243,9 +255,13 @@ static u32 tw_qa_pick_qaware(const struct tw_sf_view *sf, u32 n, bool backup,
 		}
 	}
 	pick = tw_qa_argmin(d, n);
-	if (!wait || pick == TW_QA_NONE || pick == best)
+	if (!wait || pick == TW_QA_NONE || pick == best) {
+		/* b can send (or there is none): a new wait may start */
+		c->qawait_on = false;
 		return pick;
-	d->waited = tw_qa_qaware_wait(sf, d, pick, best, best_score);
+	}
+	d->waited = tw_qa_qaware_wait(c, &sf[pick], &sf[best], d->score[pick],
+				      best_score, now);
 	return d->waited ? TW_QA_NONE : pick;
 }
 
@@ -374,8 +390,9 @@ static u32 tw_qa_pick(struct tw_qa_conn *c, enum tw_qa_policy policy,
 	switch (policy) {
 	case TW_QA_QAWARE:
 	case TW_QA_QAWARE_WAIT:
-		return tw_qa_pick_qaware(sf, n, backup,
-					 policy == TW_QA_QAWARE_WAIT, d);
+		return tw_qa_pick_qaware(c, sf, n, backup,
+					 policy == TW_QA_QAWARE_WAIT,
+					 m->now_ns, d);
 	case TW_QA_MINRTT:
 		return tw_qa_rank_srtt(sf, n, backup, true, d);
 	case TW_QA_RR:

@@ -95,6 +95,7 @@ struct tw_sf_view {
 struct tw_qa_msk_view {
 	u64 unsent_bytes;	/* ECF's k: data written, not yet sent */
 	u64 snd_wnd_bytes;	/* BLEST: the peer's MPTCP-level window */
+	u64 now_ns;		/* qaware_wait: the clock of wait_since_ns */
 };
 
 /* Per-connection state of the policies. */
@@ -104,6 +105,8 @@ struct tw_qa_conn {
 	u32 rr_left;		/* rr: decisions left in the turn */
 	u32 blest_lambda;	/* BLEST's lambda, in thousandths */
 	bool ecf_waiting;	/* ECF: the last decision waited for f */
+	bool qawait_on;		/* qaware_wait: waiting for a full subflow */
+	u64 wait_since_ns;	/* qaware_wait: since then */
 };
 
 /*
@@ -130,8 +133,9 @@ struct tw_qa_decision {
 				 */
 	/*
 	 * Each subflow's ranking value, TW_QA_NO_SCORE if not a candidate:
-	 * qaware, qaware_wait (n + 1) * S in ns; minrtt, redundant, ECF, BLEST the SRTT in
-	 * ns; rr the position in the rotation (0: the pick).
+	 * qaware, qaware_wait (n + 1) * S in ns; minrtt, redundant, ECF,
+	 * BLEST the SRTT in ns; rr the position in the rotation (0: the
+	 * pick).
 	 */
 	u64 score[TW_QA_MAX_SUBFLOWS];
 };

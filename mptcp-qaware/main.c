@@ -34,7 +34,7 @@ static const struct kernel_param_ops qa_decisions_ops = {
 	.get = qa_decisions_get,
 };
 module_param_cb(decisions, &qa_decisions_ops, NULL, 0444);
-MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST waits, subflows found stale");
+MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST/qaware_wait waits, subflows found stale");
 
 static int __init qa_init(void)
 {

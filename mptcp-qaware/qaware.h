@@ -26,7 +26,7 @@ struct qa_sched {
 	enum tw_qa_policy policy;
 	atomic64_t decisions;	/* subflows picked (redundant: each one) */
 	atomic64_t refusals;	/* calls that found no subflow */
-	atomic64_t waits;	/* ECF/BLEST: held back for the fast subflow */
+	atomic64_t waits;	/* ECF/BLEST/qaware_wait: data held back */
 	atomic64_t stale;	/* subflows found stale (sched.c) */
 };
 

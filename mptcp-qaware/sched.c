@@ -368,6 +368,7 @@ static void qa_msk_view(struct mptcp_sock *msk, struct tw_qa_msk_view *m)
 
 	m->unsent_bytes = after64(write_seq, snd_nxt) ? write_seq - snd_nxt : 0;
 	m->snd_wnd_bytes = after64(wnd_end, snd_una) ? wnd_end - snd_una : 0;
+	m->now_ns = ktime_get_ns();
 }
 
 /*

@@ -85,7 +85,8 @@ TEST_F(qa, qaware_leaves_filling_queue_minrtt_stays)
 /*
  * Path 0's egress is flooded (170 packets ahead, W past its SRTT), path 1's
  * window is full: qaware sends on path 0 anyway, qaware_wait waits for
- * path 1 until path 0's score is below path 1's plus its SRTT.
+ * path 1 while path 0 has a queue and its score is not below path 1's plus
+ * path 1's SRTT.
  */
 TEST_F(qa, qaware_wait_holds_back_from_a_flooded_path)
 {
@@ -108,7 +109,13 @@ TEST_F(qa, qaware_wait_holds_back_from_a_flooded_path)
 	self->sf[0].queued_bytes = MSS;
 	self->sf[0].wait_ns = 0;
 	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
-	/* an empty queue: 20 ms is */
+	ASSERT_TRUE(self->d.waited);
+	/* 2 * 19.99 ms is */
+	self->sf[0].srtt_us = 20 * MS - 10;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+	/* an empty queue is never left waiting, whatever its score */
+	self->sf[0].srtt_us = 100 * MS;
 	self->sf[0].queued_bytes = 0;
 	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
 	ASSERT_FALSE(self->d.waited);
@@ -119,6 +126,73 @@ TEST_F(qa, qaware_wait_holds_back_from_a_flooded_path)
 	ASSERT_EQ(1, decide(self, TW_QA_QAWARE_WAIT, 2));
 	ASSERT_FALSE(self->d.waited);
 	ASSERT_EQ(20 * NS_PER_MS, self->d.score[1]);
+
+	/* path 1 without an RTT sample: nothing to wait by */
+	self->sf[1].can_send = false;
+	self->sf[1].srtt_us = 0;
+	self->sf[1].mss = 0;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+}
+
+/*
+ * The full path is waited for SRTT + RTT variation at most (20 + 5 ms
+ * here) from the first wait: a path gone dark does not hold the others
+ * until it is found stale.  Once it can send, a new wait may start.
+ */
+TEST_F(qa, qaware_wait_gives_up_after_srtt_and_rttvar)
+{
+	u64 t0 = 1000 * NS_PER_MS;
+
+	self->sf[0] = sf(20 * MS);
+	self->sf[0].queued_bytes = 50 * MSS;
+	self->sf[1] = sf(20 * MS);
+	self->sf[1].rttvar_us = 5 * MS;
+	self->sf[1].can_send = false;
+	self->m.now_ns = t0;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
+	self->m.now_ns = t0 + 25 * NS_PER_MS;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_TRUE(self->d.waited);
+	self->m.now_ns = t0 + 25 * NS_PER_MS + 1;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+	self->m.now_ns = t0 + 500 * NS_PER_MS;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+
+	/* path 1 sends again, then its window fills: a new wait */
+	self->sf[1].can_send = true;
+	ASSERT_EQ(1, decide(self, TW_QA_QAWARE_WAIT, 2));
+	self->sf[1].can_send = false;
+	self->m.now_ns = t0 + 510 * NS_PER_MS;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_TRUE(self->d.waited);
+}
+
+/*
+ * Three paths, the fastest full: a slow path with an empty queue is taken
+ * before a fast one with a queue (its link would idle otherwise), and the
+ * wait is for the class's best only.
+ */
+TEST_F(qa, qaware_wait_three_subflows)
+{
+	self->sf[0] = sf(10 * MS);
+	self->sf[0].can_send = false;
+	self->sf[1] = sf(10 * MS);
+	self->sf[1].queued_bytes = 20 * MSS;	/* 21 * 10 ms */
+	self->sf[2] = sf(100 * MS);		/* 100 ms, no queue */
+	ASSERT_EQ(2, decide(self, TW_QA_QAWARE_WAIT, 3));
+	ASSERT_FALSE(self->d.waited);
+	ASSERT_EQ(210 * NS_PER_MS, self->d.score[1]);
+
+	/* path 2 gone: path 1's queue waits for path 0 */
+	self->sf[2].active = false;
+	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_QAWARE_WAIT, 3));
+	ASSERT_TRUE(self->d.waited);
+	/* path 0 a backup: the class holds path 1 alone */
+	self->sf[0].backup = true;
+	ASSERT_EQ(1, decide(self, TW_QA_QAWARE_WAIT, 3));
+	ASSERT_FALSE(self->d.waited);
 }
 
 /* Three paths: (n + 1) * S ranks them, not SRTT alone. */

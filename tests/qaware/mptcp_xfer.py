@@ -58,7 +58,7 @@ def send_paced(sk, size, kbit):
         now = time.monotonic()
         if now < due:
             time.sleep(due - now)
-        due = max(due, now - gap) + gap
+        due = max(due, now) + gap
         piece = min(size, PACED_CHUNK)
         sk.sendall(bytes(piece))
         size -= piece

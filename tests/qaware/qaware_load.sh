@@ -79,7 +79,7 @@ tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 now=$(qa_available)
 tap_diag "available_schedulers: $now"
-tap_ok "its six schedulers listed after the kernel's default" \
+tap_ok "its seven schedulers listed after the kernel's default" \
 	test "$now" = "$before qaware minrtt rr redundant ecf blest qaware_wait"
 
 # A socket of its own namespace, with rr selected, pins the module.

@@ -89,10 +89,11 @@ static const struct tw_cmd qaware_show_cmd = {
 	.name = "show",
 	.help = "the module's schedulers and the subflows each picked",
 	.notes = "decisions counts the subflows a scheduler picked, refusals\n"
-		 "the calls that found none, waits the ECF/BLEST decisions that\n"
-		 "held data back for the fast subflow: over every network\n"
-		 "namespace, since the module was loaded.  A namespace selects a\n"
-		 "scheduler with sysctl net.mptcp.scheduler=NAME.\n",
+		 "the calls that found none, waits the ecf, blest and\n"
+		 "qaware_wait decisions that held data back for a better\n"
+		 "subflow: over every network namespace, since the module was\n"
+		 "loaded.  A namespace selects a scheduler with sysctl\n"
+		 "net.mptcp.scheduler=NAME.\n",
 	.args = qaware_sched_args,
 	.opts_size = sizeof(struct qaware_opts),
 	.run = show_run,
