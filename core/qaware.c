@@ -132,10 +132,6 @@ bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 	e->win_dequeued += min(dequeued_bytes, U64_MAX - e->win_dequeued);
 	if (dt < e->interval_ns)
 		return false;
-	/* a burst is due: one empty interval would read as 10 s of wait */
-	if (queued_bytes && !e->win_dequeued &&
-	    dt < (u64)e->interval_ns * TW_QA_STALL_INTERVALS)
-		return false;
 	w = tw_qa_wait_sample(queued_bytes, e->win_dequeued, dt);
 	/* both terms at most TW_QA_WAIT_MAX_NS: the sum cannot wrap */
 	e->wait_ns = div_u64(e->wait_ns * TW_QA_ALPHA_NUM +

@@ -37,14 +37,8 @@
 #define TW_QA_ALPHA_DEN		5
 /* Default sampling interval of the dequeue rate. */
 #define TW_QA_SAMPLE_NS		10000000U
-/* Cap on one W sample: a queue that dequeued nothing in its interval. */
+/* Cap on one W sample: a queue that dequeued nothing in an interval. */
 #define TW_QA_WAIT_MAX_NS	10000000000ULL
-/*
- * A queue that holds packets and moved nothing keeps its interval open,
- * up to this many intervals, before it is sampled at the cap: dequeues
- * come in bursts (a NIC's completions, a shaper's timer firing late).
- */
-#define TW_QA_STALL_INTERVALS	8
 /* S never falls below SRTT / 2^this (see qaware.c). */
 #define TW_QA_S_FLOOR_SHIFT	3
 
@@ -113,8 +107,7 @@ struct tw_qa_conn {
  * QAware's per-subflow estimate of the local queue wait W (Algorithm 1):
  * at the end of each sampling interval, W_k = queued / (dequeued /
  * interval) when the queue is not empty, else 0, and wait_ns moves to
- * alpha * wait_ns + (1 - alpha) * W_k.  An interval ends once it is long
- * enough and the queue moved or is empty (see TW_QA_STALL_INTERVALS).
+ * alpha * wait_ns + (1 - alpha) * W_k.
  */
 struct tw_qa_est {
 	u64 wait_ns;		/* the EWMA, ns */
