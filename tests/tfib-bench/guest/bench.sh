@@ -69,17 +69,29 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# TW_AOI_SPLIT=1 (two CPUs or more): f0's receive path on CPU 1 (RPS), the
+# source on CPU 0.  On veth the sender's own system call otherwise runs
+# the forwarder's receive path, on the source's CPU.
+split=${TW_AOI_SPLIT:-0}
+[ "$(nproc)" -ge 2 ] || split=0
+
 topology() {
 	cleanup
 	ip netns add "$ns" &&
 	ip -n "$ns" link add s0 type veth peer name f0 &&
-	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up
+	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up || return 1
+	[ "$split" = 1 ] || return 0
+	ip netns exec "$ns" sh -c 'echo 2 > /sys/class/net/f0/queues/rx-0/rps_cpus'
+}
+
+on_source_cpu() {
+	if [ "$split" = 1 ]; then taskset -c 0 "$@"; else "$@"; fi
 }
 
 # bench ARGS...: timewire fib bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.
 bench() {
-	ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
+	on_source_cpu ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
 		burst "$burst" seed "$trace_seed" seconds "$secs" "$@" \
 		2>> "$errors"
 }
