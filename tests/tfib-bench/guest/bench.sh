@@ -201,7 +201,7 @@ cat > "$out/bench.json" <<EOF
  "rates_pps": [$(echo $rates | tr ' ' ',')], "factors": "$factors",
  "seconds": $secs, "users": $users, "burst": $burst, "cdrs": "$cdrs",
  "small_rings": "$small_rings", "large_rings": "$large_rings",
- "kernel": "$(uname -r)", "cpus": $(nproc),
+ "kernel": "$(uname -r)", "cpus": $(nproc), "split": $split,
  "commit": "$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"}
 EOF
