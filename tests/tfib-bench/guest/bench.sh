@@ -172,7 +172,7 @@ sweep_rate() {
 }
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-for c in ip awk; do
+for c in ip awk $([ "$split" = 1 ] && echo taskset); do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
 [ -x "$TW" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
