@@ -80,8 +80,8 @@ def record(scen, value):
     return rec
 
 
-def write_bench(d, means, rounds=5, mode="full", extra=None):
-    meta = {"mode": mode, "seed": 7, "rounds": rounds, "scale": 2,
+def write_bench(d, means, rounds=5, mode="full", extra=None, subset=False):
+    meta = {"mode": mode, "subset": subset, "seed": 7, "rounds": rounds, "scale": 2,
             "probe": [[1, 15.0, 16.0], [2, 9.5, 9.6]], "schedulers": " ".join(SCHEDS),
             "paths": PATHS, "scenarios": SCENARIOS, "kernel": "test",
             "commit": "test"}
@@ -181,6 +181,14 @@ class Targets(unittest.TestCase):
         self.assertEqual(worse["verdict"], "N/A")
         self.assertEqual(strict.returncode, 0)
         self.assertIn("indicative", strict.stdout)
+
+    def test_subset_not_judged(self):
+        # S2 is below its rate, yet a subset run judges nothing.
+        strict, t = self.run_case(changed(S2_qaware=11.0), subset=True)
+        self.assertEqual({v["verdict"] for v in t.values()}, {"N/A"})
+        self.assertEqual(strict.returncode, 0, strict.stdout)
+        self.assertIn("subset run, not judged", strict.stdout)
+        self.assertIn("A subset run", strict.stdout)
 
 
 class Figures(unittest.TestCase):

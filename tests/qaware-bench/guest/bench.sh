@@ -68,6 +68,8 @@ else
 	T=3 T3=6 T4=6 sizes="262144 2097152 8388608" rounds=1
 fi
 rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
+subset=false
+[ -n "${TW_QA_SCHEDS:-}${TW_QA_SCENARIOS:-}${TW_QA_ROUNDS:-}" ] && subset=true
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
@@ -253,7 +255,7 @@ write_meta() {
 	local name kb1 kb2 d1 d2 loss how amount comp first=1
 
 	{
-		echo "{\"mode\": \"$mode\", \"seed\": $seed, \"rounds\": $rounds,"
+		echo "{\"mode\": \"$mode\", \"subset\": $subset, \"seed\": $seed, \"rounds\": $rounds,"
 		echo " \"scale\": $scale, \"probe\": [$probe_log],"
 		echo " \"schedulers\": \"$scheds\", \"sample_interval\": 0.1,"
 		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2},"
