@@ -60,7 +60,10 @@ static u64 tw_qa_pkts(u64 bytes, u32 mss)
 
 u32 tw_qa_queued_pkts(const struct tw_sf_view *v)
 {
-	return (u32)tw_qa_pkts(v->queued_bytes, tw_qa_mss(v));
+	u64 pkts = tw_qa_pkts((u64)v->queued_bytes + v->unsent_bytes,
+			      tw_qa_mss(v));
+
+	return (u32)min_t(u64, pkts, U32_MAX);
 }
 
 u64 tw_qa_service_ns(const struct tw_sf_view *v)

@@ -75,6 +75,9 @@ struct tw_sf_view {
 	u32 queued_bytes;	/* local egress queue (BQL in flight + qdisc
 				 * backlog, per the glue's source), saturated
 				 */
+	u32 unsent_bytes;	/* in the subflow's socket, not sent yet:
+				 * a new packet waits behind it too
+				 */
 	u64 wait_ns;		/* QAware's W: tw_qa_est's wait_ns */
 	u64 wmem_queued;	/* bytes; the kernel default's input, for the
 				 * glue's statistics only
@@ -162,7 +165,10 @@ void tw_qa_est_init(struct tw_qa_est *e, u32 interval_ns, u64 now_ns);
 bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 		      u64 dequeued_bytes, u64 now_ns);
 
-/* n_k: the queued bytes in packets of the subflow's MSS, rounded up. */
+/*
+ * n_k: the bytes ahead of a new packet (the socket's unsent data and the
+ * egress queue) in packets of the subflow's MSS, rounded up.
+ */
 u32 tw_qa_queued_pkts(const struct tw_sf_view *v);
 /* S_k in ns: SRTT - W, at least SRTT >> TW_QA_S_FLOOR_SHIFT and 1. */
 u64 tw_qa_service_ns(const struct tw_sf_view *v);

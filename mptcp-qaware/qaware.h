@@ -73,7 +73,8 @@ struct qa_sf_stats {
 	__be16 sport, dport;
 	bool backup, active;
 	struct qa_queue_parts queue;
-	u32 queued_pkts;	/* n_k, per queue_source */
+	u32 queued_pkts;	/* n_k: unsent + the queue per queue_source */
+	u32 unsent_bytes;	/* in the subflow's socket, not sent yet */
 	u64 picks;		/* since the subflow took this slot */
 	u64 srtt_ns;
 	u64 wait_ns;		/* W_k */

@@ -315,19 +315,39 @@ static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
 }
 
 /*
- * New data goes only where the congestion window has room, the
- * "available" subflow of ECF's and BLEST's papers and of the
- * multipath-tcp.org kernel QAware was built on: with send-buffer room
+ * QAware's backlog beyond the window, in per cent of cwnd: new data may
+ * wait in a subflow's socket up to this much, so that an ACK finds the
+ * next packet there and the subflow stays window-limited (its cwnd grows).
+ * The baselines keep their papers' rule: room in the window, no backlog.
+ */
+static unsigned int backlog_pct = 50;
+module_param(backlog_pct, uint, 0644);
+MODULE_PARM_DESC(backlog_pct, "qaware, qaware_wait: new data may wait in a subflow's socket up to this % of its cwnd (default 50)");
+
+/* In flight and unsent together below cwnd plus @backlog per cent of it. */
+static bool qa_window_room(const struct tw_sf_view *v, u32 backlog)
+{
+	u64 unsent = DIV_ROUND_UP(v->unsent_bytes, max(v->mss, 1U));
+
+	return ((u64)v->in_flight + unsent) * 100 <
+	       (u64)v->cwnd * (100 + backlog);
+}
+
+/*
+ * New data goes only where the congestion window has room (plus QAware's
+ * backlog), the "available" subflow of ECF's and BLEST's papers and of
+ * the multipath-tcp.org kernel QAware was built on: with send-buffer room
  * alone, a lossy path with a small window took data that then waited in
  * its socket while a clean path idled.  A retransmission goes anywhere
  * that can queue it.
  */
 static void qa_view_fill(struct tw_sf_view *v,
 			 struct mptcp_subflow_context *subflow,
-			 bool need_cwnd)
+			 bool need_cwnd, u32 backlog)
 {
 	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 	const struct tcp_sock *tp = tcp_sk(ssk);
+	u32 unsent = READ_ONCE(tp->write_seq) - READ_ONCE(tp->snd_nxt);
 
 	memset(v, 0, sizeof(*v));
 	v->srtt_us = READ_ONCE(tp->srtt_us) >> 3;
@@ -335,13 +355,15 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->cwnd = tcp_snd_cwnd(tp);
 	v->in_flight = tcp_packets_in_flight(tp);
 	v->mss = READ_ONCE(tp->mss_cache);
+	/* the two reads race with the sender: a wrap is an empty queue */
+	v->unsent_bytes = (s32)unsent > 0 ? unsent : 0;
 	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
 	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
 	v->backup = subflow->backup || subflow->request_bkup;
 	v->active = __mptcp_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
 	v->can_send = v->active && sk_stream_memory_free(ssk) &&
-		      (!need_cwnd || v->in_flight < v->cwnd);
+		      (!need_cwnd || qa_window_room(v, backlog));
 }
 
 /* The subflow's queue and QAware's estimate of its wait. */
@@ -400,6 +422,8 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 				enum tw_qa_policy policy, bool reinject,
 				struct mptcp_subflow_context **subflows)
 {
+	bool qaware = policy == TW_QA_QAWARE || policy == TW_QA_QAWARE_WAIT;
+	u32 backlog = qaware ? min(READ_ONCE(backlog_pct), 1000U) : 0;
 	struct mptcp_subflow_context *subflow;
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
@@ -413,7 +437,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
 		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
-		qa_view_fill(v, subflow, !reinject);
+		qa_view_fill(v, subflow, !reinject, backlog);
 		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
 			conn->any_stale = true;

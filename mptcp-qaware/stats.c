@@ -113,6 +113,7 @@ void qa_stats_subflow(struct qa_sf_stats *sf,
 		return;
 	sf->queue = *queue;
 	sf->queued_pkts = tw_qa_queued_pkts(v);
+	sf->unsent_bytes = v->unsent_bytes;
 	sf->srtt_ns = (u64)v->srtt_us * NSEC_PER_USEC;
 	sf->wait_ns = v->wait_ns;
 	sf->service_ns = tw_qa_service_ns(v);

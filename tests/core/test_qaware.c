@@ -215,6 +215,27 @@ TEST_F(qa, qaware_three_subflows)
 	ASSERT_EQ(2, tw_qa_queued_pkts(&self->sf[1]));
 }
 
+/*
+ * Data written to a subflow's socket and not sent yet is queued ahead of
+ * a new packet as much as the device's queue is: both count in n_k.
+ */
+TEST_F(qa, qaware_counts_socket_unsent)
+{
+	self->sf[0] = sf(10 * MS);
+	self->sf[1] = sf(15 * MS);
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE, 2));
+
+	self->sf[0].unsent_bytes = 2 * MSS;		/* 3 * 10 = 30 ms */
+	ASSERT_EQ(1, decide(self, TW_QA_QAWARE, 2));
+	ASSERT_EQ(30 * NS_PER_MS, self->d.score[0]);
+
+	/* socket and device add up, rounded up as a whole */
+	self->sf[0].unsent_bytes = MSS / 2;
+	self->sf[0].queued_bytes = MSS / 2 + 1;
+	ASSERT_EQ(2, tw_qa_queued_pkts(&self->sf[0]));
+	ASSERT_EQ(0, decide(self, TW_QA_MINRTT, 2));	/* minRTT: SRTT only */
+}
+
 /* W follows alpha = 0.8 exactly, sampled once per interval. */
 TEST_F(qa, estimator_ewma_sequence)
 {
@@ -486,6 +507,7 @@ TEST_F(qa, extremes_saturate)
 	self->sf[0] = sf(U32_MAX);
 	self->sf[0].mss = 0;
 	self->sf[0].queued_bytes = U32_MAX;
+	self->sf[0].unsent_bytes = U32_MAX;
 	self->sf[0].cwnd = U32_MAX;
 	self->sf[0].in_flight = U32_MAX;
 	self->sf[0].rttvar_us = U32_MAX;

@@ -30,6 +30,10 @@
 #                     full egress queue (n_k, the qdisc part, W); neither
 #                     another namespace nor "stats minrtt" lists it; the
 #                     text has a line per connection and per subflow
+#   qaware_wait       on the same loaded path 1, an unpaced upload: it
+#                     arrives whole, and qaware_wait waited (its waits
+#                     counter rose) rather than send behind path 1's queue
+#                     while path 2's window was full
 #   stale subflows    every scheduler: path 1 turns into a blackhole (both
 #                     directions dropped) after 1 MiB of an upload (paused
 #                     meanwhile); the upload still arrives whole, over path 2,
@@ -117,6 +121,7 @@ counter() {	# counter NAME COLUMN: of the module's "decisions" parameter
 	awk -v n="$1" -v c="$2" '$1 == n { print $c }' /sys/module/mptcp_qaware/parameters/decisions
 }
 decisions() { counter "$1" 2; }	# subflows the scheduler picked so far
+waits() { counter "$1" 4; }	# decisions it held back for a better subflow
 stale_count() { counter "$1" 5; }	# subflows it found stale so far
 
 # transfer SCHED [MARKER [KBIT]]: upload with SCHED selected; sets got,
@@ -274,7 +279,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 25
+tap_plan 27
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -319,6 +324,17 @@ tap_ok "qaware stats: neither the init namespace nor stats minrtt lists it" \
 	stats_ok netns
 tap_ok "qaware stats (text): a line for the connection, an indented one per subflow" \
 	stats_text_ok
+
+# An unpaced upload fills path 2's window; path 1 still has its own queue:
+# qaware_wait waits for path 2 rather than send behind that queue.
+w0=$(waits qaware_wait)
+transfer qaware_wait
+w1=$(waits qaware_wait)
+tap_diag "loaded path 1, bulk: qaware_wait sent $(share1) % there, waited $((w1 - w0)) times"
+tap_ok "loaded path 1, bulk: qaware_wait's upload arrives whole" \
+	test "${got:-0}" = "$size"
+tap_ok "loaded path 1, bulk: qaware_wait waits for path 2" \
+	test $((w1 - w0)) -gt 0
 
 # Before any blackhole: a subflow found stale here was a false alarm.
 tap_diag "subflows found stale so far: $(for s in $scheds; do printf '%s %s, ' "$s" "$(stale_count "$s")"; done)"

@@ -86,6 +86,7 @@ static int parse_subflow(struct nlattr *nest, struct qaware_subflow *sf)
 	sf->queued_pkts = get_u32(tb[QAWARE_SUBFLOW_A_QUEUED_PKTS]);
 	sf->bql_bytes = get_u32(tb[QAWARE_SUBFLOW_A_BQL_BYTES]);
 	sf->qdisc_bytes = get_u32(tb[QAWARE_SUBFLOW_A_QDISC_BYTES]);
+	sf->unsent_bytes = get_u32(tb[QAWARE_SUBFLOW_A_UNSENT_BYTES]);
 	sf->srtt_ns = get_u64(tb[QAWARE_SUBFLOW_A_SRTT_NS]);
 	sf->wait_ns = get_u64(tb[QAWARE_SUBFLOW_A_WAIT_NS]);
 	sf->service_ns = get_u64(tb[QAWARE_SUBFLOW_A_SERVICE_NS]);

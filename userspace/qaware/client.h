@@ -36,7 +36,7 @@ struct qaware_subflow {
 	bool bql, backup, active;
 	uint64_t picks;
 	uint32_t queued_pkts;		/* n_k */
-	uint32_t bql_bytes, qdisc_bytes;
+	uint32_t bql_bytes, qdisc_bytes, unsent_bytes;
 	uint64_t srtt_ns, wait_ns, service_ns;	/* W_k, S_k */
 };
 

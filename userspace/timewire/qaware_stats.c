@@ -50,6 +50,7 @@ static void print_subflow(const struct qaware_subflow *sf)
 	print_u64("srtt_ns", sf->srtt_ns);
 	print_u64("wait_ns", sf->wait_ns);
 	print_u64("service_ns", sf->service_ns);
+	print_uint("unsent_bytes", sf->unsent_bytes);
 	close_object();
 }
 
@@ -94,10 +95,11 @@ static int stats_run(void *p, uint64_t seen)
 static const char stats_notes[] =
 "Per connection: its scheduler, MPTCP token, calls (decisions asked of it)\n"
 "and refusals (those with no subflow to send on).  Per subflow, as the last\n"
-"decision saw it: picks (decisions that chose it), queued_pkts (n_k: the\n"
-"local egress queue the decision counted, in packets), its parts in bytes:\n"
-"bql_bytes (the device queue's BQL in flight) and qdisc_bytes (the qdisc\n"
-"backlog above it), srtt_ns, wait_ns (W_k) and service_ns (S_k = SRTT - W_k).\n"
+"decision saw it: picks (decisions that chose it), queued_pkts (n_k: what\n"
+"waits ahead of a new packet, in packets), its parts in bytes: bql_bytes\n"
+"(the device queue's BQL in flight), qdisc_bytes (the qdisc backlog above\n"
+"it) and unsent_bytes (in the subflow's socket, not sent yet), srtt_ns,\n"
+"wait_ns (W_k) and service_ns (S_k = SRTT - W_k).\n"
 "Only the connections of this network namespace are listed.\n";
 
 const struct tw_cmd qaware_stats_cmd = {

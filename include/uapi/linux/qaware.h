@@ -46,15 +46,18 @@
  * The addresses and ports of the subflow's TCP socket (an IPv4 subflow as
  * SADDR4/DADDR4, also on an IPv6 socket; else SADDR6/DADDR6), the device
  * its packets leave through and QAware's view of that device's tx queue:
- *   n_k      QUEUED_PKTS: what the decision counted (module parameter
- *            queue_source: BQL in flight + qdisc backlog by default), in
- *            packets of the subflow's MSS, rounded up
+ *   n_k      QUEUED_PKTS: what the decision counted ahead of a new
+ *            packet (the socket's unsent data and the egress queue per
+ *            module parameter queue_source: BQL in flight + qdisc backlog
+ *            by default), in packets of the subflow's MSS, rounded up
  *   parts    BQL_BYTES: the queue's DQL in flight (num_queued -
  *            num_completed; 0 without BQL), QDISC_BYTES: the backlog of the
  *            qdisc above it; both whatever queue_source says
  *   W_k      WAIT_NS: the EWMA of the local queue wait, ns
  *   S_k      SERVICE_NS: SRTT - W_k, at least SRTT / 8 and 1 ns
  *   SRTT_NS  the subflow's smoothed RTT, ns
+ *   UNSENT_BYTES  data in the subflow's socket not sent yet (write_seq -
+ *            snd_nxt), bytes: part of n_k
  */
 #ifndef _UAPI_LINUX_QAWARE_H
 #define _UAPI_LINUX_QAWARE_H
@@ -113,6 +116,7 @@ enum qaware_subflow_attr {
 	QAWARE_SUBFLOW_A_SRTT_NS,	/* u64 */
 	QAWARE_SUBFLOW_A_WAIT_NS,	/* u64: W_k */
 	QAWARE_SUBFLOW_A_SERVICE_NS,	/* u64: S_k */
+	QAWARE_SUBFLOW_A_UNSENT_BYTES,	/* u32: unsent in the socket */
 	__QAWARE_SUBFLOW_A_MAX,
 };
 

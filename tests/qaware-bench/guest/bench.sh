@@ -57,8 +57,9 @@ rtr=qab-rtr
 rcv=qab-rcv
 port=5300
 # TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset,
-# TW_QA_ROUNDS another number of rounds: for looking into a few cells,
-# never for a reported result.
+# TW_QA_ROUNDS another number of rounds, TW_QA_PARAMS module parameters
+# ("backlog_pct=0"): for looking into a few cells, never for a reported
+# result.
 scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
 
 bench_args "$@"
@@ -69,7 +70,9 @@ else
 fi
 rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
 subset=false
-[ -n "${TW_QA_SCHEDS:-}${TW_QA_SCENARIOS:-}${TW_QA_ROUNDS:-}" ] && subset=true
+qa_params=${TW_QA_PARAMS:-}
+[ -n "${TW_QA_SCHEDS:-}${TW_QA_SCENARIOS:-}${TW_QA_ROUNDS:-}$qa_params" ] &&
+	subset=true
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
@@ -257,7 +260,8 @@ write_meta() {
 	{
 		echo "{\"mode\": \"$mode\", \"subset\": $subset, \"seed\": $seed, \"rounds\": $rounds,"
 		echo " \"scale\": $scale, \"probe\": [$probe_log],"
-		echo " \"schedulers\": \"$scheds\", \"sample_interval\": 0.1,"
+		echo " \"schedulers\": \"$scheds\", \"params\": \"$qa_params\","
+		echo " \"sample_interval\": 0.1,"
 		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2},"
 		echo " \"scenarios\": {"
 		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp; do
@@ -289,7 +293,8 @@ mark=$(tw_kmsg_mark)
 tap_plan 6
 rm -rf "$out" "$progress"
 mkdir -p "$out/runs" "$out/warmup" || exit 1
-tap_ok "mptcp_qaware loads (timewire qaware load)" timewire qaware load ko "$ko"
+tap_ok "mptcp_qaware loads (timewire qaware load)" \
+	timewire qaware load ko "$ko" params "$qa_params"
 loaded && loaded=1
 tap_ok "three namespaces, two paths" topology
 ip netns exec "$rcv" $py "$flow" recv "$port" > "$out/receiver.log" 2>&1 &
