@@ -66,6 +66,18 @@ u32 tw_qa_queued_pkts(const struct tw_sf_view *v)
 	return (u32)min_t(u64, pkts, U32_MAX);
 }
 
+bool tw_qa_window_room(const struct tw_sf_view *v, bool qaware,
+		       u32 backlog_pct)
+{
+	u64 used;
+
+	if (!qaware)
+		return v->in_flight < v->cwnd;
+	used = v->in_flight + tw_qa_pkts(v->unsent_bytes, tw_qa_mss(v));
+	backlog_pct = min_t(u32, backlog_pct, TW_QA_BACKLOG_MAX);
+	return used * 100 < (u64)v->cwnd * (100 + backlog_pct);
+}
+
 u64 tw_qa_service_ns(const struct tw_sf_view *v)
 {
 	u64 srtt = tw_qa_srtt_ns(v);
@@ -212,7 +224,8 @@ static u64 tw_qa_qaware_score(const struct tw_sf_view *v)
  * should take to open its window; then nothing is sent now.  The thesis's
  * rule sends on p whatever its queue: with one path's egress flooded, that
  * data waits behind the flood and holds the connection's window.  Only a
- * path with a queue is left waiting, so its link stays busy; and b is
+ * path with an egress queue (its unsent socket data aside) is left
+ * waiting, so its link stays busy; and b is
  * waited for at most SRTT_b + its RTT variation from the first wait, so a
  * path that went dark does not stop the others before it is found stale.
  */
@@ -224,7 +237,7 @@ static bool tw_qa_qaware_wait(struct tw_qa_conn *c,
 	u64 srtt = tw_qa_srtt_ns(b);
 	u64 patience = srtt + (u64)b->rttvar_us * TW_QA_NS_PER_US;
 
-	if (!srtt || !tw_qa_queued_pkts(p) ||
+	if (!srtt || !p->queued_bytes ||
 	    score_p < score_b + min(srtt, U64_MAX - score_b))
 		return false;
 	if (!c->qawait_on || now < c->wait_since_ns) {

@@ -51,6 +51,9 @@
 #define TW_QA_BLEST_STEP_UP	40
 #define TW_QA_BLEST_STEP_DOWN	10
 
+/* QAware's backlog beyond cwnd, in per cent of it: at most this. */
+#define TW_QA_BACKLOG_MAX	1000
+
 /* Round-robin: consecutive decisions given to one subflow by default. */
 #define TW_QA_RR_BURST		8
 
@@ -85,7 +88,9 @@ struct tw_sf_view {
 	u64 pacing_rate;	/* bytes/s; as wmem_queued */
 	bool active;		/* established, not stale, not closing */
 	bool backup;		/* backup priority (MP_PRIO / address flag) */
-	bool can_send;		/* send buffer room (new data: cwnd too) */
+	bool can_send;		/* send buffer room (new data: cwnd too, see
+				 * tw_qa_window_room())
+				 */
 };
 
 /* The connection (MPTCP level) as the glue reads it at decision time. */
@@ -170,6 +175,15 @@ bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
  * egress queue) in packets of the subflow's MSS, rounded up.
  */
 u32 tw_qa_queued_pkts(const struct tw_sf_view *v);
+/*
+ * Room for new data in @v's window.  The baselines (@qaware false): packets
+ * in flight below cwnd, their papers' "available" subflow.  qaware and
+ * qaware_wait: in flight and the socket's unsent data together below cwnd
+ * plus @backlog_pct per cent of it (at most TW_QA_BACKLOG_MAX), so that an
+ * ACK finds the next packet waiting and the subflow stays window-limited.
+ */
+bool tw_qa_window_room(const struct tw_sf_view *v, bool qaware,
+		       u32 backlog_pct);
 /* S_k in ns: SRTT - W, at least SRTT >> TW_QA_S_FLOOR_SHIFT and 1. */
 u64 tw_qa_service_ns(const struct tw_sf_view *v);
 

@@ -322,28 +322,19 @@ static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
  */
 static unsigned int backlog_pct = 50;
 module_param(backlog_pct, uint, 0644);
-MODULE_PARM_DESC(backlog_pct, "qaware, qaware_wait: new data may wait in a subflow's socket up to this % of its cwnd (default 50)");
-
-/* In flight and unsent together below cwnd plus @backlog per cent of it. */
-static bool qa_window_room(const struct tw_sf_view *v, u32 backlog)
-{
-	u64 unsent = DIV_ROUND_UP(v->unsent_bytes, max(v->mss, 1U));
-
-	return ((u64)v->in_flight + unsent) * 100 <
-	       (u64)v->cwnd * (100 + backlog);
-}
+MODULE_PARM_DESC(backlog_pct, "qaware, qaware_wait: new data may wait in a subflow's socket up to this % of its cwnd (default 50, at most 1000)");
 
 /*
- * New data goes only where the congestion window has room (plus QAware's
- * backlog), the "available" subflow of ECF's and BLEST's papers and of
- * the multipath-tcp.org kernel QAware was built on: with send-buffer room
- * alone, a lossy path with a small window took data that then waited in
- * its socket while a clean path idled.  A retransmission goes anywhere
- * that can queue it.
+ * New data goes only where the congestion window has room (QAware's: plus
+ * its backlog, tw_qa_window_room()), the "available" subflow of ECF's and
+ * BLEST's papers and of the multipath-tcp.org kernel QAware was built on:
+ * with send-buffer room alone, a lossy path with a small window took data
+ * that then waited in its socket while a clean path idled.  A
+ * retransmission goes anywhere that can queue it.
  */
 static void qa_view_fill(struct tw_sf_view *v,
 			 struct mptcp_subflow_context *subflow,
-			 bool need_cwnd, u32 backlog)
+			 bool need_cwnd, bool qaware)
 {
 	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 	const struct tcp_sock *tp = tcp_sk(ssk);
@@ -363,7 +354,8 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->active = __mptcp_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
 	v->can_send = v->active && sk_stream_memory_free(ssk) &&
-		      (!need_cwnd || qa_window_room(v, backlog));
+		      (!need_cwnd ||
+		       tw_qa_window_room(v, qaware, READ_ONCE(backlog_pct)));
 }
 
 /* The subflow's queue and QAware's estimate of its wait. */
@@ -423,7 +415,6 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 				struct mptcp_subflow_context **subflows)
 {
 	bool qaware = policy == TW_QA_QAWARE || policy == TW_QA_QAWARE_WAIT;
-	u32 backlog = qaware ? min(READ_ONCE(backlog_pct), 1000U) : 0;
 	struct mptcp_subflow_context *subflow;
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
@@ -437,7 +428,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
 		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
-		qa_view_fill(v, subflow, !reinject, backlog);
+		qa_view_fill(v, subflow, !reinject, qaware);
 		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
 			conn->any_stale = true;

@@ -119,6 +119,11 @@ TEST_F(qa, qaware_wait_holds_back_from_a_flooded_path)
 	self->sf[0].queued_bytes = 0;
 	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
 	ASSERT_FALSE(self->d.waited);
+	/* nor one whose wait is only unsent socket data: its link is idle */
+	self->sf[0].unsent_bytes = 10 * MSS;
+	ASSERT_EQ(0, decide(self, TW_QA_QAWARE_WAIT, 2));
+	ASSERT_FALSE(self->d.waited);
+	self->sf[0].unsent_bytes = 0;
 
 	/* the best can send: as qaware */
 	self->sf[0].queued_bytes = 170 * MSS;
@@ -234,6 +239,57 @@ TEST_F(qa, qaware_counts_socket_unsent)
 	self->sf[0].queued_bytes = MSS / 2 + 1;
 	ASSERT_EQ(2, tw_qa_queued_pkts(&self->sf[0]));
 	ASSERT_EQ(0, decide(self, TW_QA_MINRTT, 2));	/* minRTT: SRTT only */
+}
+
+/*
+ * The window rule: the baselines need in flight < cwnd and ignore unsent
+ * data; QAware counts in flight and unsent together against cwnd plus its
+ * backlog, capped at TW_QA_BACKLOG_MAX per cent.
+ */
+TEST_F(qa, window_room)
+{
+	struct tw_sf_view v = sf(10 * MS);
+
+	v.in_flight = 9;
+	v.unsent_bytes = 5 * MSS;
+	ASSERT_TRUE(tw_qa_window_room(&v, false, 50));
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 0));	/* 14 of 10 */
+	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));	/* 14 of 15 */
+	v.unsent_bytes = 5 * MSS + 1;			/* 15: rounded up */
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 50));
+	v.in_flight = 10;
+	v.unsent_bytes = 0;
+	ASSERT_FALSE(tw_qa_window_room(&v, false, 50));
+	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));
+
+	/* a window of one: one more packet may wait at 50 % */
+	v.cwnd = 1;
+	v.in_flight = 1;
+	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));
+	v.unsent_bytes = 1;
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 50));
+	v.cwnd = 0;
+	v.in_flight = 0;
+	v.unsent_bytes = 0;
+	ASSERT_FALSE(tw_qa_window_room(&v, false, 0));
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 1000));
+
+	/* the cap: 100000 % counts as 1000 %, ten windows beyond cwnd */
+	v.cwnd = 10;
+	v.in_flight = 10;
+	v.unsent_bytes = 99 * MSS;
+	ASSERT_TRUE(tw_qa_window_room(&v, true, 100000));
+	v.unsent_bytes = 100 * MSS;
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 100000));
+
+	/* extremes do not wrap */
+	v.cwnd = U32_MAX;
+	v.in_flight = U32_MAX;
+	v.unsent_bytes = U32_MAX;
+	v.mss = 0;
+	ASSERT_FALSE(tw_qa_window_room(&v, false, 0));
+	ASSERT_TRUE(tw_qa_window_room(&v, true, 1000));
+	ASSERT_FALSE(tw_qa_window_room(&v, true, 0));
 }
 
 /* W follows alpha = 0.8 exactly, sampled once per interval. */

@@ -189,6 +189,7 @@ class Targets(unittest.TestCase):
         self.assertEqual(strict.returncode, 0, strict.stdout)
         self.assertIn("subset run, not judged", strict.stdout)
         self.assertIn("A subset run", strict.stdout)
+        self.assertIn("full subset run", strict.stdout)
 
 
 class Figures(unittest.TestCase):

@@ -247,6 +247,8 @@ if what == "subflows":
             bad.append(f"{name}: picks {s['picks']}")
         if not 0 < s["service_ns"] <= s["srtt_ns"]:
             bad.append(f"{name}: S {s['service_ns']} not in (0, SRTT {s['srtt_ns']}]")
+        if not isinstance(s.get("unsent_bytes"), int) or s["unsent_bytes"] < 0:
+            bad.append(f"{name}: unsent_bytes {s.get('unsent_bytes')}")
 elif what == "queue":
     if p1["queued_pkts"] <= 0 or p1["qdisc_bytes"] < 100000 or p1["wait_ns"] <= 0:
         bad.append(f"path 1: n {p1['queued_pkts']}, qdisc {p1['qdisc_bytes']} B, W {p1['wait_ns']} ns")
@@ -316,7 +318,7 @@ tap_ok "loaded path 1: minrtt sends over half of the bytes there" \
 tap_ok "loaded path 1: qaware sends under a quarter of the bytes there" \
 	test "$qaware_share" -lt 25
 tap_diag "qaware stats, path 1 and path 2: $(stats_check "$TMPDIR_QA/stats" diag)"
-tap_ok "qaware stats -j: the connection, both subflows picked, 0 < S <= SRTT" \
+tap_ok "qaware stats -j: the connection, both subflows picked, 0 < S <= SRTT, unsent bytes" \
 	stats_ok subflows
 tap_ok "qaware stats -j: path 1's full egress queue (n_k, qdisc part, W; no BQL on veth)" \
 	stats_ok queue

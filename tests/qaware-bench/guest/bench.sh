@@ -71,6 +71,9 @@ fi
 rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
 subset=false
 qa_params=${TW_QA_PARAMS:-}
+case $qa_params in
+*[\"\\]*) echo "TW_QA_PARAMS: no quotes or backslashes" >&2; exit 1 ;;
+esac
 [ -n "${TW_QA_SCHEDS:-}${TW_QA_SCENARIOS:-}${TW_QA_ROUNDS:-}$qa_params" ] &&
 	subset=true
 seed=$bench_seed
