@@ -248,48 +248,41 @@ TEST_F(qa, qaware_counts_socket_unsent)
  */
 TEST_F(qa, window_room)
 {
+	static const struct {
+		u32 cwnd, in_flight, unsent, mss, pct;
+		bool qaware, room;
+	} c[] = {
+		{ 10, 9, 5 * MSS, MSS, 50, false, true },	/* unsent ignored */
+		{ 10, 9, 5 * MSS, MSS, 0, true, false },	/* 14 of 10 */
+		{ 10, 9, 5 * MSS, MSS, 50, true, true },	/* 14 of 15 */
+		{ 10, 9, 5 * MSS + 1, MSS, 50, true, false },	/* 15: rounded up */
+		{ 10, 10, 0, MSS, 50, false, false },
+		{ 10, 10, 0, MSS, 50, true, true },
+		{ 1, 1, 0, MSS, 50, true, true },	/* one more may wait */
+		{ 1, 1, 1, MSS, 50, true, false },
+		{ 0, 0, 0, MSS, 0, false, false },
+		{ 0, 0, 0, MSS, 1000, true, false },
+		/* 100000 % counts as 1000 %: ten windows beyond cwnd */
+		{ 10, 10, 99 * MSS, MSS, 100000, true, true },
+		{ 10, 10, 100 * MSS, MSS, 100000, true, false },
+		/* extremes do not wrap */
+		{ U32_MAX, U32_MAX, U32_MAX, 0, 0, false, false },
+		{ U32_MAX, U32_MAX, U32_MAX, 0, 1000, true, true },
+		{ U32_MAX, U32_MAX, U32_MAX, 0, 0, true, false },
+	};
 	struct tw_sf_view v = sf(10 * MS);
+	unsigned int i;
 
-	v.in_flight = 9;
-	v.unsent_bytes = 5 * MSS;
-	ASSERT_TRUE(tw_qa_window_room(&v, false, 50));
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 0));	/* 14 of 10 */
-	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));	/* 14 of 15 */
-	v.unsent_bytes = 5 * MSS + 1;			/* 15: rounded up */
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 50));
-	v.in_flight = 10;
-	v.unsent_bytes = 0;
-	ASSERT_FALSE(tw_qa_window_room(&v, false, 50));
-	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));
-
-	/* a window of one: one more packet may wait at 50 % */
-	v.cwnd = 1;
-	v.in_flight = 1;
-	ASSERT_TRUE(tw_qa_window_room(&v, true, 50));
-	v.unsent_bytes = 1;
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 50));
-	v.cwnd = 0;
-	v.in_flight = 0;
-	v.unsent_bytes = 0;
-	ASSERT_FALSE(tw_qa_window_room(&v, false, 0));
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 1000));
-
-	/* the cap: 100000 % counts as 1000 %, ten windows beyond cwnd */
-	v.cwnd = 10;
-	v.in_flight = 10;
-	v.unsent_bytes = 99 * MSS;
-	ASSERT_TRUE(tw_qa_window_room(&v, true, 100000));
-	v.unsent_bytes = 100 * MSS;
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 100000));
-
-	/* extremes do not wrap */
-	v.cwnd = U32_MAX;
-	v.in_flight = U32_MAX;
-	v.unsent_bytes = U32_MAX;
-	v.mss = 0;
-	ASSERT_FALSE(tw_qa_window_room(&v, false, 0));
-	ASSERT_TRUE(tw_qa_window_room(&v, true, 1000));
-	ASSERT_FALSE(tw_qa_window_room(&v, true, 0));
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		v.cwnd = c[i].cwnd;
+		v.in_flight = c[i].in_flight;
+		v.unsent_bytes = c[i].unsent;
+		v.mss = c[i].mss;
+		EXPECT_EQ(c[i].room,
+			  tw_qa_window_room(&v, c[i].qaware, c[i].pct)) {
+			TH_LOG("case %u", i);
+		}
+	}
 }
 
 /* W follows alpha = 0.8 exactly, sampled once per interval. */
