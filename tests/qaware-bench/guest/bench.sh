@@ -58,7 +58,7 @@ rcv=qab-rcv
 port=5300
 # TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset,
 # TW_QA_ROUNDS another number of rounds, TW_QA_PARAMS module parameters
-# ("backlog_pct=0"): for looking into a few cells, never for a reported
+# ("backlog_pct=100"): for looking into a few cells, never for a reported
 # result.
 scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
 
