@@ -335,6 +335,28 @@ class Checks(unittest.TestCase):
         # the XDP peer never counts as the best mode
         self.assertEqual(c["best mode's age"]["mode"], "seqcount")
 
+    def test_source_slowed_is_not_carried(self):
+        # periodic() sends about 20400 pps.  Asked 40000, the XDP peer
+        # loses nothing but the source reached half of R: not carried,
+        # so its capacity stays 2000 and tfib passes
+        xdp = [("xdp-2k", None, 2000, 0.1, "xdp", {}),
+               ("xdp-40k", None, 40000, 0.1, "xdp", {})]
+        c, p, res = checks_of(GOOD + xdp, "--strict")
+        self.assertEqual((c[XDP]["result"], c[XDP]["reference"]),
+                         ("PASS", 2000))
+        row = next(r for r in res["runs"] if r["run"] == "xdp-40k")
+        self.assertAlmostEqual(row["sent_pps"] / 40000, 0.51, delta=0.01)
+        # at 20000 (sent/R 1.02) it carries: 10 times tfib's 2000, a FAIL
+        xdp.append(("xdp-20k", None, 20000, 0.1, "xdp", {}))
+        c, p, res = checks_of(GOOD + xdp, "--strict")
+        self.assertEqual((c[XDP]["result"], c[XDP]["reference"]),
+                         ("FAIL", 20000))
+        # nor is a tfib mode's R carried when the source fell short there
+        runs = GOOD + [("seq-40k", "seqcount", 40000, 0.1, "ring", {}),
+                       ("rwl-40k", "rwlock", 40000, 0.1, "ring", {})]
+        c = checks_of(runs)[0]
+        self.assertEqual(c["best mode's age"]["rate_pps"], 2000)
+
     def test_rwlock_never_best(self):
         # rwlock carries more than anyone: the best is still another mode
         runs = GOOD + [("rwl-3k", "rwlock", 3000, 0.1, "ring", {})]
