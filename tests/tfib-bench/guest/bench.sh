@@ -69,10 +69,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# TW_AOI_SPLIT=1 (two CPUs or more): f0's receive path on CPU 1 (RPS), the
-# source on CPU 0.  On veth the sender's own system call otherwise runs
-# the forwarder's receive path, on the source's CPU.
-split=${TW_AOI_SPLIT:-0}
+# Split (default; TW_AOI_SPLIT=0 turns it off; two CPUs or more): f0's
+# receive path on CPU 1 (RPS), the source on CPU 0.  On veth the sender's
+# own system call otherwise runs the forwarder's receive path, on the
+# source's CPU.
+split=${TW_AOI_SPLIT:-1}
 [ "$(nproc)" -ge 2 ] || split=0
 
 topology() {
@@ -81,7 +82,24 @@ topology() {
 	ip -n "$ns" link add s0 type veth peer name f0 &&
 	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up || return 1
 	[ "$split" = 1 ] || return 0
-	ip netns exec "$ns" sh -c 'echo 2 > /sys/class/net/f0/queues/rx-0/rps_cpus'
+	ip netns exec "$ns" sh -c 'echo 2 > /sys/class/net/f0/queues/rx-0/rps_cpus' &&
+		xdp_napi_split
+}
+
+# The XDP peer's half of the split.  On veth its program runs in f0's NAPI,
+# which the sending CPU polls, and RPS comes after it.  GRO on f0 keeps one
+# NAPI instance across the peer's attach and detach; made threaded, its
+# kthread is bound to CPU 1.  tfib's frames take no NAPI (s0 keeps TSO
+# while no program is attached), so they still go through RPS.
+xdp_napi_split() {
+	local pid pids
+
+	[ -x "$xdp" ] || return 0
+	ip netns exec "$ns" ethtool -K f0 gro on >/dev/null &&
+		ip netns exec "$ns" sh -c 'echo 1 > /sys/class/net/f0/threaded' ||
+		return 1
+	pids=$(pgrep '^napi/f0-') || return 1
+	for pid in $pids; do taskset -pc 1 "$pid" >/dev/null || return 1; done
 }
 
 on_source_cpu() {
@@ -172,7 +190,7 @@ sweep_rate() {
 }
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-for c in ip awk $([ "$split" = 1 ] && echo taskset); do
+for c in ip awk $([ "$split" = 1 ] && echo taskset ethtool pgrep); do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
 [ -x "$TW" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
