@@ -321,10 +321,10 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 			continue;
 		}
 		/*
-		 * No cpu_relax(): PAUSE is where a hypervisor takes the CPU
-		 * from a spinning guest (KVM's pause-loop exiting yields the
-		 * vCPU; QEMU's TCG leaves its execution loop and takes its
-		 * big lock), a stall at the moment this spin exists for.
+		 * No cpu_relax(): PAUSE is where a hypervisor may take the
+		 * CPU from a spinning guest (KVM's pause-loop exiting can
+		 * yield the vCPU; QEMU's TCG leaves its execution loop at
+		 * each one), a stall at the moment this spin exists for.
 		 * The spin is bounded by the guard, and so is what running
 		 * without PAUSE costs a sibling hyperthread.
 		 */

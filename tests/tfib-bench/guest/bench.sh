@@ -99,7 +99,11 @@ xdp_napi_split() {
 		ip netns exec "$ns" sh -c 'echo 1 > /sys/class/net/f0/threaded' ||
 		return 1
 	pids=$(pgrep '^napi/f0-') || return 1
-	for pid in $pids; do taskset -pc 1 "$pid" >/dev/null || return 1; done
+	# A thread of an f0 whose namespace is still going may be among them.
+	for pid in $pids; do
+		taskset -pc 1 "$pid" >/dev/null || ! kill -0 "$pid" 2>/dev/null ||
+			return 1
+	done
 }
 
 on_source_cpu() {
