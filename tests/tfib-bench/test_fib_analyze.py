@@ -276,7 +276,8 @@ class Checks(unittest.TestCase):
                                10 / 24)
         self.assertEqual(c["inline age at low R 0.1"]["result"], "PASS")
         self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 1})
-        self.assertEqual(c[XDP]["result"], "N/A")
+        self.assertEqual((c[XDP]["result"], c[XDP]["why"]),
+                         ("N/A", "no XDP run"))
         # the ratio to rwlock in the table: D + P / 2 each, but for the
         # last microsecond of user 1 (Sawtooth.test_periodic)
         row = next(r for r in res["runs"] if r["run"] == "seq-1k")
@@ -318,6 +319,11 @@ class Checks(unittest.TestCase):
                          ["N/A", "N/A", "N/A", "N/A"])
 
     def test_xdp_capacity(self):
+        # an XDP run that carried nothing is N/A, and says so
+        c = checks_of(GOOD + [("xdp-3k", None, 3000, 0.1, "xdp",
+                               dict(drop_every=5))])[0]
+        self.assertEqual(c[XDP]["result"], "N/A")
+        self.assertIn("no XDP run carried an R", c[XDP]["why"])
         # seqcount carries up to 2000; the XDP peer 2000 (3000 lost data)
         xdp = [("xdp-2k", None, 2000, 0.1, "xdp", {}),
                ("xdp-3k", None, 3000, 0.1, "xdp", dict(drop_every=5))]
