@@ -25,6 +25,7 @@ ANALYZE = os.path.join(HERE, "..", "..", "userspace", "tools",
                        "tw-qaware-analyze")
 SCHEDS = ("default", "qaware", "minrtt")
 PATHS = {"10.0.1.1": 1, "10.0.2.1": 2}
+BUSY = 5                # a sample's busy time (us)
 
 
 def load_analyzer():
@@ -223,6 +224,83 @@ class Figures(unittest.TestCase):
         s = QA.subflow_series(rec, PATHS)
         self.assertEqual(s["path 1"], ([0.5, 1.0], [2.0, 2.0]))
         self.assertEqual(s["path 2"], ([1.0], [1.0]))
+
+    def test_path_figures(self):
+        # [acked, sent, srtt, cwnd, notsent, busy us, rwnd us, retrans]
+        rec = {"t_done": 4.0, "samples": [
+            [1.0, {"10.0.1.1": [10, 0, 0, 0, 3000, 0, 0, 0],
+                   "10.0.2.1": [5, 0, 0, 0, 1000, 0, 0, 0]}],
+            [4.0, {"10.0.1.1": [2000000, 0, 0, 0, 1000, 3000000, 400000,
+                                1500]}]]}
+        f = QA.path_figures(rec, PATHS)
+        self.assertEqual(sorted(f), ["1", "2"])
+        self.assertAlmostEqual(f["1"]["mbyte"], 2.0)
+        self.assertAlmostEqual(f["1"]["busy"], 0.75)
+        self.assertAlmostEqual(f["1"]["rwnd_limited"], 0.1)
+        self.assertAlmostEqual(f["1"]["notsent_kb"], 2.0)
+        self.assertAlmostEqual(f["1"]["retrans_kb"], 1.5)
+        # path 2's last sample is its only one.
+        self.assertAlmostEqual(f["2"]["notsent_kb"], 1.0)
+        self.assertAlmostEqual(f["2"]["mbyte"], 5e-6)
+        # a run recorded before the fields: none.
+        self.assertEqual(QA.path_figures({"t_done": 1.0, "samples": [
+            [0.5, {"10.0.1.1": [1, 0, 0, 0]}]]}, PATHS), {})
+
+    def test_path_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD, rounds=2)
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "paths.txt")))
+            ok = record("S2", 1.0)
+            ok["samples"][-1][1]["10.0.1.1"] += [0, 2000000, 0, 0]
+            ok["samples"][-1][1]["10.0.2.1"] += [0, 8000000, 0, 0]
+            slow = json.loads(json.dumps(ok))
+            slow["samples"][-1][1]["10.0.1.1"][BUSY] = 6000000
+            bad = json.loads(json.dumps(ok))
+            bad["receiver"]["bytes"] -= 1
+            for name, rec in (("1-S2-qaware.json", ok),
+                              ("2-S2-qaware.json", slow),
+                              ("3-S2-qaware.json", bad)):
+                with open(os.path.join(d, "runs", name), "w") as f:
+                    json.dump(rec, f)
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("per path:", p.stdout)
+            with open(os.path.join(d, "qaware-analysis.json")) as f:
+                rows = json.load(f)["paths"]
+            # the failed transfer is left out; busy is 2/8 and 6/8.
+            self.assertEqual([(r["path"], r["n"]) for r in rows],
+                             [("1", 2), ("2", 2)])
+            self.assertAlmostEqual(rows[0]["busy"], 0.5)
+            self.assertAlmostEqual(rows[1]["busy"], 1.0)
+            with open(os.path.join(d, "paths.txt")) as f:
+                text = f.read()
+            self.assertIn("S2        qaware  1     2  0.50", text)
+            self.assertNotIn("Per connection", text)
+
+    def test_mib_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD, rounds=2)
+            for r, ofo in ((1, 10), (2, 30)):
+                rec = record("S2", 1.0)
+                rec["samples"][-1][1]["10.0.1.1"] += [0, 1, 0, 0]
+                rec["mib"] = {"MPTCPRetrans": 2 * r}
+                rec["receiver"]["mib"] = {"OFOQueue": ofo}
+                with open(os.path.join(d, "runs", "%d-S2-qaware.json" % r),
+                          "w") as f:
+                    json.dump(rec, f)
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "qaware-analysis.json")) as f:
+                rows = json.load(f)["mib"]
+            self.assertEqual(len(rows), 1)
+            self.assertEqual((rows[0]["scenario"], rows[0]["n"]), ("S2", 2))
+            self.assertAlmostEqual(rows[0]["rcv:OFOQueue"], 20.0)
+            self.assertAlmostEqual(rows[0]["snd:MPTCPRetrans"], 3.0)
+            self.assertAlmostEqual(rows[0]["rcv:DuplicateData"], 0.0)
+            with open(os.path.join(d, "paths.txt")) as f:
+                self.assertIn("Per connection", f.read())
 
     def test_failed_left_out(self):
         bad = record("S1", 1.0)

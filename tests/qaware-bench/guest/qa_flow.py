@@ -5,13 +5,15 @@ subflows.
 
   qa_flow.py recv PORT
       for each connection, read to EOF, then answer one JSON line (bytes
-      read, first and last read on CLOCK_MONOTONIC) and close; forever.
+      read, first and last read on CLOCK_MONOTONIC, the netns's MPTcpExt
+      counters that changed since before accept()) and close; forever.
   qa_flow.py send --dst IP --port P (--seconds T | --bytes N)
                   [--interval S] [--competitor-at S --competitor CMD] OUT
       one MPTCP connection: send T seconds' worth or N bytes, shut down,
       wait for the receiver's answer; every S seconds (0.1) read each
       subflow's tcp_info (MPTCP_TCPINFO) and local address
-      (MPTCP_SUBFLOW_ADDRS).  With --competitor, run CMD S seconds after
+      (MPTCP_SUBFLOW_ADDRS); keep the MPTcpExt counters that changed
+      from before connect() to the close.  With --competitor, run CMD S seconds after
       the connection is up, its output kept in OUT's competitor field.
       Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
@@ -59,12 +61,19 @@ def subflow_records(fd, opt, size_user):
 
 
 def tcp_fields(rec):
-    """bytes acked and sent, srtt (us), cwnd of one subflow's tcp_info."""
+    """One subflow's tcp_info: bytes acked and sent, srtt (us), cwnd, and
+    where the kernel has them (tcp_info up to tcpi_bytes_retrans) bytes
+    not yet sent, busy time (us, data unacked or unsent), time limited
+    by the receive window (us), bytes retransmitted."""
     rtt, = struct.unpack_from("I", rec, 68)
     cwnd, = struct.unpack_from("I", rec, 80)
     acked, = struct.unpack_from("Q", rec, 120)
-    sent = struct.unpack_from("Q", rec, 200)[0] if len(rec) >= 208 else 0
-    return [acked, sent, rtt, cwnd]
+    if len(rec) < 216:
+        return [acked, 0, rtt, cwnd]
+    sent, retrans = struct.unpack_from("QQ", rec, 200)
+    notsent, = struct.unpack_from("I", rec, 144)
+    busy, rwnd_limited = struct.unpack_from("QQ", rec, 168)
+    return [acked, sent, rtt, cwnd, notsent, busy, rwnd_limited, retrans]
 
 
 def local_addr(rec):
@@ -72,12 +81,32 @@ def local_addr(rec):
 
 
 def sample(fd):
-    """{local address: [acked, sent, srtt, cwnd]} of every subflow."""
+    """{local address: tcp_fields()} of every subflow."""
     infos = subflow_records(fd, MPTCP_TCPINFO, TCP_INFO_LEN)
     addrs = subflow_records(fd, MPTCP_SUBFLOW_ADDRS, ADDRS_LEN)
     if len(infos) != len(addrs):        # a subflow came or went between
         return None
     return {local_addr(a): tcp_fields(i) for a, i in zip(addrs, infos)}
+
+
+def mptcp_mib():
+    """This netns's MPTcpExt counters ({} where /proc has none)."""
+    try:
+        with open("/proc/net/netstat") as f:
+            lines = [ln.split() for ln in f]
+    except OSError:
+        return {}
+    for names, vals in zip(lines, lines[1:]):
+        if names and names[0] == "MPTcpExt:" and vals[0] == "MPTcpExt:":
+            return dict(zip(names[1:], map(int, vals[1:])))
+    return {}
+
+
+def mib_delta(before):
+    """The counters that changed since before."""
+    now = mptcp_mib()
+    return {k: v - before.get(k, 0) for k, v in now.items()
+            if v != before.get(k, 0)}
 
 
 class Sampler(threading.Thread):
@@ -147,6 +176,7 @@ def read_answer(sock):
 def send(args):
     out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes}
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
+    mib0 = mptcp_mib()
     t0 = time.monotonic()
     sock.connect((args.dst, args.port))
     t_up = time.monotonic()
@@ -165,6 +195,7 @@ def send(args):
     sampler.join()
     sampler.take()
     sock.close()
+    out["mib"] = mib_delta(mib0)
     if comp:
         comp.join()
         out["competitor"] = comp.result
@@ -183,7 +214,7 @@ def send(args):
     return 0
 
 
-def serve_one(conn):
+def serve_one(conn, mib0):
     n, first, last = 0, None, None
     while True:
         b = conn.recv(CHUNK)
@@ -193,7 +224,8 @@ def serve_one(conn):
         first = first or last
         n += len(b)
     conn.sendall((json.dumps({"bytes": n, "t_first": first,
-                              "t_last": last}) + "\n").encode())
+                              "t_last": last, "mib": mib_delta(mib0)})
+                  + "\n").encode())
     conn.close()
 
 
@@ -203,8 +235,9 @@ def recv(args):
     lsock.bind(("0.0.0.0", args.port))
     lsock.listen(8)
     while True:
+        mib0 = mptcp_mib()
         conn, _ = lsock.accept()
-        serve_one(conn)
+        serve_one(conn, mib0)
 
 
 def main():
