@@ -242,6 +242,18 @@ class Figures(unittest.TestCase):
         # path 2's last sample is its only one.
         self.assertAlmostEqual(f["2"]["notsent_kb"], 1.0)
         self.assertAlmostEqual(f["2"]["mbyte"], 5e-6)
+        self.assertAlmostEqual(f["1"]["tail_idle_ms"], 0.0)
+        # the last write at 2 s; path 1 busy 1 of the 2 s after it.
+        rec["t_sent"] = 2.0
+        rec["samples"][0][1]["10.0.1.1"][BUSY] = 1000000
+        rec["samples"].insert(1, [2.0, {"10.0.1.1": [0, 0, 0, 0, 0,
+                                                     2000000, 0, 0]}])
+        f = QA.path_figures(rec, PATHS)
+        self.assertAlmostEqual(f["1"]["tail_idle_ms"], 1000.0)
+        self.assertAlmostEqual(QA.value_at([(1.0, 10), (3.0, 30)], 2.5),
+                               25.0)
+        self.assertEqual(QA.value_at([(1.0, 10), (3.0, 30)], 9.0), 30)
+        self.assertEqual(QA.value_at([(1.0, 10)], 0.5), 10)
         # a run recorded before the fields: none.
         self.assertEqual(QA.path_figures({"t_done": 1.0, "samples": [
             [0.5, {"10.0.1.1": [1, 0, 0, 0]}]]}, PATHS), {})

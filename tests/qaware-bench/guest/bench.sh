@@ -313,8 +313,10 @@ tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:
 say "scale factor $scale: rates and sizes / $scale"
 write_meta
 
-run S1 default "$out/warmup/S1-default.json"
-say "warm-up (discarded): S1 default, $(goodput "$out/warmup/S1-default.json.log") Mbit/s"
+# The warm-up: the run's first scenario (S1 unless a subset leaves it out).
+warm=$(scenarios | awk 'NR == 1 { print $1 }')
+run "$warm" default "$out/warmup/$warm-default.json"
+say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
 
 pairs() {
 	local sc s
