@@ -206,6 +206,16 @@ class Drops(unittest.TestCase):
         self.assertAlmostEqual(s["control_drop_fraction"], 0.7)
         self.assertEqual(s["data_dropped_forwarder"], 9)
 
+    def test_cpu_busy(self):
+        m = {"cpu_busy_permille": {"cpu10": 5, "cpu1": 450, "cpu0": 990,
+                                   "cpux": 7}}
+        s = run_summary(periodic(n=10), m)
+        self.assertEqual([k for k in s if k.startswith("busy_cpu")],
+                         ["busy_cpu0", "busy_cpu1", "busy_cpu10"])
+        self.assertAlmostEqual(s["busy_cpu1"], 0.45)
+        self.assertEqual(FA.cpu_cell(s), "99/45/0")
+        self.assertEqual(FA.cpu_cell(run_summary(periodic(n=10))), "-")
+
     def test_unmatched_and_duplicates(self):
         ev = [("data_tx", 0, 1, 1, "", ""), ("data_rx", 5, 1, 1, 0, 0),
               ("data_rx", 6, 1, 1, 0, 0), ("data_rx", 7, 1, 9, 0, 0),

@@ -58,6 +58,7 @@
 #include "tbucket.h"
 #include "fib_tool.h"
 #include "lib/clock.h"
+#include "lib/cpustat.h"
 #include "lib/print.h"
 #include "lib/stop.h"
 #include "lib/util.h"
@@ -169,6 +170,9 @@ struct run {
 	uint8_t sink_mac[6];
 	int64_t rt_off;			/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t start_ns, send_end_ns, end_ns;
+	/* /proc/stat at the start and the end of sending; ok: both read */
+	struct tw_cpu_times cpu_start, cpu_end;
+	bool cpu_ok;
 	struct tpacket_stats rx_stats;
 	atomic_bool tx_done, rx_stop;
 	bool rx_ready;
@@ -881,6 +885,26 @@ static double sent_pps(const struct run *r)
 }
 
 /* run.json's fields, through the print library. */
+/* Each CPU's busy fraction while the source sent (per mille). */
+static void print_cpu_busy(const struct run *r)
+{
+	unsigned int i;
+	char key[16];
+	int pm;
+
+	if (!r->cpu_ok)
+		return;
+	open_object("cpu_busy_permille");
+	for (i = 0; i < r->cpu_end.n; i++) {
+		pm = tw_cpu_busy_permille(&r->cpu_start, &r->cpu_end, i);
+		if (pm < 0)
+			continue;
+		snprintf(key, sizeof(key), "cpu%u", i);
+		print_uint(key, pm);
+	}
+	close_object();
+}
+
 static void print_run(const struct run *r, const struct counters *ctr,
 		      const char *stop)
 {
@@ -915,6 +939,7 @@ static void print_run(const struct run *r, const struct counters *ctr,
 	print_u64("rx_no_record", r->rx_lost);
 	print_uint("rx_socket_drops", r->rx_stats.tp_drops);
 	print_u64("tx_short", r->tx_short);
+	print_cpu_busy(r);
 	for (i = 0; i < o->nlabels; i++)
 		print_label(o->labels[i]);
 	if (ctr) {
@@ -1354,6 +1379,7 @@ static int run_threads(struct run *r)
 	}
 	while (!__atomic_load_n(&r->rx_ready, __ATOMIC_ACQUIRE))
 		usleep(1000);
+	r->cpu_ok = !tw_cpu_times_read(&r->cpu_start);
 	r->start_ns = mono_ns();
 	err = pthread_create(&tx, NULL, sender, r);
 	if (err) {
@@ -1371,6 +1397,7 @@ static int run_threads(struct run *r)
 	}
 	if (!err)
 		pthread_join(tx, NULL);
+	r->cpu_ok = r->cpu_ok && !tw_cpu_times_read(&r->cpu_end);
 	/* Stragglers: until the drain ends, or at once on a signal. */
 	next = mono_ns() + drain;
 	while (!tw_stop && mono_ns() < next)

@@ -62,6 +62,7 @@
 
 #include "lib/args.h"
 #include "lib/clock.h"
+#include "lib/cpustat.h"
 #include "lib/print.h"
 #include "lib/stats.h"
 #include "lib/stop.h"
@@ -283,24 +284,12 @@ static uint64_t rusage_ns(void)
 			       ru.ru_stime.tv_usec) * NSEC_PER_USEC;
 }
 
-/* CPU time of the whole machine spent outside idle, from /proc/stat. */
+/* CPU time of the whole machine spent outside idle; 0 if unknown. */
 static uint64_t busy_ns(void)
 {
-	unsigned long long v[8] = { 0 };
-	long hz = sysconf(_SC_CLK_TCK);
-	FILE *f = fopen("/proc/stat", "r");
-	int n;
+	struct tw_cpu_times t;
 
-	if (!f)
-		return 0;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	if (n < 4 || hz <= 0)
-		return 0;
-	/* user nice system (idle iowait) irq softirq steal */
-	return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
-	       (uint64_t)(NSEC_PER_SEC / hz);
+	return tw_cpu_times_read(&t) ? 0 : tw_cpu_times_busy(&t);
 }
 
 static void trial_fail(struct bm_trial *t, const char *fmt, ...)
