@@ -2,6 +2,7 @@
 /* CPU time from /proc/stat. */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,26 +10,38 @@
 #include "clock.h"
 #include "cpustat.h"
 
-/* One "cpuN user nice system idle iowait irq softirq steal" line. */
+/*
+ * One "cpu[N] user nice system idle iowait irq softirq steal ..." line:
+ * all CPUs' (no N) or CPU N's.  Returns whether it was one.
+ */
 static int parse_cpu_line(const char *line, struct tw_cpu_times *t)
 {
 	unsigned long long v[8] = { 0 };
 	long hz = sysconf(_SC_CLK_TCK);
-	unsigned int cpu;
+	bool all = line[3] == ' ';
+	unsigned int cpu = 0;
 	uint64_t tick, busy;
 	int n;
 
-	if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
-		return 0;	/* not a CPU's line, or all CPUs' */
-	n = sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu",
-		   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-		   &v[7]);
-	if (n < 5 || cpu >= TW_CPUS_MAX || hz <= 0)
+	if (strncmp(line, "cpu", 3) || hz <= 0)
+		return 0;
+	if (!all && sscanf(line + 3, "%u", &cpu) != 1)
+		return 0;
+	n = sscanf(line + 3 + strcspn(line + 3, " "),
+		   "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	if (n < 4)
 		return 0;
 	tick = TW_NSEC_PER_SEC / hz;
-	busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
-	t->busy_ns[cpu] = busy * tick;
-	t->all_ns[cpu] = (busy + v[3] + v[4]) * tick;
+	busy = (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * tick;
+	if (all) {
+		t->machine_busy_ns = busy;
+		return 1;
+	}
+	if (cpu >= TW_CPUS_MAX)
+		return 1;
+	t->busy_ns[cpu] = busy;
+	t->all_ns[cpu] = busy + (v[3] + v[4]) * tick;
 	if (cpu >= t->n)
 		t->n = cpu + 1;
 	return 1;
@@ -61,12 +74,7 @@ int tw_cpu_times_read(struct tw_cpu_times *t)
 
 uint64_t tw_cpu_times_busy(const struct tw_cpu_times *t)
 {
-	uint64_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++)
-		sum += t->busy_ns[i];
-	return sum;
+	return t->machine_busy_ns;
 }
 
 int tw_cpu_busy_permille(const struct tw_cpu_times *before,

@@ -11,7 +11,9 @@
 
 #define TW_CPUS_MAX 64
 
+/* Times since boot; CPUs numbered TW_CPUS_MAX or above are not kept. */
 struct tw_cpu_times {
+	uint64_t machine_busy_ns;	/* every CPU's, the "cpu" line */
 	unsigned int n;			/* cpu0 .. cpu(n - 1) read */
 	uint64_t busy_ns[TW_CPUS_MAX];	/* neither idle nor waiting for I/O */
 	uint64_t all_ns[TW_CPUS_MAX];
@@ -23,7 +25,7 @@ int tw_cpu_times_read(struct tw_cpu_times *t);
 /* The same from f, in /proc/stat's format; CPUs not in it stay 0. */
 int tw_cpu_times_parse(FILE *f, struct tw_cpu_times *t);
 
-/* Busy time of every CPU together. */
+/* Busy time of every CPU together (offline ones' included). */
 uint64_t tw_cpu_times_busy(const struct tw_cpu_times *t);
 
 /*
