@@ -141,7 +141,7 @@ bench-core: ## host benchmark of the portable core
 bench-fib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick
 	$(MAKE) -C tests/core bench-fib
 
-style: ## checkpatch and sparse on the kernel C
+style: ## checkpatch and sparse on the kernel C, docutils on the docs
 	@scripts/style.sh
 
 clean: ## remove what the build and the tests wrote

@@ -18,6 +18,7 @@ APT_PKGS=(
 	iproute2 iputils-ping ethtool iperf3 nftables iptables socat tcpdump
 	procps psmisc netcat-openbsd jq	# jq: JSON checks in guest tests, where Python starts slowly
 	python3-yaml python3-jsonschema python3-matplotlib python3-pip
+	python3-docutils	# make style: the documentation parses
 	libelf-dev libssl-dev
 	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make style: checkpatch (from the target kernel's source, extracted at
-# build time) on all kernel C, then sparse through Kbuild (C=2) if installed.
+# build time) on all kernel C, then sparse through Kbuild (C=2), and
+# docutils on the reStructuredText, each if installed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -27,6 +28,14 @@ if command -v sparse >/dev/null 2>&1; then
 	fi
 else
 	echo "style: sparse not installed, skipped (make deps installs it)"
+fi
+# The documentation: reStructuredText that docutils parses cleanly.
+mapfile -t docs < <(git ls-files -- '*.rst')
+if /usr/bin/python3 -c 'import docutils' 2>/dev/null; then
+	echo "style: docutils on ${#docs[@]} files"
+	/usr/bin/python3 scripts/rst-check.py "${docs[@]}" || rc=1
+else
+	echo "style: docutils not installed, skipped (make deps installs it)"
 fi
 [ $rc -eq 0 ] && echo "style: clean"
 exit $rc
