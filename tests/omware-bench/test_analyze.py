@@ -337,6 +337,39 @@ def check_bursty(check):
           0 < hyb.get("rx_idt_p99_ns", 0) * 5 <= rsm.get("rx_idt_p99_ns", 0))
 
 
+def late_episodes(r):
+    """OIR-hybrid on time but for packets 10-14 (2 ms late), 15 (0.5 ms:
+    not late) and 50 (3 ms early); one lost (60); RSM never late."""
+    g = "a1000-s40-idle"
+    off = [0] * 200
+    for i in range(10, 15):
+        off[i] = 2000000
+    off[15], off[50], off[60] = 500000, -3000000, None
+    r.add(g, "OIR-hybrid", off, mode="hybrid")
+    r.add(g, "RSM", jitter(200, 10000))
+
+
+def check_late(check):
+    with tempfile.TemporaryDirectory() as d:
+        r = Run(meta=dict(WIRE))
+        late_episodes(r)
+        r.write(d)
+        analyze(d, "--no-plots", "-q")
+        with open(os.path.join(d, "analysis.json")) as f:
+            res = json.load(f)
+        with open(os.path.join(d, "table.txt")) as f:
+            table = f.read()
+    hyb, rsm = row(res, "a1000-s40-idle", "OIR-hybrid"), \
+        row(res, "a1000-s40-idle", "RSM")
+    check("late/runs: 6 packets more than 1 ms off in 2 runs, a lost one"
+          " not among them; none for RSM",
+          (hyb.get("rx_late"), hyb.get("rx_late_runs")) == (6, 2) and
+          (rsm.get("rx_late"), rsm.get("rx_late_runs")) == (0, 0))
+    check("late/runs: in the table, OIR-hybrid's row",
+          any(ln.split()[:2] == ["a1000-s40-idle", "OIR-hybrid"] and
+              ln.split()[-1] == "6/2" for ln in table.splitlines()))
+
+
 def lossy(lost_every, dropped=()):
     def add(r):
         g = "a1000-s40-idle"
@@ -670,7 +703,7 @@ def main():
                 res = json.load(f)
         check_old_run(check, res)
         check_summary(check, d)
-    for each in (check_bursty, check_lost, check_point, check_missing_ref,
+    for each in (check_bursty, check_late, check_lost, check_point, check_missing_ref,
                  check_restore, check_warmup, check_strict, check_prereg,
                  check_wide, check_observer, check_no_prereg,
                  check_pairs):
