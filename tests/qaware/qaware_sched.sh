@@ -6,7 +6,9 @@
 # simult_flows.sh topology, without the router), the server announcing its
 # second address.  Each client egress is a prio qdisc: band 1 (where TCP
 # goes) a tbf at 20 Mbit/s, band 2 a tbf that lets almost nothing through;
-# the server delays its side by 10 ms on path 1, 12 ms on path 2 (netem).
+# the server delays its side by 10 ms on path 1, 20 ms on path 2 (netem):
+# far enough apart that an emulated guest's jitter on a busy host does not
+# blur which path has the lower RTT.
 #
 #   every scheduler   a 3 MiB upload arrives whole and its decisions are
 #                     counted
@@ -82,7 +84,7 @@ topology() {
 		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i &&
 		ip -n "$cli" link set c$i up && ip -n "$srv" link set s$i up &&
 		egress c$i "$cli" &&
-		tc -n "$srv" qdisc add dev s$i root netem delay $((8 + 2 * i))ms limit 1000 ||
+		tc -n "$srv" qdisc add dev s$i root netem delay $((10 * i))ms limit 1000 ||
 			return 1
 	done
 	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
