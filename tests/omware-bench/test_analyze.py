@@ -703,10 +703,10 @@ def main():
                 res = json.load(f)
         check_old_run(check, res)
         check_summary(check, d)
-    for each in (check_bursty, check_late, check_lost, check_point, check_missing_ref,
-                 check_restore, check_warmup, check_strict, check_prereg,
-                 check_wide, check_observer, check_no_prereg,
-                 check_pairs):
+    for each in (check_bursty, check_late, check_lost, check_point,
+                 check_missing_ref, check_restore, check_warmup,
+                 check_strict, check_prereg, check_wide, check_observer,
+                 check_no_prereg, check_pairs):
         each(check)
     check_png(check, skip)
 

@@ -18,13 +18,14 @@ static int parse_cpu_line(const char *line, struct tw_cpu_times *t)
 {
 	unsigned long long v[8] = { 0 };
 	long hz = sysconf(_SC_CLK_TCK);
-	bool all = line[3] == ' ';
 	unsigned int cpu = 0;
 	uint64_t tick, busy;
+	bool all;
 	int n;
 
 	if (strncmp(line, "cpu", 3) || hz <= 0)
 		return 0;
+	all = line[3] == ' ';
 	if (!all && sscanf(line + 3, "%u", &cpu) != 1)
 		return 0;
 	n = sscanf(line + 3 + strcspn(line + 3, " "),

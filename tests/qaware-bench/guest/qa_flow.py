@@ -13,8 +13,9 @@ subflows.
       wait for the receiver's answer; every S seconds (0.1) read each
       subflow's tcp_info (MPTCP_TCPINFO) and local address
       (MPTCP_SUBFLOW_ADDRS); keep the MPTcpExt counters that changed
-      from before connect() to the close.  With --competitor, run CMD S seconds after
-      the connection is up, its output kept in OUT's competitor field.
+      from before connect() to the close.  With --competitor, run CMD S
+      seconds after the connection is up, its output kept in OUT's
+      competitor field.
       Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
       the transfer fails.
