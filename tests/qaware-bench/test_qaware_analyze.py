@@ -314,6 +314,64 @@ class Figures(unittest.TestCase):
             with open(os.path.join(d, "paths.txt")) as f:
                 self.assertIn("Per connection", f.read())
 
+    def test_dql_figures(self):
+        # [t, inflight, limit]; the competitor runs over [1, 2] s.
+        rec = {"dql": [[0.5, 0, 3000], [1.0, 3000, 3000],
+                       [1.5, 4500, 6000], [2.5, 1500, 6000]],
+               "competitor": {"start": 1.0, "end": 2.0}}
+        f = QA.dql_figures(rec)
+        self.assertAlmostEqual(f["inflight"], 2250.0)
+        self.assertEqual(f["inflight_max"], 4500)
+        self.assertAlmostEqual(f["inflight_comp"], 3750.0)
+        self.assertAlmostEqual(f["limit"], 4500.0)
+        self.assertIsNone(QA.dql_figures({"dql": []}))
+        del rec["competitor"]
+        self.assertIsNone(QA.dql_figures(rec)["inflight_comp"])
+
+    def test_dql_rows(self):
+        def snap(bql):
+            return {"start": 6.0, "output": {"conns": [{
+                "sched": "qaware", "subflows": [
+                    {"saddr": "10.0.3.1", "queued_pkts": 4,
+                     "bql_bytes": bql, "qdisc_bytes": 10, "srtt_ns": 2e7,
+                     "service_ns": 1e7},
+                    {"saddr": "10.0.2.1", "queued_pkts": 0,
+                     "bql_bytes": 0}]}]}}
+        paths = dict(PATHS, **{"10.0.3.1": 1})
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD, rounds=2)
+            with open(os.path.join(d, "bench.json")) as f:
+                meta = json.load(f)
+            meta.update(paths=paths, nic={"mbit": 17.5,
+                                          "driver": "virtio_net"})
+            with open(os.path.join(d, "bench.json"), "w") as f:
+                json.dump(meta, f)
+            for r, bql in ((1, 3000), (2, 1000)):
+                rec = record("S3-udp", 10.0)
+                rec["dql"] = [[1.0, bql, 6000], [5.0, 2 * bql, 6000]]
+                rec["snapshot"] = snap(bql)
+                with open(os.path.join(
+                        d, "runs", "%d-S3-udp-qaware.json" % r), "w") as f:
+                    json.dump(rec, f)
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "qaware-analysis.json")) as f:
+                rows = json.load(f)["dql"]
+            self.assertEqual([(r["scheduler"], r["n"], r["snapshots"])
+                              for r in rows], [("qaware", 2, 2)])
+            # inflight: means 4500 and 1500; at 5 s, in [4, 8]: 6000, 2000.
+            self.assertAlmostEqual(rows[0]["inflight"], 3000.0)
+            self.assertAlmostEqual(rows[0]["inflight_comp"], 4000.0)
+            self.assertEqual(rows[0]["inflight_max"], 4000.0)
+            self.assertAlmostEqual(rows[0]["p1_bql_bytes"], 2000.0)
+            self.assertAlmostEqual(rows[0]["p1_queued_pkts"], 4.0)
+            with open(os.path.join(d, "paths.txt")) as f:
+                text = f.read()
+            self.assertIn("virtio_net, one TCP flow alone: 17.5", text)
+            self.assertIn("2000 B", text)
+        self.assertEqual(QA.snapshot_subflows(
+            {"snapshot": {"output": "no connections\n"}}, paths), {})
+
     def test_failed_left_out(self):
         bad = record("S1", 1.0)
         bad["receiver"]["bytes"] -= 1

@@ -14,6 +14,13 @@
 # sender connects to 10.1.1.2, the receiver announces 10.1.2.2: one
 # subflow per path, scheduled by the sender's net.mptcp.scheduler.
 #
+# Path 1 can instead leave the sender through a NIC with BQL
+# (tests/lib/nicpair.sh: sender c3 10.0.3.1 - router a3 10.0.3.2, the
+# suite boots with NICS=pair): its local queue is then the device's ring,
+# as much as DQL lets in, and a bfifo of 100 ms at the path's rate above
+# it, no tbf: the NIC's own rate (some 15-20 Mbit/s under TCG) is the
+# path's.  The sender's route to 10.1.1.0/24 picks the device per run.
+#
 # Scenarios (rates in Mbit/s and delays in ms of path 1 / path 2), every
 # rate and transfer size divided by the scale factor f:
 #   S1      20/20, 20/20 ms, bulk for T s
@@ -24,6 +31,9 @@
 #           the thesis's Fig. 2.13)
 #   S4      S1 for T4 s (long bulk)
 #   S5      S1 with 0.5 % loss on path 1
+#   S3-bql  S3-udp with path 1 through the NIC with BQL (above); each run
+#           samples DQL's in flight and, mid-competitor, takes
+#           `timewire -j qaware stats` (the module's schedulers)
 #   D<size> S1, one transfer of size bytes (completion time)
 # --full: T 8, T3 12, T4 30, sizes 256K 4M 32M, 5 rounds; --short: T 3,
 # T3 6, T4 6, sizes 256K 2M 8M, 1 round.
@@ -47,12 +57,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib/bench.sh"
 # shellcheck source=tests/lib/kmsg.sh
 . "$here/../../lib/kmsg.sh"
+# shellcheck source=tests/lib/nicpair.sh
+. "$here/../../lib/nicpair.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 flow=$here/qa_flow.py
 py=/usr/bin/python3	# not a wrapper that looks up a version each start
 ko=$here/mptcp_qaware.ko
 snd=qab-snd
+# DQL's state of path 1's NIC (seen from the sender's namespace)
+dql=/sys/class/net/c3/queues/tx-0/byte_queue_limits
 rtr=qab-rtr
 rcv=qab-rcv
 port=5300
@@ -79,6 +93,7 @@ esac
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
+nic_mbit= nic_driver=
 
 cleanup() {
 	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
@@ -129,17 +144,41 @@ topology() {
 	ip -n "$rcv" mptcp endpoint add 10.1.2.2 dev d2 signal
 }
 
-# shape PATH KBIT DELAY_MS LOSS: the local queue (tbf, 100 ms of queue, at
-# least 20 packets) and, beyond it, the delay and loss (netem); KBIT 0: no
-# tbf.  The burst, 50 ms of the rate, lets tbf catch up after its timer
+# The NIC with BQL as path 1's other way out: c3 - a3, 10.0.3.0/24.
+nic_path() {
+	nicpair_split "$snd" c3 "$rtr" a3 &&
+	ip -n "$snd" addr add 10.0.3.1/24 dev c3 &&
+	ip -n "$rtr" addr add 10.0.3.2/24 dev a3 &&
+	ip netns exec "$snd" ethtool -K c3 tso off gso off >/dev/null &&
+	ip -n "$rcv" route add 10.0.3.0/24 via 10.1.1.1 dev d1
+}
+
+# path1_via veth|nic: the sender's route to the receiver's first address.
+path1_via() {
+	if [ "$1" = nic ]; then
+		ip -n "$snd" route replace 10.1.1.0/24 via 10.0.3.2 dev c3
+	else
+		ip -n "$snd" route replace 10.1.1.0/24 via 10.0.1.2 dev c1
+	fi
+}
+
+# shape PATH KBIT DELAY_MS LOSS [DEV]: the local queue (tbf, 100 ms of
+# queue, at least 20 packets) and, beyond it, the delay and loss (netem);
+# KBIT 0: no tbf.  DEV nic (path 1): the NIC's ring and a bfifo of 100 ms
+# at KBIT above it, the NIC's rate.  The burst, 50 ms of the rate, lets tbf catch up after its timer
 # fired late: in a starved TCG guest it does, by many ms, and with 10 ms
 # two TCP flows reached under half the rate at every rate probed.  The sender's veths send no GSO bursts
 # (topology): a 64 KB burst would not fit the small queues of the low rates.
 shape() {
-	local i=$1 kbit=$2 delay=$3 loss=$4 burst limit
+	local i=$1 kbit=$2 delay=$3 loss=$4 dev=${5:-veth} burst limit
 
 	tc -n "$snd" qdisc del dev c"$i" root 2>/dev/null
-	if [ "$kbit" -gt 0 ]; then
+	if [ "$dev" = nic ]; then
+		limit=$((kbit * 100 / 8))
+		[ "$limit" -ge 30280 ] || limit=30280
+		tc -n "$snd" qdisc replace dev c3 root bfifo limit "$limit" ||
+			return 1
+	elif [ "$kbit" -gt 0 ]; then
 		burst=$((kbit * 50 / 8))	# bytes in 50 ms: see below
 		[ "$burst" -ge 3028 ] || burst=3028
 		limit=$((kbit * 100 / 8))
@@ -152,24 +191,28 @@ shape() {
 }
 
 # The scenarios: NAME KBIT1 KBIT2 DELAY1 DELAY2 LOSS1 HOW AMOUNT COMPETITOR
-# (unscaled; HOW seconds or bytes; COMPETITOR - tcp udp).
+# DEV1 (unscaled; HOW seconds or bytes; COMPETITOR - tcp udp; DEV1 path
+# 1's way out, veth or nic).
 all_scenarios() {
 	local s
 
-	echo "S1 20000 20000 20 20 0 seconds $T -"
-	echo "S2 20000 5000 10 60 0 seconds $T -"
-	echo "S3-tcp 20000 20000 20 20 0 seconds $T3 tcp"
-	echo "S3-udp 20000 20000 20 20 0 seconds $T3 udp"
-	echo "S4 20000 20000 20 20 0 seconds $T4 -"
-	echo "S5 20000 20000 20 20 0.5 seconds $T -"
+	echo "S1 20000 20000 20 20 0 seconds $T - veth"
+	echo "S2 20000 5000 10 60 0 seconds $T - veth"
+	echo "S3-tcp 20000 20000 20 20 0 seconds $T3 tcp veth"
+	echo "S3-udp 20000 20000 20 20 0 seconds $T3 udp veth"
+	echo "S3-bql 20000 20000 20 20 0 seconds $T3 udp nic"
+	echo "S4 20000 20000 20 20 0 seconds $T4 - veth"
+	echo "S5 20000 20000 20 20 0.5 seconds $T - veth"
 	for s in $sizes; do
-		echo "D$((s / 1024))K 20000 20000 20 20 0 bytes $s -"
+		echo "D$((s / 1024))K 20000 20000 20 20 0 bytes $s - veth"
 	done
 }
 
+# The scenarios of this run: TW_QA_SCENARIOS's, and none through the NIC
+# when it is missing (nic_ok empty).
 scenarios() {
-	all_scenarios | awk -v only=" ${TW_QA_SCENARIOS:-} " \
-		'only == "  " || index(only, " " $1 " ")'
+	all_scenarios | awk -v only=" ${TW_QA_SCENARIOS:-} " -v nic="$nic_ok" \
+		'(only == "  " || index(only, " " $1 " ")) && (nic || $10 != "nic")'
 }
 
 scenario() { scenarios | awk -v n="$1" '$1 == n'; }
@@ -184,12 +227,13 @@ competitor() {
 
 # run SCENARIO SCHED OUT: one transfer.
 run() {
-	local name kb1 kb2 d1 d2 loss how amount comp
+	local name kb1 kb2 d1 d2 loss how amount comp dev1
 	local args
 
-	read -r name kb1 kb2 d1 d2 loss how amount comp <<< "$(scenario "$1")"
+	read -r name kb1 kb2 d1 d2 loss how amount comp dev1 <<< "$(scenario "$1")"
 	kb1=$((kb1 / scale)) kb2=$((kb2 / scale))
-	shape 1 "$kb1" "$d1" "$loss" && shape 2 "$kb2" "$d2" 0 || return 1
+	path1_via "$dev1" && shape 1 "$kb1" "$d1" "$loss" "$dev1" &&
+		shape 2 "$kb2" "$d2" 0 || return 1
 	in_snd sysctl -qw net.mptcp.scheduler="$2" || return 1
 	# No run inherits another's cached ssthresh or RTT.
 	ip -n "$snd" tcp_metrics flush all 2>/dev/null
@@ -204,6 +248,12 @@ run() {
 		args+=(--competitor-at "$(awk -v t="$amount" 'BEGIN { print t / 3 }')"
 		       --competitor "$(competitor "$comp" "$kb1" \
 				$(awk -v t="$amount" 'BEGIN { print int(t / 3 + 0.5) }'))")
+	fi
+	if [ "$dev1" = nic ]; then
+		args+=(--dql "$dql")
+		[ "$2" = default ] ||
+			args+=(--snapshot-at "$(awk -v t="$amount" 'BEGIN { print t / 2 }')"
+			       --snapshot "timewire -j qaware stats")
 	fi
 	timeout $((amount / 1000000 + 120)) ip netns exec "$snd" $py "$flow" send \
 		"${args[@]}" "$3" > "$3.log" 2>&1
@@ -257,23 +307,36 @@ probe() {
 	done
 }
 
+# nic_probe: one plain TCP flow through the NIC (path 1 as S3-bql has it,
+# alone): the path's rate, which the emulator sets, not a tbf.
+nic_probe() {
+	path1_via nic && shape 1 $((20000 / scale)) 20 0 nic || return 1
+	nic_mbit=$(tcp_mbit 5201 10.1.1.2)
+	nic_driver=$(basename "$(in_snd readlink /sys/class/net/c3/device/driver)")
+	path1_via veth
+	say "NIC path: one TCP flow at $nic_mbit Mbit/s, DQL limit $(in_snd cat "$dql/limit") bytes"
+	awk -v r="$nic_mbit" 'BEGIN { exit !(r > 0) }'
+}
+
 write_meta() {
-	local name kb1 kb2 d1 d2 loss how amount comp first=1
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 first=1
 
 	{
 		echo "{\"mode\": \"$mode\", \"subset\": $subset, \"seed\": $seed, \"rounds\": $rounds,"
 		echo " \"scale\": $scale, \"probe\": [$probe_log],"
 		echo " \"schedulers\": \"$scheds\", \"params\": \"$qa_params\","
 		echo " \"sample_interval\": 0.1,"
-		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2},"
+		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2, \"10.0.3.1\": 1},"
+		[ -n "$nic_mbit" ] &&
+			echo " \"nic\": {\"mbit\": $nic_mbit, \"driver\": \"$nic_driver\"},"
 		echo " \"scenarios\": {"
-		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp; do
+		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp dev1; do
 			[ $first -eq 1 ] || echo ","
 			first=0
 			[ "$how" = bytes ] && amount=$((amount / scale))
-			printf '  "%s": {"kbit": [%d, %d], "delay_ms": [%s, %s], "loss": [%s, 0], "%s": %s, "competitor": "%s"}' \
+			printf '  "%s": {"kbit": [%d, %d], "delay_ms": [%s, %s], "loss": [%s, 0], "%s": %s, "competitor": "%s", "path1": "%s"}' \
 				"$name" $((kb1 / scale)) $((kb2 / scale)) "$d1" "$d2" "$loss" \
-				"$how" "$amount" "$comp"
+				"$how" "$amount" "$comp" "$dev1"
 		done
 		echo "},"
 		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc),"
@@ -293,13 +356,23 @@ command -v timewire >/dev/null || { echo "Bail out! timewire not built"; exit "$
 ! loaded || tap_skip_all "mptcp_qaware is loaded already"
 
 mark=$(tw_kmsg_mark)
-tap_plan 6
+tap_plan 7
 rm -rf "$out" "$progress"
 mkdir -p "$out/runs" "$out/warmup" || exit 1
 tap_ok "mptcp_qaware loads (timewire qaware load)" \
 	timewire qaware load ko "$ko" params "$qa_params"
 loaded && loaded=1
 tap_ok "three namespaces, two paths" topology
+# The NIC with BQL, when a scenario of this run needs it; without it those
+# scenarios are left out and this line fails.
+nic_ok=1
+if scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
+	nic_ok=
+	nicpair_find && nic_path && nic_ok=1
+	tap_result $((nic_ok != 1)) "path 1's NIC with BQL${nicpair_why:+ ($nicpair_why)}"
+else
+	tap_ok "path 1's NIC with BQL: not needed by this run's scenarios" true
+fi
 ip netns exec "$rcv" $py "$flow" recv "$port" > "$out/receiver.log" 2>&1 &
 receiver=$!
 ip netns exec "$rcv" iperf3 -s -p 5201 -D >/dev/null 2>&1
@@ -311,6 +384,9 @@ scale=1 probe_log=
 probe
 tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
 say "scale factor $scale: rates and sizes / $scale"
+if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
+	nic_probe || say "NIC path: the probe carried nothing"
+fi
 write_meta
 
 # The warm-up: the run's first scenario (S1 unless a subset leaves it out).

@@ -8,14 +8,17 @@ subflows.
       read, first and last read on CLOCK_MONOTONIC, the netns's MPTcpExt
       counters that changed since before accept()) and close; forever.
   qa_flow.py send --dst IP --port P (--seconds T | --bytes N)
-                  [--interval S] [--competitor-at S --competitor CMD] OUT
+                  [--interval S] [--competitor-at S --competitor CMD]
+                  [--snapshot-at S --snapshot CMD] [--dql DIR] OUT
       one MPTCP connection: send T seconds' worth or N bytes, shut down,
       wait for the receiver's answer; every S seconds (0.1) read each
       subflow's tcp_info (MPTCP_TCPINFO) and local address
-      (MPTCP_SUBFLOW_ADDRS); keep the MPTcpExt counters that changed
-      from before connect() to the close.  With --competitor, run CMD S
-      seconds after the connection is up, its output kept in OUT's
-      competitor field.
+      (MPTCP_SUBFLOW_ADDRS), and with --dql a device's BQL state (DIR its
+      byte_queue_limits: inflight and limit, in bytes); keep the MPTcpExt
+      counters that changed from before connect() to the close.  With
+      --competitor, run CMD S seconds after the connection is up, its
+      output kept in OUT's competitor field; --snapshot likewise, in the
+      snapshot field (a command that reads the connection's state).
       Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
       the transfer fails.
@@ -110,24 +113,38 @@ def mib_delta(before):
             if v != before.get(k, 0)}
 
 
+def dql_state(path):
+    """[inflight, limit] of a byte_queue_limits directory, or None."""
+    try:
+        return [int(open("%s/%s" % (path, f)).read())
+                for f in ("inflight", "limit")]
+    except (OSError, ValueError):
+        return None
+
+
 class Sampler(threading.Thread):
-    def __init__(self, sock, t0, interval):
+    def __init__(self, sock, t0, interval, dql):
         super().__init__(daemon=True)
         self.fd, self.t0, self.interval = sock.fileno(), t0, interval
+        self.dql_path, self.dql = dql, []
         self.samples = []
         self.stop = threading.Event()
 
     def take(self):
+        t = round(time.monotonic() - self.t0, 4)
         s = sample(self.fd)
         if s is not None:
-            self.samples.append([round(time.monotonic() - self.t0, 4), s])
+            self.samples.append([t, s])
+        d = dql_state(self.dql_path) if self.dql_path else None
+        if d is not None:
+            self.dql.append([t] + d)
 
     def run(self):
         while not self.stop.wait(self.interval):
             self.take()
 
 
-class Competitor(threading.Thread):
+class Timed(threading.Thread):
     """CMD started `at` seconds after t0; its start, end and output."""
 
     def __init__(self, cmd, at, t0):
@@ -181,12 +198,15 @@ def send(args):
     t0 = time.monotonic()
     sock.connect((args.dst, args.port))
     t_up = time.monotonic()
-    sampler = Sampler(sock, t0, args.interval)
+    sampler = Sampler(sock, t0, args.interval, args.dql)
     sampler.start()
-    comp = None
+    timed = {}
     if args.competitor:
-        comp = Competitor(args.competitor, args.competitor_at, t0)
-        comp.start()
+        timed["competitor"] = Timed(args.competitor, args.competitor_at, t0)
+    if args.snapshot:
+        timed["snapshot"] = Timed(args.snapshot, args.snapshot_at, t0)
+    for th in timed.values():
+        th.start()
     out["sent"] = send_all(sock, args, t_up)
     t_sent = time.monotonic()
     sock.shutdown(socket.SHUT_WR)
@@ -197,9 +217,11 @@ def send(args):
     sampler.take()
     sock.close()
     out["mib"] = mib_delta(mib0)
-    if comp:
-        comp.join()
-        out["competitor"] = comp.result
+    for key, th in timed.items():
+        th.join()
+        out[key] = th.result
+    if args.dql:
+        out["dql"] = sampler.dql
     out.update(t_connect=0.0, t_up=round(t_up - t0, 6),
                t_sent=round(t_sent - t0, 6), t_done=round(t_done - t0, 6),
                t0_monotonic=t0, receiver=answer, samples=sampler.samples)
@@ -255,6 +277,9 @@ def main():
     s.add_argument("--interval", type=float, default=0.1)
     s.add_argument("--competitor")
     s.add_argument("--competitor-at", type=float, default=0.0)
+    s.add_argument("--snapshot")
+    s.add_argument("--snapshot-at", type=float, default=0.0)
+    s.add_argument("--dql")
     s.add_argument("out")
     args = ap.parse_args()
     return recv(args) if args.cmd == "recv" else send(args)
