@@ -205,6 +205,11 @@ class Drops(unittest.TestCase):
         self.assertEqual(s["control_dropped"], 28)
         self.assertAlmostEqual(s["control_drop_fraction"], 0.7)
         self.assertEqual(s["data_dropped_forwarder"], 9)
+        # xdp-user: lost before the process read them, or refused
+        m = {"counters": {"rx_control": 15, "drop_control_queue": 4,
+                          "drop_table_full": 1, "drop_bad_mac": 2}}
+        s = run_summary(periodic(n=40, misaddr_every=2), m)
+        self.assertEqual(s["control_dropped"], 32)
 
     def test_cpu_busy(self):
         m = {"cpu_busy_permille": {"cpu10": 5, "cpu1": 450, "cpu0": 990,
@@ -349,6 +354,12 @@ class Checks(unittest.TestCase):
         self.assertIn("tfib 2000 pps, XDP 4000 pps", c[XDP]["why"])
         self.assertEqual(p.returncode, 1)
         # the XDP peer never counts as the best mode
+        self.assertEqual(c["best mode's age"]["mode"], "seqcount")
+        # xdp-user is neither the reference nor a tfib mode
+        xdp.append(("xdpu-8k", None, 8000, 0.1, "xdp-user", {}))
+        c, p, res = checks_of(GOOD + xdp, "--strict")
+        self.assertEqual((c[XDP]["value"], c[XDP]["reference"]),
+                         (2000, 4000))
         self.assertEqual(c["best mode's age"]["mode"], "seqcount")
 
     def test_source_slowed_is_not_carried(self):

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Age-of-Information experiment end to end, briefly, as a user runs it:
-# "timewire fib bench" once per sync mode with rings, and inline, each run
+# "timewire fib bench" once per sync mode with rings, and inline, and
+# through the XDP peer with its map set from user space (xdp-user; where
+# tw-fib-xdp is built, xdp_forward.sh has the rest of the peer), each run
 # tw-fib-source sending a generated trace for about 3 s at a modest rate
 # through the table and taking the forwarded app updates back;
 # tw-fib-analyze reads the records.
@@ -48,6 +50,7 @@ if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-fib-source" ]; then
 fi
 "$TW" fib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
+[ -x "$TW_ROOT/userspace/tools/tw-fib-xdp" ] && methods="$methods xdp-user"
 
 cleanup() {
 	ip netns del "$ns" 2>/dev/null

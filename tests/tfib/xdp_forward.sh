@@ -3,8 +3,11 @@
 #
 # The XDP peer of the forwarder (userspace/xdp/tfib_xdp.bpf.c, loaded by
 # tw-fib-xdp): packets one at a time with every header field checked, its
-# map and counters exact, then tw-fib-source through it for about 2 s and
-# tw-fib-analyze's records checked for consistency as fwd_aoi.sh does.
+# map and counters exact, the same with the control packets handled in
+# user space (--user-control, tw-fib-xdp serve), then tw-fib-source
+# through it for about 2 s and tw-fib-analyze's records checked for
+# consistency as fwd_aoi.sh does (fwd_aoi.sh runs xdp-user through
+# timewire fib bench).
 #
 #   netns src: s0 (xdp_pkt.py, tw-fib-source) ---veth--- f0 :netns fwd
 #              tfib_xdp_pass (native)                     tfib_xdp
@@ -24,6 +27,7 @@ pkt=$here/xdp_pkt.py
 ns_src=xdp-src-$$
 ns_fwd=xdp-fwd-$$
 out=
+server=
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
@@ -38,6 +42,7 @@ if [ ! -x "$xdp" ] || [ ! -x "$tools/tw-fib-source" ]; then
 fi
 
 cleanup() {
+	[ -n "$server" ] && kill "$server" 2>/dev/null
 	ip netns del "$ns_src" 2>/dev/null
 	ip netns del "$ns_fwd" 2>/dev/null
 	[ -n "$out" ] && rm -rf "$out"
@@ -129,7 +134,63 @@ malformed() {
 		--expect-none
 	# rx: 4 control, 3 data, short, version, type
 	tap_ok "the counters count each packet once, where it ended" \
-		stats_are "rx 10 rx_control 4 rx_data 3 forwarded 2 drop_short 1 drop_version 1 drop_type 1 drop_no_entry 1 drop_table_full 0 drop_bad_mac 2"
+		stats_are "rx 10 rx_control 4 rx_data 3 forwarded 2 drop_short 1 drop_version 1 drop_type 1 drop_no_entry 1 drop_table_full 0 drop_bad_mac 2 drop_control_queue 0"
+}
+
+# until_ok CMD...: CMD passes within 5 s (the process writes the map a
+# moment after the packet arrives).
+until_ok() {
+	local i
+
+	for i in $(seq 50); do
+		"$@" >/dev/null && return 0
+		sleep 0.1
+	done
+	"$@"
+}
+
+# The forwarder passing control packets, and serve writing the map; the
+# map holds ENTRIES users.
+serve_start() {	# serve_start ENTRIES
+	attach native --user-control -e "$1" || return 1
+	# not through in_fwd: $! must be the server itself (ip netns exec execs)
+	ip netns exec "$ns_fwd" "$xdp" serve f0 > "$out/serve.out" 2>&1 &
+	server=$!
+	until_ok grep -qx "serving f0" "$out/serve.out"
+}
+
+serve_stop() {
+	kill -TERM "$server" && wait "$server"
+	local rc=$?
+	server=
+	return $rc
+}
+
+# Control packets in user space, one at a time.
+user_control() {
+	tap_ok "user control: attach --user-control, serve opens its socket" \
+		serve_start 2
+	tap_ok "user control: a control packet sets the tuple through serve" \
+		eval 'control 7 5 123456789 "$sink_mac" &&
+		      until_ok tuple_is 7 "$sink_mac" 123456789 5'
+	tap_ok "user control: a data packet comes back from that tuple" \
+		send --set user=7 --set seq=9 --expect addr_seq=5 \
+		--expect addr_ns=123456789 --expect dst="$sink_mac" \
+		--expect src="$fwd_mac"
+	tap_ok "user control: a multicast next hop is dropped, the tuple kept" \
+		eval 'control 7 6 1 01:00:5e:00:00:01 &&
+		      until_ok eval "in_fwd \"\$xdp\" stats f0 | grep -qx \"drop_bad_mac 1\"" &&
+		      tuple_is 7 "$sink_mac" 123456789 5'
+	tap_ok "user control: a full map refuses the third user" \
+		eval 'control 1 1 1000 "$sink_mac" && control 2 1 1000 "$sink_mac" &&
+		      until_ok eval "in_fwd \"\$xdp\" stats f0 | grep -qx \"drop_table_full 1\"" &&
+		      tuple_is 1 "$sink_mac" 1000 1'
+	tap_ok "user control: SIGTERM ends serve, which counts what it did" \
+		eval 'serve_stop && grep -qx "applied 2" "$out/serve.out" &&
+		      grep -qx "drop_bad_mac 1" "$out/serve.out"'
+	# rx: 4 control, 1 data
+	tap_ok "user control: the counters count each packet once" \
+		stats_are "rx 5 rx_control 4 rx_data 1 forwarded 1 drop_short 0 drop_version 0 drop_type 0 drop_no_entry 0 drop_table_full 1 drop_bad_mac 1 drop_control_queue 0"
 }
 
 # Generic mode, a map of one entry: full for a second user.
@@ -157,7 +218,7 @@ aoi_run() {	# aoi_run DIR
 		> "$1.summary"
 }
 
-tap_plan 18
+tap_plan 25
 out=$(mktemp -d)
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 sink_mac=$(mac_of "$ns_src" s0)
@@ -167,6 +228,7 @@ tap_ok "tw-fib-xdp attaches to f0 (native) and the pass-through to s0" \
 	attach native
 packets
 malformed
+user_control
 generic
 tap_ok "xdp: tw-fib-source sends the trace through the XDP peer" \
 	aoi_run "$out/xdp"

@@ -100,7 +100,7 @@ static int parse_list(void *list, const char *arg, const char *keyword,
 	return -1;
 }
 
-/* SYNC-ring, SYNC-inline, xdp or baseline. */
+/* SYNC-ring, SYNC-inline, xdp, xdp-user or baseline. */
 static const char *add_method(void *list, const char *word)
 {
 	struct method_list *l = list;
@@ -110,8 +110,10 @@ static const char *add_method(void *list, const char *word)
 
 	m->word = word;
 	m->sync = TFIB_SYNC_RCU;
-	if (!strcmp(word, "xdp") || !strcmp(word, "baseline")) {
-		m->fwd = word[0] == 'x' ? BENCH_FWD_XDP : BENCH_FWD_BASELINE;
+	if (!strcmp(word, "xdp") || !strcmp(word, "xdp-user") ||
+	    !strcmp(word, "baseline")) {
+		m->fwd = word[0] == 'b' ? BENCH_FWD_BASELINE :
+			 word[3] ? BENCH_FWD_XDP_USER : BENCH_FWD_XDP;
 		l->n++;
 		return NULL;
 	}
@@ -176,7 +178,7 @@ static int parse_methods(void *dst, int argc, char **argv)
 {
 	(void)argc;
 	return parse_list(dst, argv[0], "methods",
-			  "a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, baseline",
+			  "a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline",
 			  add_method);
 }
 
@@ -229,7 +231,7 @@ static const struct tw_arg bench_args[] = {
 	  .help = "the runs go to DIR/cdrCDR/rRATE/METHOD" },
 	{ .name = "methods", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(methods),
 	  .meta = "LIST", .parse = parse_methods,
-	  .help = "what forwards, comma-separated: SYNC-ring, SYNC-inline, xdp, baseline (default rcu-ring)" },
+	  .help = "what forwards, comma-separated: SYNC-ring, SYNC-inline, xdp, xdp-user, baseline (default rcu-ring)" },
 	{ .name = "rate", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(rates),
 	  .meta = "LIST", .parse = parse_rates,
 	  .help = "the token bucket's rates R, packets/s (default 10000)" },
@@ -292,7 +294,7 @@ static bool needs_tfib(const struct bench_opts *o)
 	unsigned int i;
 
 	for (i = 0; i < o->methods.n; i++)
-		if (o->methods.v[i].fwd != BENCH_FWD_XDP)
+		if (!bench_is_xdp(&o->methods.v[i]))
 			return true;
 	return false;
 }
@@ -496,7 +498,9 @@ out:
 static const char bench_notes[] =
 "Each run sets up the forwarder on dev (a table named NAME, default\n"
 "\"bench\", with the method's sync mode and one entry per user pointing at\n"
-"source's MAC, bound in the method's mode; or the XDP peer, tw-fib-xdp),\n"
+"source's MAC, bound in the method's mode; or the XDP peer, tw-fib-xdp,\n"
+"setting its map from the program (xdp) or, from the control packets the\n"
+"program passes, in a process (tw-fib-xdp serve, xdp-user)),\n"
 "runs tw-fib-source on source through it and tears it down.  The run's\n"
 "directory gets events.csv and run.json, the forwarder's counters over the\n"
 "run included: tw-fib-analyze reads them.  baseline is rcu inline with one\n"

@@ -21,6 +21,7 @@ enum bench_fwd {
 	BENCH_FWD_RING,		/* a tfib table bound in ring mode */
 	BENCH_FWD_INLINE,	/* a tfib table bound in inline mode */
 	BENCH_FWD_XDP,		/* the XDP peer (tw-fib-xdp) */
+	BENCH_FWD_XDP_USER,	/* the same, control packets in user space */
 	BENCH_FWD_BASELINE,	/* rcu inline, one user, no control packets */
 };
 
@@ -29,6 +30,11 @@ struct bench_method {
 	int sync;		/* enum tfib_sync, tfib runs */
 	const char *word;	/* as given: "rcu-ring", "xdp", ... */
 };
+
+static inline bool bench_is_xdp(const struct bench_method *m)
+{
+	return m->fwd == BENCH_FWD_XDP || m->fwd == BENCH_FWD_XDP_USER;
+}
 
 struct bench_rings {
 	uint32_t control;

@@ -9,7 +9,9 @@
  * The source reads the counters' deltas from a FIFO when its run ends
  * (--counters): the table's counters are read here, by netlink, at the
  * moment it asks, so no other program needs to print them.  The XDP peer
- * prints its own (tw-fib-xdp stats, --counters-cmd).
+ * prints its own (tw-fib-xdp stats, --counters-cmd).  With its control
+ * packets in user space (xdp-user), tw-fib-xdp serve runs beside the
+ * source, from before its first packet to after its last.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -299,12 +301,13 @@ static bool is_veth(const char *ifname)
 
 /* tw-fib-xdp VERB DEV [ARGS...]: at most three arguments after DEV. */
 static int xdp_tool(const char *verb, const char *dev, const char *a1,
-		    const char *a2)
+		    const char *a2, const char *a3)
 {
 	char path[PATH_MAX];
 	char *const argv[] = {
 		(char *)tool_path("tw-fib-xdp", path, sizeof(path)),
-		(char *)verb, (char *)dev, (char *)a1, (char *)a2, NULL,
+		(char *)verb, (char *)dev, (char *)a1, (char *)a2, (char *)a3,
+		NULL,
 	};
 
 	return run_tool(argv);
@@ -316,7 +319,7 @@ static int xdp_tool(const char *verb, const char *dev, const char *a1,
  * NAPI, which a pass-through program on the source's device turns on.
  */
 static int xdp_setup(const struct bench_setup *s, uint32_t users,
-		     const char *sink_mac)
+		     const char *sink_mac, bool user_control)
 {
 	char n[16], range[32];
 	int ret;
@@ -324,21 +327,71 @@ static int xdp_setup(const struct bench_setup *s, uint32_t users,
 	snprintf(n, sizeof(n), "%" PRIu32, users);
 	snprintf(range, sizeof(range), "1-%" PRIu32, users);
 	if (is_veth(s->source)) {
-		ret = xdp_tool("attach", s->source, "--pass", NULL);
+		ret = xdp_tool("attach", s->source, "--pass", NULL, NULL);
 		if (ret)
 			return ret;
 	}
-	ret = xdp_tool("attach", s->dev, "-e", n);
-	return ret ? ret : xdp_tool("set", s->dev, range, sink_mac);
+	ret = xdp_tool("attach", s->dev, "-e", n,
+		       user_control ? "--user-control" : NULL);
+	return ret ? ret : xdp_tool("set", s->dev, range, sink_mac, NULL);
 }
 
 static int xdp_teardown(const struct bench_setup *s)
 {
-	int ret = xdp_tool("detach", s->dev, NULL, NULL);
+	int ret = xdp_tool("detach", s->dev, NULL, NULL, NULL);
 
-	if (is_veth(s->source) && xdp_tool("detach", s->source, NULL, NULL))
+	if (is_veth(s->source) &&
+	    xdp_tool("detach", s->source, NULL, NULL, NULL))
 		ret = ret ? ret : TW_EXIT_SYS;
 	return ret;
+}
+
+/* tw-fib-xdp serve: its pid, and its stdout, read to the end at stop. */
+struct xdp_server {
+	pid_t pid;
+	FILE *out;
+};
+
+/*
+ * The control plane of xdp-user, on any CPU (as tfib's threads run),
+ * ready once it says "serving": its packet socket is open.
+ */
+static int xdp_server_start(const struct bench_setup *s,
+			    struct xdp_server *sv)
+{
+	char path[PATH_MAX], line[128];
+	char *const argv[] = {
+		(char *)tool_path("tw-fib-xdp", path, sizeof(path)),
+		"serve", (char *)s->dev, "--any-cpu", NULL,
+	};
+	int out;
+
+	sv->pid = spawn(argv, &out);
+	if (sv->pid < 0)
+		return TW_EXIT_SYS;
+	sv->out = fdopen(out, "r");
+	if (sv->out && fgets(line, sizeof(line), sv->out) &&
+	    !strncmp(line, "serving ", 8))
+		return 0;
+	/* xdp_server_stop() ends and reaps it */
+	tw_err("tw-fib-xdp serve %s did not start", s->dev);
+	if (!sv->out)
+		close(out);
+	return TW_EXIT_SYS;
+}
+
+/* SIGTERM; its summary read (not to break its pipe), its status. */
+static int xdp_server_stop(struct xdp_server *sv)
+{
+	char line[256];
+
+	kill(sv->pid, SIGTERM);
+	if (sv->out) {
+		while (fgets(line, sizeof(line), sv->out))
+			;
+		fclose(sv->out);
+	}
+	return reap(sv->pid);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -377,9 +430,9 @@ static void source_labels(struct argv_buf *b, const struct bench_point *p)
 {
 	const struct bench_method *m = p->method;
 
-	if (m->fwd == BENCH_FWD_XDP) {
+	if (bench_is_xdp(m)) {
 		arg_add(b, "--label");
-		arg_add(b, "fwd=xdp");
+		arg_add(b, "fwd=%s", m->fwd == BENCH_FWD_XDP ? "xdp" : "xdp-user");
 		return;
 	}
 	arg_add(b, "--label");
@@ -421,7 +474,7 @@ static void source_argv(struct argv_buf *b, const struct bench_setup *s,
 	arg_add(b, "-s");
 	arg_add(b, "%" PRIu32, s->seed);
 	source_labels(b, p);
-	if (p->method->fwd == BENCH_FWD_XDP) {
+	if (bench_is_xdp(p->method)) {
 		arg_add(b, "--counters-cmd");
 		arg_add(b, "'%s' stats '%s'",
 			tool_path("tw-fib-xdp", path, sizeof(path)), s->dev);
@@ -464,7 +517,7 @@ static int source_run(struct tfib_client *c, const struct bench_setup *s,
 {
 	static struct argv_buf b;
 	struct counters before;
-	bool tfib = p->method->fwd != BENCH_FWD_XDP;
+	bool tfib = !bench_is_xdp(p->method);
 	char fwd_mac[18];
 	uint8_t mac[6];
 	int out, ret;
@@ -498,6 +551,28 @@ static int source_run(struct tfib_client *c, const struct bench_setup *s,
 	return ret;
 }
 
+/* A run through the XDP peer: set up, the source (and the server), down. */
+static int xdp_run(struct tfib_client *c, const struct bench_setup *s,
+		   const struct bench_point *p, uint32_t users,
+		   const char *sink_mac, const char *fifo,
+		   struct bench_result *res)
+{
+	bool user = p->method->fwd == BENCH_FWD_XDP_USER;
+	struct xdp_server sv = { .pid = -1 };
+	int ret;
+
+	ret = xdp_setup(s, users, sink_mac, user);
+	if (!ret && user)
+		ret = xdp_server_start(s, &sv);
+	if (!ret)
+		ret = source_run(c, s, p, users, fifo, res);
+	if (sv.pid > 0 && xdp_server_stop(&sv))
+		ret = ret ? ret : TW_EXIT_SYS;
+	if (xdp_teardown(s))
+		ret = ret ? ret : TW_EXIT_SYS;
+	return ret;
+}
+
 /* ---------------------------------------------------------------------- */
 
 void bench_run(struct tfib_client *c, const struct bench_setup *s,
@@ -520,12 +595,8 @@ void bench_run(struct tfib_client *c, const struct bench_setup *s,
 		res->ret = ret;
 		return;
 	}
-	if (p->method->fwd == BENCH_FWD_XDP) {
-		ret = xdp_setup(s, users, sink_mac);
-		if (!ret)
-			ret = source_run(c, s, p, users, fifo, res);
-		if (xdp_teardown(s))
-			ret = ret ? ret : TW_EXIT_SYS;
+	if (bench_is_xdp(p->method)) {
+		ret = xdp_run(c, s, p, users, sink_mac, fifo, res);
 	} else {
 		ret = tfib_table_new(c, s->table, &tcfg);
 		if (ret) {

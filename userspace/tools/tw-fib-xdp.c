@@ -6,20 +6,29 @@
  * The program stays attached when this tool exits; later commands find
  * it, and its maps, through the interface (no bpffs pin needed).
  */
+#include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <net/if.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
+
+#include <linux/tfib.h>
 
 #include "omware/packet.h"
 #include "print.h"
@@ -34,6 +43,8 @@ struct xdp_opts {
 	unsigned int ifindex;
 	bool generic;
 	bool pass;
+	bool user_control;	/* attach: control packets to user space */
+	bool any_cpu;		/* serve: on every online CPU */
 	bool json;
 	uint32_t entries;
 	uint32_t first, last;	/* set, get: user IDs */
@@ -62,6 +73,7 @@ static const char *const counter_names[TFIB_XDP_COUNTERS] = {
 	[TFIB_XDP_DROP_NO_ENTRY] = "drop_no_entry",
 	[TFIB_XDP_DROP_TABLE_FULL] = "drop_table_full",
 	[TFIB_XDP_DROP_BAD_MAC] = "drop_bad_mac",
+	[TFIB_XDP_DROP_CONTROL_QUEUE] = "drop_control_queue",
 };
 
 static void print_mac(const char *key, const uint8_t m[6])
@@ -116,6 +128,7 @@ static int cmd_attach(const struct xdp_opts *o)
 		tw_err("opening the BPF object: %s", strerror(errno));
 		return TW_EXIT_SYS;
 	}
+	skel->rodata->control_to_user = o->user_control;
 	err = tw_dev_mac(o->ifname, (uint8_t *)skel->rodata->own_mac);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.tfib_tuples,
@@ -143,8 +156,10 @@ static int cmd_attach(const struct xdp_opts *o)
 	print_string("mode", mode_name(mode));
 	print_string("program", info.name);
 	print_uint("prog_id", info.id);
-	if (!o->pass)
+	if (!o->pass) {
 		print_uint("entries", o->entries);
+		print_string("control", o->user_control ? "user" : "program");
+	}
 	print_mac("mac", (const uint8_t *)skel->rodata->own_mac);
 	print_finish();
 out:
@@ -341,9 +356,245 @@ static int cmd_get(const struct xdp_opts *o)
 	return TW_EXIT_OK;
 }
 
+/* --- the control plane in user space (serve) ------------------------- */
+
+/* Frames read a system call, and the socket's queue (tfib's large ring). */
+#define SERVE_BATCH	64
+#define SERVE_RCVBUF	(4 << 20)
+#define SERVE_FRAME	(ETH_HLEN + sizeof(struct tfib_hdr))
+
+/* The control drops the server owns: what it writes as CPU 0's values. */
+static const uint32_t serve_owned[] = {
+	TFIB_XDP_DROP_TABLE_FULL, TFIB_XDP_DROP_BAD_MAC,
+	TFIB_XDP_DROP_CONTROL_QUEUE,
+};
+
+struct server {
+	int sock, tuples, counters;
+	int cpus;
+	uint8_t own_mac[6];
+	uint64_t count[TFIB_XDP_COUNTERS];
+	uint64_t applied, ignored;
+	uint64_t *percpu;	/* one counter's value on every CPU */
+};
+
+static volatile sig_atomic_t serve_stop;
+
+static void serve_signal(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+/* SIGINT and SIGTERM end the loop: no SA_RESTART, recvmmsg returns. */
+static void serve_signals(void)
+{
+	struct sigaction sa = { .sa_handler = serve_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Every online CPU: the server is scheduled as tfib's kernel threads are. */
+static int serve_any_cpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+		CPU_SET(i, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* A packet socket on o->ifindex for tfib's EtherType, received only. */
+static int serve_socket(const struct xdp_opts *o)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(TFIB_ETHERTYPE),
+		.sll_ifindex = (int)o->ifindex,
+	};
+	int one = 1, buf = SERVE_RCVBUF;
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC,
+			htons(TFIB_ETHERTYPE));
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) ||
+	    setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
+		       sizeof(one))) {
+		tw_err("a packet socket on %s: %s (needs CAP_NET_RAW)",
+		       o->ifname, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* FORCE passes net.core.rmem_max, as root may */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &buf, sizeof(buf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	return fd;
+}
+
+/* The frames the socket dropped since the last call (the kernel resets). */
+static void serve_queue_drops(struct server *sv)
+{
+	struct tpacket_stats st = { 0 };
+	socklen_t len = sizeof(st);
+
+	if (!getsockopt(sv->sock, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+		sv->count[TFIB_XDP_DROP_CONTROL_QUEUE] += st.tp_drops;
+}
+
+/* The owned counters into the map, as CPU 0's values. */
+static void serve_publish(struct server *sv)
+{
+	size_t i;
+
+	serve_queue_drops(sv);
+	for (i = 0; i < ARRAY_SIZE(serve_owned); i++) {
+		memset(sv->percpu, 0, sizeof(*sv->percpu) * sv->cpus);
+		sv->percpu[0] = sv->count[serve_owned[i]];
+		bpf_map_update_elem(sv->counters, &serve_owned[i], sv->percpu,
+				    BPF_ANY);
+	}
+}
+
+static bool is_group(const uint8_t *mac)
+{
+	return mac[0] & 1;
+}
+
+/* One frame: a control packet for this interface sets its user's tuple. */
+static void serve_frame(struct server *sv, const uint8_t *f, size_t len)
+{
+	const struct ethhdr *eth = (const void *)f;
+	const struct tfib_hdr *h = (const void *)(f + ETH_HLEN);
+	struct tfib_xdp_tuple tu = { 0 };
+	uint32_t id;
+
+	/* the program passed it; other frames of the EtherType pass too */
+	if (len < SERVE_FRAME || h->version != TFIB_HDR_VERSION ||
+	    h->type != TFIB_PKT_TYPE_CONTROL ||
+	    (!is_group(eth->h_dest) &&
+	     memcmp(eth->h_dest, sv->own_mac, ETH_ALEN))) {
+		sv->ignored++;
+		return;
+	}
+	if (is_group(h->mac) || !(h->mac[0] | h->mac[1] | h->mac[2] |
+				  h->mac[3] | h->mac[4] | h->mac[5])) {
+		sv->count[TFIB_XDP_DROP_BAD_MAC]++;
+		return;
+	}
+	id = ntohl(h->user_id);
+	tu.ts_ns = be64toh(h->addr_ns);
+	tu.seq = ntohl(h->seq);
+	memcpy(tu.mac, h->mac, ETH_ALEN);
+	if (bpf_map_update_elem(sv->tuples, &id, &tu, BPF_ANY))
+		sv->count[TFIB_XDP_DROP_TABLE_FULL]++;
+	else
+		sv->applied++;
+}
+
+/* Read frames in batches until a signal; each batch then published. */
+static int serve_loop(struct server *sv)
+{
+	static uint8_t frames[SERVE_BATCH][SERVE_FRAME];
+	struct mmsghdr msgs[SERVE_BATCH];
+	struct iovec iov[SERVE_BATCH];
+	int i, n;
+
+	for (i = 0; i < SERVE_BATCH; i++) {
+		iov[i] = (struct iovec){ frames[i], SERVE_FRAME };
+		msgs[i] = (struct mmsghdr){ .msg_hdr = {
+			.msg_iov = &iov[i], .msg_iovlen = 1 } };
+	}
+	while (!serve_stop) {
+		n = recvmmsg(sv->sock, msgs, SERVE_BATCH, MSG_WAITFORONE, NULL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tw_err("reading control packets: %s", strerror(errno));
+			return TW_EXIT_SYS;
+		}
+		for (i = 0; i < n; i++)
+			serve_frame(sv, frames[i], msgs[i].msg_len);
+		serve_publish(sv);
+	}
+	return TW_EXIT_OK;
+}
+
+static void serve_summary(const struct server *sv, bool json)
+{
+	size_t i;
+
+	print_init(json, false);
+	print_u64("applied", sv->applied);
+	print_nl();
+	for (i = 0; i < ARRAY_SIZE(serve_owned); i++) {
+		print_u64(counter_names[serve_owned[i]],
+			  sv->count[serve_owned[i]]);
+		print_nl();
+	}
+	print_u64("ignored", sv->ignored);
+	print_nl();
+	print_finish();
+}
+
+static void serve_close(struct server *sv)
+{
+	if (sv->sock >= 0)
+		close(sv->sock);
+	if (sv->tuples >= 0)
+		close(sv->tuples);
+	if (sv->counters >= 0)
+		close(sv->counters);
+	free(sv->percpu);
+}
+
+/*
+ * Control packets the program passed (attached with --user-control),
+ * read from a packet socket and written into the map with the syscall,
+ * until SIGINT or SIGTERM.  "serving IFNAME" on stdout says the socket
+ * is open; the counts at the end.
+ */
+static int cmd_serve(const struct xdp_opts *o)
+{
+	struct server sv = { .sock = -1, .counters = -1 };
+	int ret = TW_EXIT_FAIL, err;
+
+	sv.tuples = open_map(o, TFIB_XDP_TUPLES_NAME);
+	if (sv.tuples < 0)
+		return TW_EXIT_FAIL;
+	sv.counters = open_map(o, TFIB_XDP_COUNTERS_NAME);
+	sv.cpus = libbpf_num_possible_cpus();
+	err = tw_dev_mac(o->ifname, sv.own_mac);
+	if (err)
+		tw_err("%s: %s", o->ifname, strerror(-err));
+	if (err || sv.counters < 0 || sv.cpus <= 0)
+		goto out;
+	sv.percpu = calloc(sv.cpus, sizeof(*sv.percpu));
+	if (!sv.percpu || (o->any_cpu && serve_any_cpu())) {
+		tw_err("setting up: %s", strerror(errno));
+		goto out;
+	}
+	serve_signals();
+	sv.sock = serve_socket(o);
+	if (sv.sock < 0)
+		goto out;
+	serve_publish(&sv);
+	printf("serving %s\n", o->ifname);
+	fflush(stdout);
+	ret = serve_loop(&sv);
+	serve_publish(&sv);
+	serve_summary(&sv, o->json);
+out:
+	serve_close(&sv);
+	return ret;
+}
+
 /* --- options ---------------------------------------------------------- */
 
-enum { OPT_TS = 256, OPT_SEQ };
+enum { OPT_TS = 256, OPT_SEQ, OPT_USER_CONTROL, OPT_ANY_CPU };
 
 static const struct option long_opts[] = {
 	{ "generic", no_argument, NULL, 'g' },
@@ -351,6 +602,8 @@ static const struct option long_opts[] = {
 	{ "entries", required_argument, NULL, 'e' },
 	{ "ts", required_argument, NULL, OPT_TS },
 	{ "seq", required_argument, NULL, OPT_SEQ },
+	{ "user-control", no_argument, NULL, OPT_USER_CONTROL },
+	{ "any-cpu", no_argument, NULL, OPT_ANY_CPU },
 	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -359,12 +612,16 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: tw-fib-xdp [-j] attach IFNAME [--generic] [-e ENTRIES | --pass]\n"
+		"Usage: tw-fib-xdp [-j] attach IFNAME [--generic] [-e ENTRIES]\n"
+		"                         [--user-control | --pass]\n"
+		"       tw-fib-xdp [-j] serve IFNAME [--any-cpu]\n"
 		"       tw-fib-xdp [-j] stats IFNAME\n"
 		"       tw-fib-xdp set IFNAME ID[-LAST] MAC [--ts NS] [--seq N]\n"
 		"       tw-fib-xdp [-j] get IFNAME ID\n"
 		"       tw-fib-xdp detach IFNAME\n"
 		"  attach              load the forwarder and attach it to IFNAME (native XDP)\n"
+		"  serve               set the map from the control packets the program passes\n"
+		"                      (attached with --user-control), until SIGINT or SIGTERM\n"
 		"  stats               its counters, \"name value\" lines (tw-fib-source\n"
 		"                      --counters-cmd reads them)\n"
 		"  set                 set users ID..LAST to MAC, stamped now (CLOCK_MONOTONIC)\n"
@@ -374,6 +631,9 @@ static void usage(FILE *f)
 		"  -e, --entries N     the map's size (default %u)\n"
 		"  -p, --pass          attach a program that passes every frame instead: a\n"
 		"                      veth peer needs one to receive native XDP_TX frames\n"
+		"      --user-control  attach: control packets go to the stack, for serve\n"
+		"      --any-cpu       serve: run on every online CPU, whatever the affinity\n"
+		"                      it was started with\n"
 		"      --ts NS         set: the location timestamp (default: now)\n"
 		"      --seq N         set: the sequence (default 0)\n"
 		"  -j, --json          output as JSON\n", TFIB_XDP_DEFAULT_ENTRIES);
@@ -411,6 +671,12 @@ static int parse_opt(struct xdp_opts *o, int opt, const char *arg)
 		return opt_u32("--entries", arg, &o->entries, 1);
 	case OPT_SEQ:
 		return opt_u32("--seq", arg, &o->seq, 0);
+	case OPT_USER_CONTROL:
+		o->user_control = true;
+		return 0;
+	case OPT_ANY_CPU:
+		o->any_cpu = true;
+		return 0;
 	case OPT_TS:
 		o->has_ts = true;
 		if (!tw_parse_u64(arg, &o->ts_ns))
@@ -465,6 +731,7 @@ static const struct {
 	{ "stats", cmd_stats },
 	{ "set", cmd_set },
 	{ "get", cmd_get },
+	{ "serve", cmd_serve },
 };
 
 /* Options anywhere (getopt permutes), then COMMAND IFNAME [ARGS]. */
@@ -481,6 +748,10 @@ static int parse_args(int argc, char **argv, struct xdp_opts *o)
 		if (parse_opt(o, opt, optarg))
 			return -1;
 	}
+	if (o->pass && o->user_control) {
+		tw_err("--pass has no map to control: drop --user-control");
+		return -1;
+	}
 	if (argc - optind < 2) {
 		tw_err("name a command and an interface (tw-fib-xdp -h lists them)");
 		return -1;
@@ -490,7 +761,7 @@ static int parse_args(int argc, char **argv, struct xdp_opts *o)
 		if (!strcmp(o->cmd, commands[i].name))
 			o->run = commands[i].run;
 	if (!o->run) {
-		tw_err("unknown command \"%s\": attach, detach, stats, set or get",
+		tw_err("unknown command \"%s\": attach, detach, serve, stats, set or get",
 		       o->cmd);
 		return -1;
 	}

@@ -6,7 +6,9 @@
  * Update packets (EtherType TFIB_ETHERTYPE, struct tfib_hdr) addressed to
  * this interface:
  *   - a control packet sets its user's tuple with bpf_map_update_elem()
- *     (a multicast or zero next hop is refused) and is consumed;
+ *     (a multicast or zero next hop is refused) and is consumed; with
+ *     control_to_user set it passes to the stack instead, where a process
+ *     (tw-fib-xdp serve) reads it from a packet socket and writes the map;
  *   - a data packet looks its user up, gets the tuple's timestamp and
  *     sequence in addr_ns and addr_seq, the tuple's MAC as Ethernet
  *     destination and the interface's own as source, and leaves with
@@ -29,6 +31,8 @@
  * keeps clang from folding the zeros of the object file into the code.
  */
 const volatile __u8 own_mac[ETH_ALEN];
+/* Control packets to user space (the loader's --user-control). */
+const volatile __u8 control_to_user;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -135,7 +139,7 @@ int tfib_xdp(struct xdp_md *ctx)
 	switch (h->type) {
 	case TFIB_PKT_TYPE_CONTROL:
 		count(TFIB_XDP_RX_CONTROL);
-		return tfib_control(h);
+		return control_to_user ? XDP_PASS : tfib_control(h);
 	case TFIB_PKT_TYPE_DATA:
 		count(TFIB_XDP_RX_DATA);
 		return tfib_data(eth, h);

@@ -31,7 +31,10 @@ struct tfib_xdp_tuple {
 /*
  * Indices of the per-CPU counters map, each a u64.  Up to DROP_TABLE_FULL
  * they mean what tfib's TFIB_STATS_A_* of the same name mean; tfib stores
- * any MAC, so it has no DROP_BAD_MAC.
+ * any MAC, so it has no DROP_BAD_MAC.  With control packets handled in
+ * user space, the server (tw-fib-xdp serve) owns the control drops, the
+ * last three, and writes them as CPU 0's values; the program does not
+ * touch them then.
  */
 enum tfib_xdp_counter {
 	TFIB_XDP_RX,		/* update packets for this host */
@@ -44,6 +47,7 @@ enum tfib_xdp_counter {
 	TFIB_XDP_DROP_NO_ENTRY,
 	TFIB_XDP_DROP_TABLE_FULL,	/* the map refused the update */
 	TFIB_XDP_DROP_BAD_MAC,	/* control: multicast or zero next hop */
+	TFIB_XDP_DROP_CONTROL_QUEUE,	/* lost before the server read them */
 	TFIB_XDP_COUNTERS,
 };
 

@@ -4,7 +4,8 @@
 # The Age-of-Information experiment (make bench-fib), through "timewire fib
 # bench": tw-fib-source sends a Zipf(1) trace of 1000 users through tfib.ko
 # in every sync mode (rings small and large, and inline) and through the
-# XDP peer (tw-fib-xdp), at CDR 0.01 and 0.1, over a sweep of rates R that
+# XDP peer (tw-fib-xdp; its map set by the program, xdp, and by a process
+# reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a sweep of rates R that
 # passes the forwarder's capacity; plus the baseline (one user, no control
 # packets).  This script finds the capacity and fixes the sweep; bench
 # does the runs, one call per R.
@@ -30,8 +31,8 @@
 #   - every run of one R in an order shuffled from the printed seed
 #     (bench's order; TW_BENCH_SEED=N repeats it); the trace's seed is
 #     fixed.
-# --full: factors 1/8 .. 4, 3 s of traffic a run (126 runs, about 20-30
-# min under emulation); --short: factors 1/2 and 2, 1 s a run (42 runs).
+# --full: factors 1/8 .. 4, 3 s of traffic a run (138 runs, about 25-35
+# min under emulation); --short: factors 1/2 and 2, 1 s a run (46 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -119,13 +120,13 @@ bench() {
 }
 
 # The methods of one R: the baseline, every sync mode through rings, rcu
-# inline and the XDP peer.
+# inline and the XDP peer both ways.
 methods() {
 	local s m=baseline
 
 	for s in $syncs; do m=$m,$s-ring; done
 	m=$m,rcu-inline
-	[ -x "$xdp" ] && m=$m,xdp
+	[ -x "$xdp" ] && m=$m,xdp,xdp-user
 	echo "$m"
 }
 
@@ -229,8 +230,8 @@ cat > "$out/bench.json" <<EOF
 EOF
 
 # Runs of one R: the baseline, and at each CDR every sync mode with both
-# ring settings, rcu inline and the XDP peer.
-methods_n=$(( $(echo $syncs | wc -w) * 2 + 1 + $([ -x "$xdp" ] && echo 1 || echo 0) ))
+# ring settings, rcu inline and the XDP peer both ways.
+methods_n=$(( $(echo $syncs | wc -w) * 2 + 1 + $([ -x "$xdp" ] && echo 2 || echo 0) ))
 per_rate=$(( 1 + $(echo $cdrs | wc -w) * methods_n ))
 total=$(( $(echo $rates | wc -w) * per_rate ))
 n=0 start=$(date +%s)
