@@ -206,10 +206,15 @@ class Drops(unittest.TestCase):
         self.assertAlmostEqual(s["control_drop_fraction"], 0.7)
         self.assertEqual(s["data_dropped_forwarder"], 9)
         # xdp-user: lost before the process read them, or refused
-        m = {"counters": {"rx_control": 15, "drop_control_queue": 4,
+        m = {"fwd": "xdp-user",
+             "counters": {"rx_control": 15, "drop_control_queue": 4,
                           "drop_table_full": 1, "drop_bad_mac": 2}}
         s = run_summary(periodic(n=40, misaddr_every=2), m)
         self.assertEqual(s["control_dropped"], 32)
+        # tfib: a refused control packet was never in rx_control
+        m["fwd"] = "ring"
+        s = run_summary(periodic(n=40, misaddr_every=2), m)
+        self.assertEqual(s["control_dropped"], 25)
 
     def test_cpu_busy(self):
         m = {"cpu_busy_permille": {"cpu10": 5, "cpu1": 450, "cpu0": 990,

@@ -168,6 +168,10 @@ serve_stop() {
 
 # Control packets in user space, one at a time.
 user_control() {
+	# still the program of packets(): it sets the map itself
+	tap_ok "serve refuses a program attached without --user-control" \
+		eval 'in_fwd timeout 10 "$xdp" serve f0 2>&1 |
+		      grep -q "attach it with --user-control"'
 	tap_ok "user control: attach --user-control, serve opens its socket" \
 		serve_start 2
 	tap_ok "user control: a control packet sets the tuple through serve" \
@@ -218,7 +222,7 @@ aoi_run() {	# aoi_run DIR
 		> "$1.summary"
 }
 
-tap_plan 25
+tap_plan 26
 out=$(mktemp -d)
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 sink_mac=$(mac_of "$ns_src" s0)

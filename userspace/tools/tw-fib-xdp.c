@@ -14,6 +14,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -358,10 +359,12 @@ static int cmd_get(const struct xdp_opts *o)
 
 /* --- the control plane in user space (serve) ------------------------- */
 
-/* Frames read a system call, and the socket's queue (tfib's large ring). */
+/* Frames read a system call, and the socket's receive buffer. */
 #define SERVE_BATCH	64
 #define SERVE_RCVBUF	(4 << 20)
 #define SERVE_FRAME	(ETH_HLEN + sizeof(struct tfib_hdr))
+/* An idle server still publishes its socket's drops this often. */
+#define SERVE_IDLE_NS	(50 * 1000 * 1000L)
 
 /* The control drops the server owns: what it writes as CPU 0's values. */
 static const uint32_t serve_owned[] = {
@@ -376,6 +379,7 @@ struct server {
 	uint64_t count[TFIB_XDP_COUNTERS];
 	uint64_t applied, ignored;
 	uint64_t *percpu;	/* one counter's value on every CPU */
+	sigset_t waiting;	/* the mask while waiting: SIGINT, SIGTERM in */
 };
 
 static volatile sig_atomic_t serve_stop;
@@ -386,29 +390,75 @@ static void serve_signal(int sig)
 	serve_stop = 1;
 }
 
-/* SIGINT and SIGTERM end the loop: no SA_RESTART, recvmmsg returns. */
-static void serve_signals(void)
+/*
+ * SIGINT and SIGTERM end the loop.  Blocked but while ppoll() waits, so
+ * one that comes between the check and the wait is not lost.
+ */
+static void serve_signals(struct server *sv)
 {
 	struct sigaction sa = { .sa_handler = serve_signal };
+	sigset_t both;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &sv->waiting);
+	sigdelset(&sv->waiting, SIGINT);
+	sigdelset(&sv->waiting, SIGTERM);
 }
 
-/* Every online CPU: the server is scheduled as tfib's kernel threads are. */
+/*
+ * Every CPU: the server is scheduled as tfib's kernel threads are.  The
+ * kernel keeps the CPUs of the mask that exist.
+ */
 static int serve_any_cpu(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
 	cpu_set_t set;
+	int i;
 
 	CPU_ZERO(&set);
-	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+	for (i = 0; i < CPU_SETSIZE; i++)
 		CPU_SET(i, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-/* A packet socket on o->ifindex for tfib's EtherType, received only. */
+/*
+ * Was the program attached with --user-control?  Read from its .rodata
+ * map: serving a program that sets the map itself would overwrite its
+ * control drops.
+ */
+static int serve_check_program(const struct xdp_opts *o)
+{
+	struct tfib_xdp__rodata ro;
+	int fd = open_map(o, "tfib_xdp.rodata");
+	uint32_t zero = 0;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	err = bpf_map_lookup_elem(fd, &zero, &ro);
+	close(fd);
+	if (err) {
+		tw_err("reading %s's program settings: %s", o->ifname,
+		       strerror(errno));
+		return -1;
+	}
+	if (!ro.control_to_user) {
+		tw_err("%s's program sets the map itself: attach it with --user-control",
+		       o->ifname);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A packet socket on o->ifindex for tfib's EtherType, received only.
+ * Opened for no protocol, so that nothing arrives before it is bound to
+ * the interface.
+ */
 static int serve_socket(const struct xdp_opts *o)
 {
 	struct sockaddr_ll sll = {
@@ -417,8 +467,7 @@ static int serve_socket(const struct xdp_opts *o)
 		.sll_ifindex = (int)o->ifindex,
 	};
 	int one = 1, buf = SERVE_RCVBUF;
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC,
-			htons(TFIB_ETHERTYPE));
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) ||
 	    setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
@@ -446,7 +495,7 @@ static void serve_queue_drops(struct server *sv)
 }
 
 /* The owned counters into the map, as CPU 0's values. */
-static void serve_publish(struct server *sv)
+static int serve_publish(struct server *sv)
 {
 	size_t i;
 
@@ -454,9 +503,13 @@ static void serve_publish(struct server *sv)
 	for (i = 0; i < ARRAY_SIZE(serve_owned); i++) {
 		memset(sv->percpu, 0, sizeof(*sv->percpu) * sv->cpus);
 		sv->percpu[0] = sv->count[serve_owned[i]];
-		bpf_map_update_elem(sv->counters, &serve_owned[i], sv->percpu,
-				    BPF_ANY);
+		if (bpf_map_update_elem(sv->counters, &serve_owned[i],
+					sv->percpu, BPF_ANY)) {
+			tw_err("writing the counters: %s", strerror(errno));
+			return -1;
+		}
 	}
+	return 0;
 }
 
 static bool is_group(const uint8_t *mac)
@@ -464,41 +517,56 @@ static bool is_group(const uint8_t *mac)
 	return mac[0] & 1;
 }
 
+static bool is_zero(const uint8_t *mac)
+{
+	return !(mac[0] | mac[1] | mac[2] | mac[3] | mac[4] | mac[5]);
+}
+
 /* One frame: a control packet for this interface sets its user's tuple. */
 static void serve_frame(struct server *sv, const uint8_t *f, size_t len)
 {
-	const struct ethhdr *eth = (const void *)f;
-	const struct tfib_hdr *h = (const void *)(f + ETH_HLEN);
 	struct tfib_xdp_tuple tu = { 0 };
+	struct tfib_hdr h;	/* a copy: the header is not aligned in f */
 	uint32_t id;
 
-	/* the program passed it; other frames of the EtherType pass too */
-	if (len < SERVE_FRAME || h->version != TFIB_HDR_VERSION ||
-	    h->type != TFIB_PKT_TYPE_CONTROL ||
-	    (!is_group(eth->h_dest) &&
-	     memcmp(eth->h_dest, sv->own_mac, ETH_ALEN))) {
+	if (len < SERVE_FRAME) {
 		sv->ignored++;
 		return;
 	}
-	if (is_group(h->mac) || !(h->mac[0] | h->mac[1] | h->mac[2] |
-				  h->mac[3] | h->mac[4] | h->mac[5])) {
+	memcpy(&h, f + ETH_HLEN, sizeof(h));
+	/* the program passed it; other frames of the EtherType pass too */
+	if (h.version != TFIB_HDR_VERSION || h.type != TFIB_PKT_TYPE_CONTROL ||
+	    (!is_group(f) && memcmp(f, sv->own_mac, ETH_ALEN))) {
+		sv->ignored++;
+		return;
+	}
+	if (is_group(h.mac) || is_zero(h.mac)) {
 		sv->count[TFIB_XDP_DROP_BAD_MAC]++;
 		return;
 	}
-	id = ntohl(h->user_id);
-	tu.ts_ns = be64toh(h->addr_ns);
-	tu.seq = ntohl(h->seq);
-	memcpy(tu.mac, h->mac, ETH_ALEN);
-	if (bpf_map_update_elem(sv->tuples, &id, &tu, BPF_ANY))
-		sv->count[TFIB_XDP_DROP_TABLE_FULL]++;
-	else
+	id = ntohl(h.user_id);
+	tu.ts_ns = be64toh(h.addr_ns);
+	tu.seq = ntohl(h.seq);
+	memcpy(tu.mac, h.mac, ETH_ALEN);
+	if (!bpf_map_update_elem(sv->tuples, &id, &tu, BPF_ANY)) {
 		sv->applied++;
+		return;
+	}
+	/* the map refused it: full, or (said once) for another reason */
+	if (errno != E2BIG && !sv->count[TFIB_XDP_DROP_TABLE_FULL])
+		tw_err("setting user %u: %s", id, strerror(errno));
+	sv->count[TFIB_XDP_DROP_TABLE_FULL]++;
 }
 
-/* Read frames in batches until a signal; each batch then published. */
+/*
+ * Wait for frames (SIGINT and SIGTERM let in meanwhile, SERVE_IDLE_NS at
+ * most), read what is there, publish.  Until a signal.
+ */
 static int serve_loop(struct server *sv)
 {
 	static uint8_t frames[SERVE_BATCH][SERVE_FRAME];
+	const struct timespec idle = { .tv_nsec = SERVE_IDLE_NS };
+	struct pollfd pfd = { .fd = sv->sock, .events = POLLIN };
 	struct mmsghdr msgs[SERVE_BATCH];
 	struct iovec iov[SERVE_BATCH];
 	int i, n;
@@ -509,18 +577,23 @@ static int serve_loop(struct server *sv)
 			.msg_iov = &iov[i], .msg_iovlen = 1 } };
 	}
 	while (!serve_stop) {
-		n = recvmmsg(sv->sock, msgs, SERVE_BATCH, MSG_WAITFORONE, NULL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			tw_err("reading control packets: %s", strerror(errno));
+		if (ppoll(&pfd, 1, &idle, &sv->waiting) < 0 && errno != EINTR)
+			goto fail;
+		do {
+			n = recvmmsg(sv->sock, msgs, SERVE_BATCH, MSG_DONTWAIT,
+				     NULL);
+			for (i = 0; i < n; i++)
+				serve_frame(sv, frames[i], msgs[i].msg_len);
+		} while (n == SERVE_BATCH);
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			goto fail;
+		if (serve_publish(sv))
 			return TW_EXIT_SYS;
-		}
-		for (i = 0; i < n; i++)
-			serve_frame(sv, frames[i], msgs[i].msg_len);
-		serve_publish(sv);
 	}
 	return TW_EXIT_OK;
+fail:
+	tw_err("reading control packets: %s", strerror(errno));
+	return TW_EXIT_SYS;
 }
 
 static void serve_summary(const struct server *sv, bool json)
@@ -562,6 +635,8 @@ static int cmd_serve(const struct xdp_opts *o)
 	struct server sv = { .sock = -1, .counters = -1 };
 	int ret = TW_EXIT_FAIL, err;
 
+	if (serve_check_program(o))
+		return TW_EXIT_FAIL;
 	sv.tuples = open_map(o, TFIB_XDP_TUPLES_NAME);
 	if (sv.tuples < 0)
 		return TW_EXIT_FAIL;
@@ -577,15 +652,16 @@ static int cmd_serve(const struct xdp_opts *o)
 		tw_err("setting up: %s", strerror(errno));
 		goto out;
 	}
-	serve_signals();
+	serve_signals(&sv);
 	sv.sock = serve_socket(o);
-	if (sv.sock < 0)
+	if (sv.sock < 0 || serve_publish(&sv))
 		goto out;
-	serve_publish(&sv);
+	/* a line of its own, before the counts (JSON with -j) */
 	printf("serving %s\n", o->ifname);
 	fflush(stdout);
 	ret = serve_loop(&sv);
-	serve_publish(&sv);
+	if (!ret && serve_publish(&sv))
+		ret = TW_EXIT_SYS;
 	serve_summary(&sv, o->json);
 out:
 	serve_close(&sv);
