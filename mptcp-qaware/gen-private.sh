@@ -103,7 +103,7 @@ btf_lists() {	# btf_lists ASSERTS
 	[ "$skew" = 0 ] || echo "/* bit-fields moved by $skew (QA_LAYOUT_SKEW): must not load */"
 	layout mptcp_sock conn_list first sched write_seq snd_nxt snd_una \
 		wnd_end bytes_retrans rtx_queue first_pending recovery \
-		recovery_snd_nxt token snd_burst 2> "$tmp/asserts"
+		recovery_snd_nxt token snd_burst timer_ival 2> "$tmp/asserts"
 	layout mptcp_data_frag list data_seq data_len already_sent \
 		2>> "$tmp/asserts"
 	printf "/* check(struct, field, byte, bit): each bit-field used */\n"
@@ -122,7 +122,7 @@ btf_lists() {	# btf_lists ASSERTS
 } > "$tmp/qaware_layout.h" || die "pahole found no mptcp_sock, \
 mptcp_data_frag or mptcp_subflow_context in $kdir/vmlinux"
 n=$(grep -c '^static_assert' "$tmp/asserts")
-[ "$n" -eq 27 ] || die "expected 27 layout checks from BTF, found $n"
+[ "$n" -eq 28 ] || die "expected 28 layout checks from BTF, found $n"
 [ "$(grep -c 'check(mptcp' "$tmp/qaware_layout.h")" -eq 4 ] ||
 	die "expected 4 bit-fields from BTF"
 [ "$pad" = 0 ] || sed -i '/^struct mptcp_subflow_context {$/a\	u64 qa_layout_pad;' \

@@ -407,8 +407,31 @@ static void qa_blest_adapt(struct qa_conn *conn, const struct mptcp_sock *msk,
 }
 
 /*
+ * How long until @ssk's own retransmission timer fires (0: none pending).
+ * 6.12 arms the MPTCP-level retransmission timer with msk->timer_ival,
+ * which its default scheduler sets at every decision to the latest of
+ * these among active subflows, and the push loop only inside a burst (no
+ * scheduler here grants one).  Left at its initial TCP_RTO_MIN, a path
+ * whose RTT passes 200 ms gets its data sent again every 200 ms.
+ */
+static long qa_subflow_timeout(const struct sock *ssk)
+{
+	const struct inet_connection_sock *icsk = inet_csk(ssk);
+
+	if (!READ_ONCE(icsk->icsk_pending))
+		return 0;
+	return (long)(READ_ONCE(icsk->icsk_timeout) - jiffies);
+}
+
+static void qa_set_rtx_interval(struct mptcp_sock *msk, long timeout)
+{
+	msk->timer_ival = timeout > 0 ? timeout : TCP_RTO_MIN;
+}
+
+/*
  * Read every subflow (at most TW_QA_MAX_SUBFLOWS) into conn->view, their
- * contexts into @subflows; returns how many.
+ * contexts into @subflows; returns how many.  A decision for new data
+ * also sets the MPTCP retransmission interval, as the kernel's does.
  */
 static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 				enum tw_qa_policy policy, bool reinject,
@@ -418,6 +441,7 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	struct mptcp_subflow_context *subflow;
 	u64 now = ktime_get_ns();
 	unsigned int n = 0;
+	long timeout = 0;
 
 	conn->any_stale = false;
 	mptcp_for_each_subflow(msk, subflow) {
@@ -434,8 +458,12 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 			conn->any_stale = true;
 		}
 		qa_view_queue(v, ssk, st, now);
+		if (v->active)
+			timeout = max(timeout, qa_subflow_timeout(ssk));
 		subflows[n++] = subflow;
 	}
+	if (!reinject)
+		qa_set_rtx_interval(msk, timeout);
 	if (policy == TW_QA_BLEST)
 		qa_blest_adapt(conn, msk, n, now);
 	return n;
@@ -455,21 +483,27 @@ static enum tw_qa_policy qa_policy_for(const struct qa_sched *sched,
 }
 
 /* No state (its allocation failed): the first subflow that can send. */
-static int qa_get_subflow_stateless(struct mptcp_sock *msk)
+static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 {
-	struct mptcp_subflow_context *subflow;
+	struct mptcp_subflow_context *subflow, *pick = NULL;
+	long timeout = 0;
 
 	mptcp_for_each_subflow(msk, subflow) {
 		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
 
-		if (__mptcp_subflow_active(subflow) &&
-		    !qa_subflow_stale(subflow, ssk) &&
-		    sk_stream_memory_free(ssk)) {
-			WRITE_ONCE(subflow->scheduled, true);
-			return 0;
-		}
+		if (!__mptcp_subflow_active(subflow) ||
+		    qa_subflow_stale(subflow, ssk))
+			continue;
+		timeout = max(timeout, qa_subflow_timeout(ssk));
+		if (!pick && sk_stream_memory_free(ssk))
+			pick = subflow;
 	}
-	return -EINVAL;
+	if (!reinject)
+		qa_set_rtx_interval(msk, timeout);
+	if (!pick)
+		return -EINVAL;
+	WRITE_ONCE(pick->scheduled, true);
+	return 0;
 }
 
 /* Mark the decision's subflows; false if it has none. */
@@ -609,7 +643,7 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 			err = -EINVAL;
 		qa_record(conn, msk, subflows, n);
 	} else {
-		err = qa_get_subflow_stateless(msk);
+		err = qa_get_subflow_stateless(msk, data->reinject);
 		if (!err)
 			atomic64_inc(&sched->decisions);
 	}

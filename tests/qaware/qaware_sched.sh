@@ -19,6 +19,14 @@
 #                     subflow the next data; the module moves the send head
 #                     to each subflow's own position; data the peer acked
 #                     through the other path is not copied any more)
+#   every scheduler   a paced upload (a piece each 65 ms, each acked
+#                     before the next) over the clean paths is not sent
+#                     again at the MPTCP level: at most one piece in ten
+#                     counted by MPTcpExtMPTCPRetrans (6.12's default
+#                     scheduler sets the MPTCP retransmission interval at
+#                     each decision; one that does not leaves it at 0 after
+#                     an idle moment, and the kernel then sends the
+#                     outstanding data again every tick)
 #   qaware vs minrtt  with ~1.4 MB of UDP parked in band 2 of path 1's
 #                     egress (its queue full, its RTT still the lower,
 #                     since TCP does not wait behind it), an upload at
@@ -55,6 +63,7 @@ command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
 cli=qac-$$
 srv=qas-$$
 size=$((3 * 1024 * 1024))
+paced=$((512 * 1024))
 scheds="qaware minrtt rr redundant ecf blest qaware_wait"
 mark=$(tw_kmsg_mark)
 server=
@@ -142,6 +151,25 @@ transfer() {
 	path2=$(($(tx_bytes c2) - b0))
 	picks=$(($(decisions "$1") - d0))
 	tap_diag "$1: server read ${got:-nothing} bytes; path 1 $path1, path 2 $path2 bytes; $picks decisions"
+}
+
+# The client namespace's MPTCP MIB counter NAME (/proc/net/netstat).
+mptcp_mib() {
+	ip netns exec "$cli" awk -v k="$1" '$1 == "MPTcpExt:" {
+		if (!seen) { for (i = 2; i <= NF; i++) name[i] = $i; seen = 1; next }
+		for (i = 2; i <= NF; i++) if (name[i] == k) print $i }' /proc/net/netstat
+}
+
+# paced_transfer SCHED: $paced bytes at 1 Mbit/s (8 KiB pieces, each
+# acked before the next is written); sets got and rtx, the MPTCP-level
+# retransmissions it took
+paced_transfer() {
+	local r0 size=$paced
+
+	r0=$(mptcp_mib MPTCPRetrans)
+	transfer "$1" "" 1000
+	rtx=$(($(mptcp_mib MPTCPRetrans) - r0))
+	tap_diag "$1, paced: $rtx MPTCP-level retransmissions for $((paced / 8192)) pieces"
 }
 
 share_ok() {	# share_ok BYTES: at least 30 % of both paths' bytes
@@ -283,7 +311,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 27
+tap_plan 34
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -300,6 +328,9 @@ for s in $scheds; do
 		tap_ok "$s: each path carries 3/5 of the upload, both 3/2 of it" \
 			copied ;;
 	esac
+	paced_transfer "$s"
+	tap_ok "$s: a paced upload arrives whole, not sent again at the MPTCP level" \
+		test "${got:-0}" = "$paced" -a "$rtx" -le $((paced / 8192 / 10))
 done
 
 # Path 1's queue full, its RTT still the lower: qaware leaves it, minrtt not.
