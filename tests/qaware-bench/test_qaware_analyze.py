@@ -406,6 +406,88 @@ class Figures(unittest.TestCase):
                 os.path.join(d, "qaware-S3-udp.png")) > 1000)
 
 
+# simult_flows.sh's output as upstream.sh leaves it: the stand-in's notes
+# written into the lines, a case within its bound, one over it (client and
+# server both say so), one killed at the timeout, a flaky one ignored
+# (a backslash ends a line that the real output does not break).
+SIMULT_OUT = """# schedulers in turn: qaware
+01 balanced bwidth                      # [sched] mptcp_connect -l -p 10001: qaware
+# [sched] mptcp_connect -p 10001 10.0.3.3: qaware
+7455 max 7906       [ OK ]
+02 balanced bwidth - reverse direction  # [sched] mptcp_connect -l: qaware
+# [sched] mptcp_connect -p 10002 10.0.3.3: qaware
+transfer slower than expected! runtime 7955 ms, expected 7906 mstransfer \
+slower than expected! runtime 8120 ms, expected 7906 ms max 7906       [FAIL]
+client exit code 1, server 1
+03 unbalanced bwidth with opposed, unbalanced delay - reverse direction\
+# [sched] mptcp_connect -l: qaware
+# [sched] mptcp_connect -p 10003 10.0.3.3: qaware
+ max 11921      [FAIL]
+client exit code 124, server 124
+04 unbalanced bwidth                    # [sched] mptcp_connect: qaware
+# [sched] mptcp_connect: qaware
+transfer slower than expected! runtime 23433 ms, expected 11921 ms \
+max 11921      [IGNO] (flaky)
+TAP version 13
+"""
+
+
+class Simult(unittest.TestCase):
+    def test_cases(self):
+        got = QA.simult_cases(SIMULT_OUT)
+        self.assertEqual(
+            [(c["case"], c["title"], c["ms"], c["bound_ms"], c["result"])
+             for c in got],
+            [(1, "balanced bwidth", 7455, 7906, "OK"),
+             (2, "balanced bwidth - reverse direction", 8120, 7906, "FAIL"),
+             (3, "unbalanced bwidth with opposed, unbalanced delay - "
+              "reverse direction", None, 11921, "FAIL"),
+             (4, "unbalanced bwidth", 23433, 11921, "IGNO")])
+
+    def test_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD)
+            os.makedirs(os.path.join(d, "simult"))
+            for sched in ("qaware", "default"):
+                with open(os.path.join(d, "simult", sched + ".txt"),
+                          "w") as f:
+                    f.write(SIMULT_OUT if sched == "qaware" else
+                            SIMULT_OUT.replace("[FAIL]", "[ OK ]"))
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "table.txt")) as f:
+                text = f.read().splitlines()
+            head = next(i for i, ln in enumerate(text)
+                        if ln.startswith("simult_flows.sh"))
+            self.assertIn("default", text[head + 1].split())
+            row = next(ln for ln in text if ln.startswith("02 "))
+            self.assertIn("7.91 s", row)
+            self.assertIn("8.12 s FAIL", row)
+            self.assertIn("killed FAIL", next(
+                ln for ln in text if ln.startswith("03 ")))
+            self.assertEqual(text[-1].split()[2:], ["3", "of", "3", "1",
+                                                    "of", "3"])
+            with open(os.path.join(d, "qaware-analysis.json")) as f:
+                self.assertEqual(len(json.load(f)["simult"]["qaware"]), 4)
+
+    def test_only_simult(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, {}, subset=True)
+            os.makedirs(os.path.join(d, "simult"))
+            with open(os.path.join(d, "simult", "qaware.txt"), "w") as f:
+                f.write(SIMULT_OUT)
+            p = analyze(d, "--strict")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("01 balanced bwidth", p.stdout)
+
+    def test_none(self):
+        with tempfile.TemporaryDirectory() as d:
+            write_bench(d, GOOD)
+            p = analyze(d)
+            self.assertEqual(p.returncode, 0)
+            self.assertNotIn("simult_flows", p.stdout)
+
+
 class BadInput(unittest.TestCase):
     def test_no_bench_json(self):
         with tempfile.TemporaryDirectory() as d:

@@ -123,7 +123,7 @@ fi
 guest_env=
 while IFS='=' read -r k _; do
 	case $k in
-	TW_BENCH_* | TW_QA_* | TW_AOI_*) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
+	TW_BENCH_* | TW_QA_* | TW_AOI_* | TW_MPTCP_*) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
 	esac
 done < <(env)
 

@@ -35,6 +35,12 @@
 #           samples DQL's in flight and, mid-competitor, takes
 #           `timewire -j qaware stats` (the module's schedulers)
 #   D<size> S1, one transfer of size bytes (completion time)
+#   SF      the upstream simult_flows.sh, unmodified (tests/mptcp-peer,
+#           built from the kernel's source): once per scheduler but
+#           redundant, after the rounds, its output in OUTDIR/simult/
+#           <sched>.txt; its bounds are wall-clock times, so it is run
+#           here, on a quiet host, not in make check; full runs only,
+#           unless TW_QA_SCENARIOS names it
 # --full: T 8, T3 12, T4 30, sizes 256K 4M 32M, 5 rounds; --short: T 3,
 # T3 6, T4 6, sizes 256K 2M 8M, 1 round.
 #
@@ -356,7 +362,7 @@ command -v timewire >/dev/null || { echo "Bail out! timewire not built"; exit "$
 ! loaded || tap_skip_all "mptcp_qaware is loaded already"
 
 mark=$(tw_kmsg_mark)
-tap_plan 7
+tap_plan 8
 rm -rf "$out" "$progress"
 mkdir -p "$out/runs" "$out/warmup" || exit 1
 tap_ok "mptcp_qaware loads (timewire qaware load)" \
@@ -389,10 +395,38 @@ if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }';
 fi
 write_meta
 
+# SF: the upstream simult_flows.sh with each scheduler but redundant
+# (it copies every byte to both paths, and the script's bounds assume the
+# paths' summed rate): in a full run, or when TW_QA_SCENARIOS names SF.
+simult_wanted() {
+	if [ -n "${TW_QA_SCENARIOS:-}" ]; then
+		[[ " $TW_QA_SCENARIOS " == *" SF "* ]]
+	else
+		[ "$mode" = full ]
+	fi
+}
+
+simult_flows() {
+	local s n=0 failed=0
+
+	mkdir -p "$out/simult" || return 1
+	for s in $scheds; do
+		[ "$s" = redundant ] && continue
+		n=$((n + 1))
+		TW_MPTCP_SCHEDULERS=$s "$TW_ROOT/tests/mptcp-peer/upstream.sh" \
+			--schedulers simult_flows.sh > "$out/simult/$s.txt" 2>&1 ||
+			failed=$((failed + 1))
+		say "SF $s: $(grep -c '^# ok [0-9]* - simult_flows' "$out/simult/$s.txt") of $(grep -c '^# \(not \)\?ok [0-9]* - simult_flows' "$out/simult/$s.txt") cases ok"
+	done
+	say "SF: simult_flows.sh with $n schedulers, $failed with a case failed"
+}
+
 # The warm-up: the run's first scenario (S1 unless a subset leaves it out).
 warm=$(scenarios | awk 'NR == 1 { print $1 }')
-run "$warm" default "$out/warmup/$warm-default.json"
-say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
+if [ -n "$warm" ]; then
+	run "$warm" default "$out/warmup/$warm-default.json"
+	say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
+fi
 
 pairs() {
 	local sc s
@@ -417,6 +451,13 @@ for r in $(seq "$rounds"); do
 	done
 done
 say "$done_n runs in $(( $(date +%s) - start )) s, $failed failed"
+if simult_wanted; then
+	simult_flows
+	tap_ok "simult_flows.sh ran with every scheduler but redundant" \
+		test "$(find "$out/simult" -name '*.txt' | wc -l)" -gt 0
+else
+	tap_ok "simult_flows.sh: not in this run's scenarios" true
+fi
 tap_result $((failed > 0)) "every run completed ($failed of $done_n failed)"
 tap_ok "each completed run left its record" \
 	test "$(find "$out/runs" -name '*.json' | wc -l)" -ge $((done_n - failed))
