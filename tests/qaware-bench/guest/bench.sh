@@ -416,7 +416,7 @@ simult_flows() {
 		TW_MPTCP_SCHEDULERS=$s "$TW_ROOT/tests/mptcp-peer/upstream.sh" \
 			--schedulers simult_flows.sh > "$out/simult/$s.txt" 2>&1 ||
 			failed=$((failed + 1))
-		say "SF $s: $(grep -c '^# ok [0-9]* - simult_flows' "$out/simult/$s.txt") of $(grep -c '^# \(not \)\?ok [0-9]* - simult_flows' "$out/simult/$s.txt") cases ok"
+		say "SF $s: $(grep -c '^not ok [0-9]* - simult_flows' "$out/simult/$s.txt") of $(grep -c '^\(not \)\?ok [0-9]* - simult_flows' "$out/simult/$s.txt") cases not ok"
 	done
 	say "SF: simult_flows.sh with $n schedulers, $failed with a case failed"
 }
