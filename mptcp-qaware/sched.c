@@ -406,14 +406,7 @@ static void qa_blest_adapt(struct qa_conn *conn, const struct mptcp_sock *msk,
 	conn->blest_next_ns = now + (u64)max(slow_us, 1000U) * NSEC_PER_USEC;
 }
 
-/*
- * How long until @ssk's own retransmission timer fires (0: none pending).
- * 6.12 arms the MPTCP-level retransmission timer with msk->timer_ival,
- * which its default scheduler sets at every decision to the latest of
- * these among active subflows, and the push loop only inside a burst (no
- * scheduler here grants one).  Left at its initial TCP_RTO_MIN, a path
- * whose RTT passes 200 ms gets its data sent again every 200 ms.
- */
+/* Time left on @ssk's pending timer: 0 if none, negative if overdue. */
 static long qa_subflow_timeout(const struct sock *ssk)
 {
 	const struct inet_connection_sock *icsk = inet_csk(ssk);
@@ -423,6 +416,14 @@ static long qa_subflow_timeout(const struct sock *ssk)
 	return (long)(READ_ONCE(icsk->icsk_timeout) - jiffies);
 }
 
+/*
+ * 6.12 arms the MPTCP-level retransmission timer with msk->timer_ival,
+ * which its default scheduler sets at every decision for new data to the
+ * latest subflow timer, and the push loop only inside a burst (no
+ * scheduler here grants one).  Once all data is acked the kernel sets it
+ * to 0: left so, the next write arms the timer with 0, and the data is
+ * sent again every tick until acked.
+ */
 static void qa_set_rtx_interval(struct mptcp_sock *msk, long timeout)
 {
 	msk->timer_ival = timeout > 0 ? timeout : TCP_RTO_MIN;

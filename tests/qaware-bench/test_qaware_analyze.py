@@ -429,6 +429,7 @@ client exit code 124, server 124
 transfer slower than expected! runtime 23433 ms, expected 11921 ms \
 max 11921      [IGNO] (flaky)
 TAP version 13
+1..5
 """
 
 
@@ -443,6 +444,13 @@ class Simult(unittest.TestCase):
              (3, "unbalanced bwidth with opposed, unbalanced delay - "
               "reverse direction", None, 11921, "FAIL"),
              (4, "unbalanced bwidth", 23433, 11921, "IGNO")])
+
+    def test_longer_end(self):
+        # the client in time, the server over: the case shows the longer
+        got = QA.simult_cases("01 balanced bwidth  transfer slower than "
+                              "expected! runtime 8200 ms, expected 7906 ms"
+                              "7455 max 7906       [FAIL]\n")
+        self.assertEqual((got[0]["ms"], got[0]["result"]), (8200, "FAIL"))
 
     def test_table(self):
         with tempfile.TemporaryDirectory() as d:
@@ -465,10 +473,12 @@ class Simult(unittest.TestCase):
             self.assertIn("8.12 s FAIL", row)
             self.assertIn("killed FAIL", next(
                 ln for ln in text if ln.startswith("03 ")))
-            self.assertEqual(text[-1].split()[2:], ["3", "of", "3", "1",
-                                                    "of", "3"])
+            # five planned, one output cut off: missing counts as failed
+            self.assertEqual(text[-1].split()[2:], ["3", "of", "4", "1",
+                                                    "of", "4"])
             with open(os.path.join(d, "qaware-analysis.json")) as f:
-                self.assertEqual(len(json.load(f)["simult"]["qaware"]), 4)
+                run = json.load(f)["simult"]["qaware"]
+            self.assertEqual((run["planned"], len(run["cases"])), (5, 4))
 
     def test_only_simult(self):
         with tempfile.TemporaryDirectory() as d:
