@@ -62,3 +62,23 @@ void tw_tbucket_take(struct tw_tbucket *tb, u32 taken)
 		taken = (u32)tb->tokens;
 	tb->tokens -= taken;
 }
+
+void tw_tbucket_plan(struct tw_tbucket *tb, u64 *clock_ns, u64 gap_ns,
+		     u64 floor_ns, u64 *times, u32 count)
+{
+	u32 done = 0, k;
+
+	if (*clock_ns < floor_ns)
+		*clock_ns = floor_ns;
+	gap_ns = max_t(u64, gap_ns, 1);
+	/* R = 0 never admits: no time, rather than no end. */
+	while (!tb->rate_pps && done < count)
+		times[done++] = U64_MAX;
+	while (done < count) {
+		k = min(tw_tbucket_offer(tb, *clock_ns), count - done);
+		tw_tbucket_take(tb, k);
+		while (k--)
+			times[done++] = *clock_ns;
+		*clock_ns += gap_ns;
+	}
+}

@@ -38,4 +38,17 @@ u32 tw_tbucket_offer(struct tw_tbucket *tb, u64 now_ns);
 /* L_i packets of the offer were taken (at most the offer). */
 void tw_tbucket_take(struct tw_tbucket *tb, u32 taken);
 
+/*
+ * The send times of count packets from a sender that always has some and
+ * hands its packets over ahead of their time (omware): an opportunity
+ * every gap_ns on the planning clock *clock_ns, each taking its whole
+ * offer.  A clock behind floor_ns (the earliest time still ahead of the
+ * sender) moves up to it first; the tokens earned meanwhile then leave in
+ * bursts of up to B, as they would from a sending thread that fell
+ * behind.  *clock_ns ends at the next opportunity.  gap_ns 0 counts as 1; R = 0
+ * plans every packet at U64_MAX (never).
+ */
+void tw_tbucket_plan(struct tw_tbucket *tb, u64 *clock_ns, u64 gap_ns,
+		     u64 floor_ns, u64 *times, u32 count);
+
 #endif /* _TW_TBUCKET_H */

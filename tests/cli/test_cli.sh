@@ -620,8 +620,9 @@ missing required argument: dev IFNAME@bench source lo out d
 missing required argument: source IFNAME@bench dev lo out d
 missing required argument: out DIR@bench dev lo source lo
 invalid value "tw-no-such0" for source: no such network device; expected a network device of this network namespace@bench dev lo source tw-no-such0 out d
-invalid value "foo-ring" for methods: no such sync mode; expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline@bench dev lo source lo out d methods rcu-ring,foo-ring
-invalid value "rcu" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline@bench dev lo source lo out d methods xdp,rcu
+invalid value "foo-ring" for methods: no such sync mode; expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-ring,foo-ring
+invalid value "rcu" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods xdp,rcu
+invalid value "rcu+omware" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-inline+omware,rcu+omware
 invalid value "0" for rate: expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1000,0
 invalid value "," for rate: empty; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate ,
 invalid value "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33" for rate: too many values; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33

@@ -181,4 +181,73 @@ TEST(very_high_rate)
 	ASSERT_GE(tb.tokens, (u64)(4294 - 32) * (s.opportunities - 1));
 }
 
+/* A sender on time: one packet a token's time apart, from t_0 + 1/R. */
+TEST(plan_steady)
+{
+	u64 times[100], clock = 0;
+	struct tw_tbucket tb;
+	int i;
+
+	ASSERT_EQ(0, tw_tbucket_init(&tb, 1000, 32, 0, 0));
+	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 1000, 0, times, 60);
+	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 1000, 0, times + 60, 40);
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ((u64)(i + 1) * 1000000, times[i]);
+	ASSERT_EQ(101ULL * 1000000, clock);
+}
+
+/*
+ * A planner 50 ms behind its floor: the 50 tokens earned leave as 32 at
+ * the floor and 19 (18 left, one more earned) an opportunity later, then
+ * one a token's time apart again.
+ */
+TEST(plan_catch_up)
+{
+	u64 times[64], clock = 0, floor = 60 * 1000000ULL;
+	struct tw_tbucket tb;
+	int i;
+
+	ASSERT_EQ(0, tw_tbucket_init(&tb, 1000, 32, 0, 0));
+	tw_tbucket_plan(&tb, &clock, 1000000, 0, times, 10);
+	ASSERT_EQ(10ULL * 1000000, times[9]);
+	tw_tbucket_plan(&tb, &clock, 1000000, floor, times, 64);
+	for (i = 0; i < 32; i++)
+		ASSERT_EQ(floor, times[i]);
+	for (; i < 51; i++)
+		ASSERT_EQ(floor + 1000000, times[i]);
+	for (; i < 64; i++)
+		ASSERT_EQ(floor + (u64)(i - 49) * 1000000, times[i]);
+	/* a floor behind the clock changes nothing */
+	clock = 5;
+	tw_tbucket_plan(&tb, &clock, 1000000, 4, times, 0);
+	ASSERT_EQ(5, clock);
+}
+
+/*
+ * 1e9 / R truncated (R = 30 000: 33 333 ns) keeps the long-run rate at R
+ * exactly: the last of 3 R packets leaves at the first opportunity after
+ * its token, earned at 3 s.
+ */
+TEST(plan_rate)
+{
+	static u64 times[90000];
+	struct tw_tbucket tb;
+	u64 clock = 0;
+	u32 i;
+
+	ASSERT_EQ(0, tw_tbucket_init(&tb, 30000, 32, 0, 0));
+	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 30000, 0, times, 90000);
+	for (i = 1; i < 90000; i++)
+		ASSERT_LE(times[i - 1], times[i]);
+	ASSERT_GE(times[89999], 3 * NS_PER_SEC);
+	ASSERT_LT(times[89999], 3 * NS_PER_SEC + 33333);
+	/* never more than one at a time: the gap is below a token's time */
+	for (i = 1; i < 90000; i++)
+		ASSERT_NE(times[i - 1], times[i]);
+
+	ASSERT_EQ(0, tw_tbucket_init(&tb, 0, 32, 0, 0));
+	tw_tbucket_plan(&tb, &clock, 0, 0, times, 3);
+	ASSERT_EQ(U64_MAX, times[2]);
+}
+
 TEST_HARNESS_MAIN

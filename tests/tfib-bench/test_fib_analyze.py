@@ -396,6 +396,64 @@ class Checks(unittest.TestCase):
         self.assertEqual(c["best mode's age"]["mode"], "seqcount")
 
 
+LATE = {"p50": 1000, "p99": 5000, "max": 9000}
+
+
+def paced_analysis(runs, paced):
+    """GOOD-like runs plus paced ones: (name, sync, rate, fwd, periodic's
+    arguments), CDR 0.1, run.json as tw-fib-source --pace omware writes
+    it.  The analysis and the tool's output."""
+    with tempfile.TemporaryDirectory() as d:
+        grid(d, runs)
+        for name, sync, rate, fwd, kw in paced:
+            write_run(os.path.join(d, name), periodic(**kw),
+                      meta(sync, rate, 0.1, fwd, tx="omware", tx_dropped=3,
+                           omware_late_ns=LATE))
+        p = analyze(d, "--no-plots", "--strict")
+        with open(os.path.join(d, "fib-analysis.json")) as f:
+            return json.load(f), subprocess.run(
+                [sys.executable, ANALYZE, "--no-plots", d],
+                capture_output=True, text=True).stdout, p
+
+
+class Paced(unittest.TestCase):
+    """Runs the source paced with omware: shown, compared alike, never
+    judged."""
+
+    def test_not_judged(self):
+        # paced seqcount carries 3000 (the unpaced one dropped there) with
+        # the lowest age: it would be the best mode if it were judged
+        res, _out, p = paced_analysis(GOOD, [
+            ("seq-3k-om", "seqcount", 3000, "ring", dict(delay_us=5))])
+        good = checks_of(GOOD)[2]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(res["checks"], good["checks"])
+        self.assertEqual(res["findings"], good["findings"])
+        row = next(r for r in res["runs"] if r["run"] == "seq-3k-om")
+        self.assertEqual((row["mode"], row["pace"]),
+                         ("seqcount+omware", "omware"))
+        # no paced rwlock at its point: no ratio, not the unpaced one's
+        self.assertIsNone(row["age_vs_rwlock"])
+        self.assertEqual((row["late_p99_ns"], row["tx_dropped"]), (5000, 3))
+
+    def test_beside_unpaced(self):
+        res, out, _p = paced_analysis(GOOD, [
+            ("seq-1k-om", "seqcount", 1000, "ring", dict(delay_us=15)),
+            ("rwl-1k-om", "rwlock", 1000, "ring", dict(delay_us=30))])
+        pair = {r["run"]: r for r in res["paced"]}
+        seq = next(r for r in res["runs"] if r["run"] == "seq-1k")
+        om = next(r for r in res["runs"] if r["run"] == "seq-1k-om")
+        self.assertEqual(pair["seq-1k-om"]["age_unpaced_ns"],
+                         seq["age_avg_ns"])
+        self.assertAlmostEqual(pair["seq-1k-om"]["age_vs_unpaced"],
+                               om["age_avg_ns"] / seq["age_avg_ns"])
+        self.assertLess(pair["seq-1k-om"]["age_vs_unpaced"], 1)
+        # the paced rwlock is the paced run's reference: 65 / 80 us
+        self.assertAlmostEqual(om["age_vs_rwlock"], 65 / 80, delta=1e-3)
+        self.assertIn("Paced by omware", out)
+        self.assertIn("seqcount+omware", out)
+
+
 def point(mode, rate, cdr, age, rings="64/64", **more):
     """A run's summary as the findings read it."""
     s = {"mode": mode, "rings": rings, "rate_pps": rate, "cdr": cdr,

@@ -110,6 +110,29 @@ class Options(unittest.TestCase):
         self.refused("has that field already", "--simulate", "-o", "x",
                      "--label", "rate_pps=5")
 
+    def test_pace(self):
+        self.refused("--pace takes sendmmsg or omware", "--simulate", "-o",
+                     "x", "--pace", "hrtimer")
+        self.refused("not with --simulate", "--simulate", "-o", "x",
+                     "--pace", "omware")
+        self.refused("has that field already", "--simulate", "-o", "x",
+                     "--label", "tx_dropped=1")
+
+    def test_pace_without_module(self):
+        # without the module the run ends at once with the reason and
+        # its records
+        if os.path.exists("/sys/module/omware"):
+            self.skipTest("omware is loaded here")
+        with tempfile.TemporaryDirectory() as d:
+            p = source("-o", d, "-i", "lo", "-d", "02:00:00:00:00:01",
+                       "-n", "10", "-q", "--pace", "omware")
+            with open(os.path.join(d, "run.json")) as f:
+                run = json.load(f)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("modprobe omware", p.stderr)
+        self.assertEqual((run["tx"], run["stop"], run["packets_sent"]),
+                         ("omware", "error", 0))
+
     def test_no_such_interface(self):
         with tempfile.TemporaryDirectory() as d:
             p = source("-o", d, "-i", "no-such-if0", "-d",

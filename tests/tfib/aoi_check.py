@@ -11,6 +11,7 @@ read it (RUNDIR/aoi.json).  Used by fwd_aoi.sh and xdp_forward.sh.
     [0, 1]
   - the forwarder's forwarded counter is what the sink saw plus what its
     socket dropped, and it received no more than was sent
+  - paced by omware: every row sent, and its lateness in order
 Nothing about timing.  Exit 1 with "# ..." lines saying what failed.
 """
 import csv, json, os, sys
@@ -63,6 +64,13 @@ want(c["rx_control"] + c["rx_data"] <= meta["packets_sent"],
      "the forwarder received more than was sent")
 want(meta["rx_other"] == 0, "%d frames that are no forwarded update"
      % meta["rx_other"])
+if meta.get("tx") == "omware":
+    late = meta["omware_late_ns"]
+    want(meta["tx_dropped"] == 0 and meta["packets_sent"] == meta["rows"],
+         "omware sent %d of %d rows, %d dropped"
+         % (meta["packets_sent"], meta["rows"], meta["tx_dropped"]))
+    want(0 <= late["p50"] <= late["p99"] <= late["max"],
+         "omware's lateness out of order: %s" % late)
 print("# %s: sent %d, received %d, socket drops %d, forwarded %d, "
       "misaddressed %.4f, age %.0f us"
       % (os.path.basename(d), meta["packets_sent"], meta["packets_received"],

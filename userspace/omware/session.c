@@ -300,7 +300,10 @@ static int put_pkt(struct om_session *s, struct nl_msg *msg, size_t i,
 	size_t len = tw_pkt_len(&s->spec);
 	struct nlattr *nest;
 
-	tw_pkt_build(&s->spec, &probe, s->buf);
+	if (s->build)
+		s->build(s->build_arg, i, probe.sched_ns, s->buf);
+	else
+		tw_pkt_build(&s->spec, &probe, s->buf);
 	nest = nla_nest_start(msg, OMWARE_A_PKT);
 	if (!nest || nla_put_u64(msg, OMWARE_PKT_A_COOKIE, i) < 0 ||
 	    (timed &&

@@ -76,6 +76,12 @@ struct om_session {
 
 	/* The run: its packets' shape and their reports. */
 	struct tw_pkt_spec spec;
+	/*
+	 * Writes packet i, tw_pkt_len(&spec) bytes, into buf; NULL: a probe
+	 * of tw_pkt_build().  For callers that send frames of their own.
+	 */
+	void (*build)(void *arg, size_t i, uint64_t sched_ns, uint8_t *buf);
+	void *build_arg;
 	uint8_t *buf;
 	struct om_report *rep;
 	size_t n;

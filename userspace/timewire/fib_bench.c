@@ -100,29 +100,41 @@ static int parse_list(void *list, const char *arg, const char *keyword,
 	return -1;
 }
 
-/* SYNC-ring, SYNC-inline, xdp, xdp-user or baseline. */
+/* The method word's suffix that has omware.ko pace the source. */
+#define PACE_SUFFIX	"+omware"
+
+/* SYNC-ring, SYNC-inline, xdp, xdp-user or baseline, each maybe +omware. */
 static const char *add_method(void *list, const char *word)
 {
 	struct method_list *l = list;
 	struct bench_method *m = &l->v[l->n];
-	const char *dash = strchr(word, '-');
+	size_t len = strlen(word), sfx = strlen(PACE_SUFFIX);
 	const struct tw_keyword *kw;
+	const char *dash;
+	char base[32];
 
 	m->word = word;
 	m->sync = TFIB_SYNC_RCU;
-	if (!strcmp(word, "xdp") || !strcmp(word, "xdp-user") ||
-	    !strcmp(word, "baseline")) {
-		m->fwd = word[0] == 'b' ? BENCH_FWD_BASELINE :
-			 word[3] ? BENCH_FWD_XDP_USER : BENCH_FWD_XDP;
+	m->pace_omware = len > sfx && !strcmp(word + len - sfx, PACE_SUFFIX);
+	if (m->pace_omware)
+		len -= sfx;
+	if (len >= sizeof(base))
+		return "";
+	snprintf(base, sizeof(base), "%.*s", (int)len, word);
+	if (!strcmp(base, "xdp") || !strcmp(base, "xdp-user") ||
+	    !strcmp(base, "baseline")) {
+		m->fwd = base[0] == 'b' ? BENCH_FWD_BASELINE :
+			 base[3] ? BENCH_FWD_XDP_USER : BENCH_FWD_XDP;
 		l->n++;
 		return NULL;
 	}
+	dash = strchr(base, '-');
 	if (!dash || (strcmp(dash, "-ring") && strcmp(dash, "-inline")))
 		return "";
 	m->fwd = dash[1] == 'r' ? BENCH_FWD_RING : BENCH_FWD_INLINE;
 	for (kw = tfib_sync_words; kw->name; kw++)
-		if (strlen(kw->name) == (size_t)(dash - word) &&
-		    !strncmp(kw->name, word, dash - word))
+		if (strlen(kw->name) == (size_t)(dash - base) &&
+		    !strncmp(kw->name, base, dash - base))
 			break;
 	if (!kw->name)
 		return "no such sync mode";
@@ -178,7 +190,7 @@ static int parse_methods(void *dst, int argc, char **argv)
 {
 	(void)argc;
 	return parse_list(dst, argv[0], "methods",
-			  "a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline",
+			  "a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware",
 			  add_method);
 }
 
@@ -231,7 +243,7 @@ static const struct tw_arg bench_args[] = {
 	  .help = "the runs go to DIR/cdrCDR/rRATE/METHOD" },
 	{ .name = "methods", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(methods),
 	  .meta = "LIST", .parse = parse_methods,
-	  .help = "what forwards, comma-separated: SYNC-ring, SYNC-inline, xdp, xdp-user, baseline (default rcu-ring)" },
+	  .help = "what forwards, comma-separated: SYNC-ring, SYNC-inline, xdp, xdp-user, baseline (default rcu-ring); +omware: omware.ko paces the source" },
 	{ .name = "rate", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(rates),
 	  .meta = "LIST", .parse = parse_rates,
 	  .help = "the token bucket's rates R, packets/s (default 10000)" },

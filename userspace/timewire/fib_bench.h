@@ -28,7 +28,8 @@ enum bench_fwd {
 struct bench_method {
 	enum bench_fwd fwd;
 	int sync;		/* enum tfib_sync, tfib runs */
-	const char *word;	/* as given: "rcu-ring", "xdp", ... */
+	bool pace_omware;	/* the source paced by omware.ko */
+	const char *word;	/* as given: "rcu-ring", "xdp+omware", ... */
 };
 
 static inline bool bench_is_xdp(const struct bench_method *m)

@@ -474,6 +474,10 @@ static void source_argv(struct argv_buf *b, const struct bench_setup *s,
 	arg_add(b, "-s");
 	arg_add(b, "%" PRIu32, s->seed);
 	source_labels(b, p);
+	if (p->method->pace_omware) {
+		arg_add(b, "--pace");
+		arg_add(b, "omware");
+	}
 	if (bench_is_xdp(p->method)) {
 		arg_add(b, "--counters-cmd");
 		arg_add(b, "'%s' stats '%s'",

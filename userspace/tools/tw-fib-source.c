@@ -20,7 +20,9 @@
  * sendmmsg() rather than a PACKET_MMAP transmit ring: on a veth pair the
  * two carried the same rate within the noise of the measurement
  * (Documentation/tfib.rst), and sendmmsg says how many frames the device
- * took, which is the L_i the token bucket needs.
+ * took, which is the L_i the token bucket needs.  --pace omware hands the
+ * frames to omware.ko instead, each with the time the same bucket plans
+ * for it (fib_pace.c); the module sends it then and reports when it left.
  *
  * Records live in memory allocated (and touched) before the first packet;
  * events.csv and run.json are written when the run ends: after the whole
@@ -56,6 +58,7 @@
 
 #include "aoi_trace.h"
 #include "tbucket.h"
+#include "fib_pace.h"
 #include "fib_tool.h"
 #include "lib/clock.h"
 #include "lib/cpustat.h"
@@ -112,6 +115,7 @@ struct src_opts {
 	int rx_cpu;			/* -1: not pinned */
 	uint32_t fifo;			/* SCHED_FIFO priority, 0: none */
 	bool simulate;
+	bool pace_omware;		/* --pace omware */
 	bool json;
 	bool quiet;
 };
@@ -179,6 +183,7 @@ struct run {
 	struct sim_entry *sim;
 	FILE *frames;
 	int tx_err;			/* errno that ended the sender */
+	struct fib_pace_result pace;	/* --pace omware */
 };
 
 static uint64_t mono_ns(void)
@@ -653,6 +658,36 @@ static void send_trace(struct run *r, struct tx_batch *b)
 	r->send_end_ns = now;
 }
 
+/* --pace omware: row i, due at sched_ns, as send_trace() would send it. */
+static void pace_build(void *arg, size_t i, uint64_t sched_ns, uint8_t *buf)
+{
+	struct run *r = arg;
+
+	frame_init(buf, r->o->fwd_mac, r->tx_mac);
+	frame_set(buf, &r->tr, i, sched_ns, r->sink_mac);
+}
+
+static void pace_trace(struct run *r)
+{
+	struct fib_pace_cfg cfg = {
+		.ifindex = r->tx_ifindex,
+		.rate = r->o->rate,
+		.burst = r->o->burst,
+		.rows = r->tr.n,
+		.frame_len = FRAME_LEN,
+		.build = pace_build,
+		.arg = r,
+		.handed = &r->sent,
+	};
+
+	if (fib_pace_run(&cfg, r->tx_ns, &r->pace)) {
+		r->tx_err = EIO;
+		tw_stop = true;
+	}
+	r->send_end_ns = r->pace.last_sent_ns ? r->pace.last_sent_ns :
+			 mono_ns();
+}
+
 static void *sender(void *arg)
 {
 	struct run *r = arg;
@@ -660,6 +695,8 @@ static void *sender(void *arg)
 
 	if (!b || pin_thread(r->o->tx_cpu, r->o->fifo, "sender")) {
 		tw_stop = true;
+	} else if (r->o->pace_omware) {
+		pace_trace(r);
 	} else {
 		tx_batch_init(b, r);
 		send_trace(r, b);
@@ -822,6 +859,9 @@ static int write_events(const struct run *r, const char *path)
 	}
 	fputs("event,t_ns,user,seq,addr_ns,addr_seq\n", f);
 	for (i = 0; i < sent; i++) {
+		/* Handed to omware and not sent: it never left. */
+		if (!r->tx_ns[i])
+			continue;
 		tw_aoi_row_from_word(&row, r->tr.word[i]);
 		if (row.control)
 			fprintf(f, "ctl_tx,%" PRIu64 ",%" PRIu32 ",%" PRIu32
@@ -873,15 +913,36 @@ static uint64_t control_sent(const struct run *r)
 	uint64_t i, n = 0, sent = atomic_load(&r->sent);
 
 	for (i = 0; i < sent; i++)
-		n += !!(r->tr.word[i] & TW_AOI_WORD_CONTROL);
+		n += r->tx_ns[i] && (r->tr.word[i] & TW_AOI_WORD_CONTROL);
 	return n;
+}
+
+/* Rows that left: those handed to omware less those it did not send. */
+static uint64_t rows_sent(const struct run *r)
+{
+	return atomic_load(&r->sent) - r->pace.dropped;
 }
 
 static double sent_pps(const struct run *r)
 {
 	uint64_t span = r->send_end_ns - r->start_ns;
 
-	return span ? atomic_load(&r->sent) * (double)NSEC_PER_SEC / span : 0;
+	return span ? rows_sent(r) * (double)NSEC_PER_SEC / span : 0;
+}
+
+/* --pace omware: what the module reported. */
+static void print_pace(const struct run *r)
+{
+	const struct fib_pace_result *p = &r->pace;
+
+	print_u64("tx_dropped", p->dropped);
+	open_object("omware_late_ns");
+	print_s64("p50", p->late.p50);
+	print_s64("p99", p->late.p99);
+	print_s64("max", p->late.max);
+	close_object();
+	print_u64("omware_late_over", p->late_over);
+	print_uint("omware_late_threshold_ns", p->late_threshold_ns);
 }
 
 /* run.json's fields, through the print library. */
@@ -924,7 +985,8 @@ static void print_run(const struct run *r, const struct counters *ctr,
 		     o->sink_ifname ? o->sink_ifname : o->ifname);
 	print_mac("forwarder_mac", o->fwd_mac);
 	print_mac("sink_mac", r->sink_mac);
-	print_string("tx", o->simulate ? "simulated" : "sendmmsg");
+	print_string("tx", o->simulate ? "simulated" :
+		     o->pace_omware ? "omware" : "sendmmsg");
 	print_string("clock", "CLOCK_MONOTONIC");
 	print_u64("start_ns", r->start_ns);
 	print_u64("send_end_ns", r->send_end_ns);
@@ -932,13 +994,15 @@ static void print_run(const struct run *r, const struct counters *ctr,
 	print_uint("drain_ms", o->drain_ms);
 	print_string("stop", stop);
 	print_double("sent_pps", sent_pps(r));
-	print_u64("packets_sent", atomic_load(&r->sent));
+	print_u64("packets_sent", rows_sent(r));
 	print_u64("control_sent", control_sent(r));
 	print_u64("packets_received", atomic_load(&r->rx_n));
 	print_u64("rx_other", r->rx_other);
 	print_u64("rx_no_record", r->rx_lost);
 	print_uint("rx_socket_drops", r->rx_stats.tp_drops);
 	print_u64("tx_short", r->tx_short);
+	if (o->pace_omware)
+		print_pace(r);
 	print_cpu_busy(r);
 	for (i = 0; i < o->nlabels; i++)
 		print_label(o->labels[i]);
@@ -1027,7 +1091,7 @@ static void print_summary(const struct run *r, const char *stop)
 	print_init(r->o->json, false);
 	print_string("outdir", r->o->outdir);
 	print_string("stop", stop);
-	print_u64("sent", atomic_load(&r->sent));
+	print_u64("sent", rows_sent(r));
 	print_u64("rows", r->tr.n);
 	print_double("sent_pps", sent_pps(r));
 	print_u64("received", atomic_load(&r->rx_n));
@@ -1040,7 +1104,7 @@ static void print_summary(const struct run *r, const char *stop)
 
 enum {
 	OPT_DRAIN = 256, OPT_CPU, OPT_RX_CPU, OPT_FIFO, OPT_LABEL,
-	OPT_COUNTERS, OPT_COUNTERS_CMD, OPT_SIMULATE, OPT_FRAMES,
+	OPT_COUNTERS, OPT_COUNTERS_CMD, OPT_SIMULATE, OPT_FRAMES, OPT_PACE,
 };
 
 static const struct option long_opts[] = {
@@ -1064,6 +1128,7 @@ static const struct option long_opts[] = {
 	{ "counters-cmd", required_argument, NULL, OPT_COUNTERS_CMD },
 	{ "simulate", no_argument, NULL, OPT_SIMULATE },
 	{ "frames", required_argument, NULL, OPT_FRAMES },
+	{ "pace", required_argument, NULL, OPT_PACE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -1076,6 +1141,7 @@ static void usage(FILE *f)
 		"Usage: tw-fib-source -i IFNAME -d FWD_MAC -o OUTDIR [-I SINK_IFNAME]\n"
 		"                     [-r RATE] [-b BURST] [-t TRACE | -u USERS -c CDR -s SEED -n ROWS]\n"
 		"                     [--drain MS] [--cpu N] [--rx-cpu N] [--fifo PRIO]\n"
+		"                     [--pace sendmmsg|omware]\n"
 		"                     [--label KEY=VALUE]... [--counters FILE | --counters-cmd CMD]\n"
 		"                     [-j] [-q]\n"
 		"       tw-fib-source --simulate -o OUTDIR [--frames FILE] [...]\n"
@@ -1094,6 +1160,9 @@ static void usage(FILE *f)
 		"      --cpu N              pin the sender to CPU N (default: the CPU it starts on)\n"
 		"      --rx-cpu N           pin the receiver to CPU N (default: not pinned)\n"
 		"      --fifo PRIO          run both threads SCHED_FIFO at PRIO\n"
+		"      --pace HOW           sendmmsg (default): the sender sends what the bucket\n"
+		"                           admits when it looks; omware: omware.ko sends each\n"
+		"                           frame at the time the bucket plans for it\n"
 		"      --label KEY=VALUE    add a field to run.json (sync=rcu, fwd=inline, ...)\n"
 		"      --counters FILE      the forwarder's counter deltas, \"name value\" lines,\n"
 		"                           read when the run ends, into run.json\n"
@@ -1115,7 +1184,9 @@ static int check_label(const char *s)
 		"tx", "clock", "start_ns", "send_end_ns", "end_ns", "drain_ms",
 		"stop", "sent_pps", "packets_sent", "control_sent",
 		"packets_received", "rx_other", "rx_no_record",
-		"rx_socket_drops", "tx_short", "counters",
+		"rx_socket_drops", "tx_short", "counters", "tx_dropped",
+		"omware_late_ns", "omware_late_over",
+		"omware_late_threshold_ns", "cpu_busy_permille",
 	};
 	size_t klen = strcspn(s, "="), i;
 
@@ -1215,6 +1286,15 @@ static int parse_label(struct src_opts *o, const char *arg)
 	return check_label(arg);
 }
 
+static int parse_pace(struct src_opts *o, const char *arg)
+{
+	o->pace_omware = !strcmp(arg, "omware");
+	if (o->pace_omware || !strcmp(arg, "sendmmsg"))
+		return 0;
+	tw_err("--pace takes sendmmsg or omware, not \"%s\"", arg);
+	return -1;
+}
+
 static int parse_one(struct src_opts *o, int opt, const char *arg)
 {
 	if (parse_name(o, opt, arg))
@@ -1250,6 +1330,8 @@ static int parse_one(struct src_opts *o, int opt, const char *arg)
 			       sched_get_priority_max(SCHED_FIFO));
 	case OPT_LABEL:
 		return parse_label(o, arg);
+	case OPT_PACE:
+		return parse_pace(o, arg);
 	}
 	return parse_gen(o, opt, arg);
 }
@@ -1271,6 +1353,10 @@ static int check_opts(struct src_opts *o)
 	}
 	if (o->frames_path && !o->simulate) {
 		tw_err("--frames writes the frames of a --simulate run only");
+		return -1;
+	}
+	if (o->simulate && o->pace_omware) {
+		tw_err("--pace omware sends through the module: not with --simulate");
 		return -1;
 	}
 	if (o->simulate) {
@@ -1491,10 +1577,16 @@ int main(int argc, char **argv)
 		return TW_EXIT_SYS;
 	if (o.simulate ? run_simulated(&r) : run_network(&r))
 		return TW_EXIT_SYS;
-	if (r.tx_err)
+	/* omware's reason was printed where it failed. */
+	if (r.tx_err && o.pace_omware)
+		tw_err("sending on %s through omware stopped early", o.ifname);
+	else if (r.tx_err)
 		tw_err("sending on %s: %s", o.ifname, strerror(r.tx_err));
-	if (atomic_load(&r.sent) < r.tr.n)
-		stop = r.tx_err ? "error" : "signal";
+	if (r.tx_err)
+		stop = "error";
+	/* omware may have all rows and cancel the rest on a signal. */
+	else if (atomic_load(&r.sent) < r.tr.n || (o.pace_omware && tw_stop))
+		stop = "signal";
 	if (o.counters_cmd) {
 		have_counters = !counters_run(o.counters_cmd, &after);
 		counters_delta(&after, &before);

@@ -7,7 +7,9 @@
 # XDP peer (tw-fib-xdp; its map set by the program, xdp, and by a process
 # reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a sweep of rates R that
 # passes the forwarder's capacity; plus the baseline (one user, no control
-# packets).  This script finds the capacity and fixes the sweep; bench
+# packets); and, with omware loaded, rcu inline and rcu through rings with
+# the source paced by omware (+omware: shown beside the rest, judged by no
+# check).  This script finds the capacity and fixes the sweep; bench
 # does the runs, one call per R.
 #
 #   tests/tfib-bench/guest/bench.sh [--short|--full] OUTDIR
@@ -31,8 +33,9 @@
 #   - every run of one R in an order shuffled from the printed seed
 #     (bench's order; TW_BENCH_SEED=N repeats it); the trace's seed is
 #     fixed.
-# --full: factors 1/8 .. 4, 3 s of traffic a run (138 runs, about 25-35
-# min under emulation); --short: factors 1/2 and 2, 1 s a run (46 runs).
+# --full: factors 1/8 .. 4, 3 s of traffic a run (174 runs with the paced
+# ones, about 30-45 min under emulation); --short: factors 1/2 and 2, 1 s a
+# run (58 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -120,13 +123,14 @@ bench() {
 }
 
 # The methods of one R: the baseline, every sync mode through rings, rcu
-# inline and the XDP peer both ways.
+# inline, the XDP peer both ways and the paced ones.
 methods() {
 	local s m=baseline
 
 	for s in $syncs; do m=$m,$s-ring; done
 	m=$m,rcu-inline
 	[ -x "$xdp" ] && m=$m,xdp,xdp-user
+	[ -n "$paced" ] && m=$m,$paced
 	echo "$m"
 }
 
@@ -202,12 +206,16 @@ done
 	{ echo "Bail out! $TW not built"; exit "$KSFT_FAIL"; }
 "$TW" fib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
+# The source paced by omware where the module is in.
+paced=
+[ -d /sys/module/omware ] && paced="rcu-inline+omware,rcu-ring+omware"
 
 tap_plan 4
 rm -rf "$out" "$progress" "$errors" "$probe_dir"
 mkdir -p "$out" || exit 1
 tap_ok "one namespace, a veth pair: s0 (source) and f0 (forwarder)" topology
 [ -x "$xdp" ] || say "tw-fib-xdp not built: no XDP peer runs"
+[ -n "$paced" ] || say "omware not loaded: no paced runs"
 say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 
 capacity=
@@ -224,14 +232,17 @@ cat > "$out/bench.json" <<EOF
  "rates_pps": [$(echo $rates | tr ' ' ',')], "factors": "$factors",
  "seconds": $secs, "users": $users, "burst": $burst, "cdrs": "$cdrs",
  "small_rings": "$small_rings", "large_rings": "$large_rings",
+ "paced": "$paced",
  "kernel": "$(uname -r)", "cpus": $(nproc), "split": $split,
  "commit": "$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"}
 EOF
 
 # Runs of one R: the baseline, and at each CDR every sync mode with both
-# ring settings, rcu inline and the XDP peer both ways.
-methods_n=$(( $(echo $syncs | wc -w) * 2 + 1 + $([ -x "$xdp" ] && echo 2 || echo 0) ))
+# ring settings, rcu inline, the XDP peer both ways and, paced, rcu inline
+# and rcu with both ring settings.
+methods_n=$(( $(echo $syncs | wc -w) * 2 + 1 + $([ -x "$xdp" ] && echo 2 || echo 0) +
+	$([ -n "$paced" ] && echo 3 || echo 0) ))
 per_rate=$(( 1 + $(echo $cdrs | wc -w) * methods_n ))
 total=$(( $(echo $rates | wc -w) * per_rate ))
 n=0 start=$(date +%s)
