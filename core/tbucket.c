@@ -63,22 +63,47 @@ void tw_tbucket_take(struct tw_tbucket *tb, u32 taken)
 	tb->tokens -= taken;
 }
 
-void tw_tbucket_plan(struct tw_tbucket *tb, u64 *clock_ns, u64 gap_ns,
-		     u64 floor_ns, u64 *times, u32 count)
+int tw_tbucket_planner_init(struct tw_tbucket_planner *p, u32 rate_pps,
+			    u32 burst, u64 start_ns)
+{
+	if (!rate_pps)
+		return -EINVAL;
+	p->clock_ns = start_ns;
+	p->gap_ns = div_u64(TW_TB_NS_PER_SEC, rate_pps);
+	p->gap_ns = max_t(u64, p->gap_ns, 1);
+	p->used = 0;
+	return tw_tbucket_init(&p->tb, rate_pps, burst, 0, start_ns);
+}
+
+/* The opportunity at clock_ns is spent: B taken, or no token left. */
+static bool tw_tbucket_spent(struct tw_tbucket_planner *p)
+{
+	return p->used == p->tb.burst ||
+	       !tw_tbucket_offer(&p->tb, p->clock_ns);
+}
+
+u32 tw_tbucket_plan(struct tw_tbucket_planner *p, u64 floor_ns,
+		    u64 until_ns, u64 *times, u32 count)
 {
 	u32 done = 0, k;
 
-	if (*clock_ns < floor_ns)
-		*clock_ns = floor_ns;
-	gap_ns = max_t(u64, gap_ns, 1);
-	/* R = 0 never admits: no time, rather than no end. */
-	while (!tb->rate_pps && done < count)
-		times[done++] = U64_MAX;
-	while (done < count) {
-		k = min(tw_tbucket_offer(tb, *clock_ns), count - done);
-		tw_tbucket_take(tb, k);
-		while (k--)
-			times[done++] = *clock_ns;
-		*clock_ns += gap_ns;
+	if (p->clock_ns < floor_ns) {
+		p->clock_ns = floor_ns;
+		p->used = 0;
 	}
+	while (done < count && p->clock_ns < until_ns) {
+		k = min(tw_tbucket_offer(&p->tb, p->clock_ns),
+			p->tb.burst - p->used);
+		k = min(k, count - done);
+		tw_tbucket_take(&p->tb, k);
+		p->used += k;
+		while (k--)
+			times[done++] = p->clock_ns;
+		/* Else count was reached: the next call goes on here. */
+		if (tw_tbucket_spent(p)) {
+			p->clock_ns += p->gap_ns;
+			p->used = 0;
+		}
+	}
+	return done;
 }

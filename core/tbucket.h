@@ -39,16 +39,31 @@ u32 tw_tbucket_offer(struct tw_tbucket *tb, u64 now_ns);
 void tw_tbucket_take(struct tw_tbucket *tb, u32 taken);
 
 /*
- * The send times of count packets from a sender that always has some and
- * hands its packets over ahead of their time (omware): an opportunity
- * every gap_ns on the planning clock *clock_ns, each taking its whole
- * offer.  A clock behind floor_ns (the earliest time still ahead of the
- * sender) moves up to it first; the tokens earned meanwhile then leave in
- * bursts of up to B, as they would from a sending thread that fell
- * behind.  *clock_ns ends at the next opportunity.  gap_ns 0 counts as 1; R = 0
- * plans every packet at U64_MAX (never).
+ * The send times of a sender that always has packets and hands them over
+ * ahead of their time (omware): sending opportunities one token's time
+ * (1e9 / R, rounded down) apart on the planner's own clock, each taking
+ * its whole offer, at most B.  An offer cut by the caller's count goes on
+ * in the next call, at the same time, so the plan does not depend on
+ * where the caller cuts it.
  */
-void tw_tbucket_plan(struct tw_tbucket *tb, u64 *clock_ns, u64 gap_ns,
-		     u64 floor_ns, u64 *times, u32 count);
+struct tw_tbucket_planner {
+	struct tw_tbucket tb;
+	u64 clock_ns;		/* the current opportunity */
+	u64 gap_ns;
+	u32 used;		/* packets planned at clock_ns so far */
+};
+
+/* t_0 = the first opportunity = start_ns.  -EINVAL: R or B is 0. */
+int tw_tbucket_planner_init(struct tw_tbucket_planner *p, u32 rate_pps,
+			    u32 burst, u64 start_ns);
+
+/*
+ * Plan up to count packets into times[], at opportunities before until_ns.
+ * A clock behind floor_ns (the earliest time still ahead of the sender)
+ * moves up to it first; the tokens earned meanwhile then leave in bursts
+ * of up to B, one opportunity apart.  Returns the packets planned.
+ */
+u32 tw_tbucket_plan(struct tw_tbucket_planner *p, u64 floor_ns,
+		    u64 until_ns, u64 *times, u32 count);
 
 #endif /* _TW_TBUCKET_H */

@@ -181,19 +181,21 @@ TEST(very_high_rate)
 	ASSERT_GE(tb.tokens, (u64)(4294 - 32) * (s.opportunities - 1));
 }
 
+#define NO_LIMIT	U64_MAX
+
 /* A sender on time: one packet a token's time apart, from t_0 + 1/R. */
 TEST(plan_steady)
 {
-	u64 times[100], clock = 0;
-	struct tw_tbucket tb;
+	struct tw_tbucket_planner p;
+	u64 times[100];
 	int i;
 
-	ASSERT_EQ(0, tw_tbucket_init(&tb, 1000, 32, 0, 0));
-	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 1000, 0, times, 60);
-	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 1000, 0, times + 60, 40);
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, 1000, 32, 0));
+	ASSERT_EQ(60, tw_tbucket_plan(&p, 0, NO_LIMIT, times, 60));
+	ASSERT_EQ(40, tw_tbucket_plan(&p, 0, NO_LIMIT, times + 60, 40));
 	for (i = 0; i < 100; i++)
 		ASSERT_EQ((u64)(i + 1) * 1000000, times[i]);
-	ASSERT_EQ(101ULL * 1000000, clock);
+	ASSERT_EQ(101ULL * 1000000, p.clock_ns);
 }
 
 /*
@@ -201,53 +203,88 @@ TEST(plan_steady)
  * the floor and 19 (18 left, one more earned) an opportunity later, then
  * one a token's time apart again.
  */
-TEST(plan_catch_up)
+static void catch_up(struct __test_metadata *_metadata,
+		     struct tw_tbucket_planner *p, u64 floor, u64 *times)
 {
-	u64 times[64], clock = 0, floor = 60 * 1000000ULL;
-	struct tw_tbucket tb;
 	int i;
 
-	ASSERT_EQ(0, tw_tbucket_init(&tb, 1000, 32, 0, 0));
-	tw_tbucket_plan(&tb, &clock, 1000000, 0, times, 10);
-	ASSERT_EQ(10ULL * 1000000, times[9]);
-	tw_tbucket_plan(&tb, &clock, 1000000, floor, times, 64);
 	for (i = 0; i < 32; i++)
 		ASSERT_EQ(floor, times[i]);
 	for (; i < 51; i++)
 		ASSERT_EQ(floor + 1000000, times[i]);
 	for (; i < 64; i++)
 		ASSERT_EQ(floor + (u64)(i - 49) * 1000000, times[i]);
+	ASSERT_EQ(floor + 15 * 1000000ULL, p->clock_ns);
+}
+
+TEST(plan_catch_up)
+{
+	u64 times[64], floor = 60 * 1000000ULL;
+	struct tw_tbucket_planner p;
+
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, 1000, 32, 0));
+	ASSERT_EQ(10, tw_tbucket_plan(&p, 0, NO_LIMIT, times, 10));
+	ASSERT_EQ(10ULL * 1000000, times[9]);
+	ASSERT_EQ(64, tw_tbucket_plan(&p, floor, NO_LIMIT, times, 64));
+	catch_up(_metadata, &p, floor, times);
 	/* a floor behind the clock changes nothing */
-	clock = 5;
-	tw_tbucket_plan(&tb, &clock, 1000000, 4, times, 0);
-	ASSERT_EQ(5, clock);
+	ASSERT_EQ(0, tw_tbucket_plan(&p, 4, NO_LIMIT, times, 0));
+	ASSERT_EQ(floor + 15 * 1000000ULL, p.clock_ns);
+}
+
+/* The same plan cut anywhere: 5, then 30 (a burst split twice), then 29. */
+TEST(plan_cut)
+{
+	u64 times[64], floor = 60 * 1000000ULL;
+	struct tw_tbucket_planner p;
+
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, 1000, 32, 0));
+	ASSERT_EQ(10, tw_tbucket_plan(&p, 0, NO_LIMIT, times, 10));
+	ASSERT_EQ(5, tw_tbucket_plan(&p, floor, NO_LIMIT, times, 5));
+	ASSERT_EQ(30, tw_tbucket_plan(&p, floor, NO_LIMIT, times + 5, 30));
+	ASSERT_EQ(29, tw_tbucket_plan(&p, 0, NO_LIMIT, times + 35, 29));
+	catch_up(_metadata, &p, floor, times);
+}
+
+/* until_ns stops at the last opportunity before it; the rest waits. */
+TEST(plan_until)
+{
+	struct tw_tbucket_planner p;
+	u64 times[16];
+
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, 1000, 32, 0));
+	ASSERT_EQ(4, tw_tbucket_plan(&p, 0, 5000000, times, 16));
+	ASSERT_EQ(4000000ULL, times[3]);
+	ASSERT_EQ(5000000ULL, p.clock_ns);
+	ASSERT_EQ(0, tw_tbucket_plan(&p, 0, 5000000, times, 16));
+	ASSERT_EQ(1, tw_tbucket_plan(&p, 0, 5000001, times, 16));
+	ASSERT_EQ(5000000ULL, times[0]);
 }
 
 /*
- * 1e9 / R truncated (R = 30 000: 33 333 ns) keeps the long-run rate at R
- * exactly: the last of 3 R packets leaves at the first opportunity after
- * its token, earned at 3 s.
+ * 1e9 / R rounded down (R = 30 000: 33 333 ns) keeps the long-run rate at
+ * R exactly: the last of 3 R packets leaves at the first opportunity
+ * after its token, earned at 3 s; never two at one time.
  */
 TEST(plan_rate)
 {
 	static u64 times[90000];
-	struct tw_tbucket tb;
-	u64 clock = 0;
+	struct tw_tbucket_planner p;
 	u32 i;
 
-	ASSERT_EQ(0, tw_tbucket_init(&tb, 30000, 32, 0, 0));
-	tw_tbucket_plan(&tb, &clock, NS_PER_SEC / 30000, 0, times, 90000);
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, 30000, 32, 0));
+	ASSERT_EQ(33333, p.gap_ns);
+	ASSERT_EQ(90000, tw_tbucket_plan(&p, 0, NO_LIMIT, times, 90000));
 	for (i = 1; i < 90000; i++)
-		ASSERT_LE(times[i - 1], times[i]);
+		ASSERT_LT(times[i - 1], times[i]);
 	ASSERT_GE(times[89999], 3 * NS_PER_SEC);
 	ASSERT_LT(times[89999], 3 * NS_PER_SEC + 33333);
-	/* never more than one at a time: the gap is below a token's time */
-	for (i = 1; i < 90000; i++)
-		ASSERT_NE(times[i - 1], times[i]);
 
-	ASSERT_EQ(0, tw_tbucket_init(&tb, 0, 32, 0, 0));
-	tw_tbucket_plan(&tb, &clock, 0, 0, times, 3);
-	ASSERT_EQ(U64_MAX, times[2]);
+	ASSERT_EQ(-EINVAL, tw_tbucket_planner_init(&p, 0, 32, 0));
+	ASSERT_EQ(-EINVAL, tw_tbucket_planner_init(&p, 1000, 0, 0));
+	/* above 1e9 pps the gap stays 1 ns */
+	ASSERT_EQ(0, tw_tbucket_planner_init(&p, U32_MAX, 32, 0));
+	ASSERT_EQ(1, p.gap_ns);
 }
 
 TEST_HARNESS_MAIN

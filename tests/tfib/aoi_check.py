@@ -69,7 +69,7 @@ if meta.get("tx") == "omware":
     want(meta["tx_dropped"] == 0 and meta["packets_sent"] == meta["rows"],
          "omware sent %d of %d rows, %d dropped"
          % (meta["packets_sent"], meta["rows"], meta["tx_dropped"]))
-    want(0 <= late["p50"] <= late["p99"] <= late["max"],
+    want(0 <= late["min"] <= late["p50"] <= late["p99"] <= late["max"],
          "omware's lateness out of order: %s" % late)
 print("# %s: sent %d, received %d, socket drops %d, forwarded %d, "
       "misaddressed %.4f, age %.0f us"

@@ -2,14 +2,14 @@
 /*
  * tw-fib-source --pace omware (see fib_pace.h).
  *
- * The sending thread keeps the frames due within AHEAD_NS handed to the
- * module, their times planned by the token bucket no earlier than LEAD_NS
- * from now (a submit of a batch takes well under that), and takes the
- * reports as they come.  omware runs in timer mode: the hybrid mode's
- * kthread would spin on the CPU this thread needs to stay ahead.  Frames
- * go through the device's qdisc, as the sendmmsg() path's do.
+ * The sending thread keeps the frames due before now + AHEAD_NS handed to
+ * the module, their times planned by the token bucket no earlier than
+ * now + LEAD_NS (room for building and submitting a batch under
+ * emulation), and takes the reports as they come.  omware runs in timer
+ * mode: the hybrid mode's kthread would spin on the CPU this thread needs
+ * to stay ahead.  Frames go through the device's qdisc, as the sendmmsg()
+ * path's do.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +21,7 @@
 #include "omware/session.h"
 #include "tbucket.h"
 
-#define LEAD_NS		(2 * TW_NSEC_PER_MSEC)
+#define LEAD_NS		(5 * TW_NSEC_PER_MSEC)
 #define AHEAD_NS	(20 * TW_NSEC_PER_MSEC)
 #define WAIT_NS		TW_NSEC_PER_MSEC
 /* Reports come a few ms after their frames left: room for a slow guest. */
@@ -32,22 +32,13 @@
 struct pacer {
 	const struct fib_pace_cfg *cfg;
 	struct om_session s;
-	struct tw_tbucket tb;
-	u64 clock_ns;		/* the bucket's next opportunity */
-	u64 gap_ns;
+	struct tw_tbucket_planner plan;
 	uint64_t *tx_ns;
 };
 
 static uint64_t now_ns(void)
 {
 	return tw_now_ns(CLOCK_MONOTONIC);
-}
-
-static void build_frame(void *arg, size_t i, uint64_t sched_ns, uint8_t *buf)
-{
-	const struct fib_pace_cfg *cfg = arg;
-
-	cfg->build(cfg->arg, i, sched_ns, buf);
 }
 
 static int pacer_open(struct pacer *p)
@@ -67,27 +58,29 @@ static int pacer_open(struct pacer *p)
 
 	if (ret)
 		return ret;
-	p->s.build = build_frame;
-	p->s.build_arg = (void *)cfg;
+	p->s.build = cfg->build;
+	p->s.build_arg = cfg->arg;
 	ret = om_run_init(&p->s, &spec, cfg->rows);
-	return ret ? ret : om_session_create(&p->s, &scfg);
+	if (ret)
+		return ret;
+	/* Touched now: the run takes no page fault on the reports. */
+	memset(p->s.rep, 0, cfg->rows * sizeof(*p->s.rep));
+	return om_session_create(&p->s, &scfg);
 }
 
-/* Plan and hand over the rows from s.submitted, at most max of them. */
+/* Plan and hand over rows from s.submitted due before now + AHEAD_NS. */
 static int submit_next(struct pacer *p, size_t max, uint64_t now)
 {
 	size_t first = p->s.submitted, i;
 	uint64_t left = p->cfg->rows - first;
-	u32 count = (u32)(left < max ? left : max);
 	u64 times[PLAN_MAX];
+	u32 n;
 
-	tw_tbucket_plan(&p->tb, &p->clock_ns, p->gap_ns, now + LEAD_NS, times,
-			count);
-	for (i = 0; i < count; i++) {
+	n = tw_tbucket_plan(&p->plan, now + LEAD_NS, now + AHEAD_NS, times,
+			    (u32)(left < max ? left : max));
+	for (i = 0; i < n; i++)
 		p->s.rep[first + i].sched_ns = times[i];
-		p->tx_ns[first + i] = times[i];
-	}
-	return om_submit(&p->s, first, first + count);
+	return n ? om_submit(&p->s, first, first + n) : TW_EXIT_OK;
 }
 
 /* Keep AHEAD_NS of frames handed over until every row is. */
@@ -101,8 +94,7 @@ static int hand_over(struct pacer *p)
 		batch = PLAN_MAX;
 	while (p->s.submitted < p->cfg->rows && !tw_stop) {
 		now = now_ns();
-		/* The next row's time is at least the bucket's clock. */
-		if (p->clock_ns < now + AHEAD_NS) {
+		if (p->plan.clock_ns < now + AHEAD_NS) {
 			ret = submit_next(p, batch, now);
 			if (ret)
 				return ret;
@@ -117,31 +109,42 @@ static int hand_over(struct pacer *p)
 	return TW_EXIT_OK;
 }
 
-/* Rows sent keep their time; the rest lose it.  The lateness of each. */
+/* A row handed over keeps its time unless omware said it never left. */
+static bool never_left(const struct om_report *rep)
+{
+	return rep->have && rep->status != OMWARE_STATUS_SENT;
+}
+
+/*
+ * tx_ns of the rows: the planned time of those that left (or may have:
+ * a report can be lost), 0 for the rest; and omware's figures.
+ */
 static int take_reports(struct pacer *p, struct fib_pace_result *res)
 {
 	size_t i, n = p->s.submitted;
-	int64_t *late = malloc((n ? n : 1) * sizeof(*late));
+	int64_t *late;
 
-	if (!late) {
-		tw_err("no memory for the send reports");
-		return TW_EXIT_SYS;
-	}
 	memset(res, 0, sizeof(*res));
 	res->late_threshold_ns = p->s.late_ns;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < p->cfg->rows; i++) {
 		const struct om_report *rep = &p->s.rep[i];
 
-		if (!rep->have || rep->status != OMWARE_STATUS_SENT) {
-			p->tx_ns[i] = 0;
-			res->dropped++;
-			continue;
-		}
-		late[res->sent++] = rep->late_ns;
-		res->late_over += rep->late_ns > (int64_t)p->s.late_ns;
-		if (rep->sent_ns > res->last_sent_ns)
+		p->tx_ns[i] = i < n && !never_left(rep) ? rep->sched_ns : 0;
+		res->dropped += i < n && never_left(rep);
+		res->unreported += i < n && !rep->have;
+		if (rep->have && rep->sent_ns > res->last_sent_ns)
 			res->last_sent_ns = rep->sent_ns;
 	}
+	late = malloc((n ? n : 1) * sizeof(*late));
+	if (!late) {
+		tw_err("no memory for omware's lateness figures");
+		return TW_EXIT_SYS;
+	}
+	for (i = 0; i < n; i++)
+		if (p->s.rep[i].have && !never_left(&p->s.rep[i]))
+			late[res->sent++] = p->s.rep[i].late_ns;
+	for (i = 0; i < res->sent; i++)
+		res->late_over += late[i] > (int64_t)p->s.late_ns;
 	tw_stats_compute(late, res->sent, &res->late);
 	free(late);
 	return TW_EXIT_OK;
@@ -150,26 +153,24 @@ static int take_reports(struct pacer *p, struct fib_pace_result *res)
 int fib_pace_run(const struct fib_pace_cfg *cfg, uint64_t *tx_ns,
 		 struct fib_pace_result *res)
 {
-	struct pacer p = {
-		.cfg = cfg,
-		.gap_ns = TW_NSEC_PER_SEC / cfg->rate,
-		.tx_ns = tx_ns,
-	};
+	struct pacer p = { .cfg = cfg, .tx_ns = tx_ns };
 	int ret, taken;
 
-	if (cfg->frame_len < TW_ETH_HLEN || !cfg->rate) {
-		tw_err("omware pacing needs a rate and whole frames");
+	if (cfg->frame_len < TW_ETH_HLEN || cfg->frame_len > TW_IP_MAX_LEN) {
+		tw_err("omware pacing: frames of %zu bytes", cfg->frame_len);
 		return TW_EXIT_FAIL;
 	}
 	ret = pacer_open(&p);
-	if (!ret) {
-		/* t_0 at the first time that can be planned: no burst there. */
-		p.clock_ns = now_ns() + LEAD_NS;
-		tw_tbucket_init(&p.tb, cfg->rate, cfg->burst, 0, p.clock_ns);
-		ret = hand_over(&p);
+	/* t_0 at the first time that can be planned: no burst there. */
+	if (!ret && tw_tbucket_planner_init(&p.plan, cfg->rate, cfg->burst,
+					    now_ns() + LEAD_NS)) {
+		tw_err("omware pacing needs a rate and a burst of 1 or more");
+		ret = TW_EXIT_FAIL;
 	}
+	if (!ret)
+		ret = hand_over(&p);
 	/* What was handed over is reported, sent or not. */
-	om_collect(&p.s, p.clock_ns + REPORT_GRACE_NS);
+	om_collect(&p.s, p.plan.clock_ns + REPORT_GRACE_NS);
 	om_finish(&p.s, CANCEL_GRACE_MS);
 	if (p.s.rep) {
 		taken = take_reports(&p, res);

@@ -27,7 +27,8 @@ struct fib_pace_cfg {
 
 struct fib_pace_result {
 	uint64_t sent;			/* rows the module reported sent */
-	uint64_t dropped;		/* handed over, not sent */
+	uint64_t dropped;		/* reported not sent: they never left */
+	uint64_t unreported;		/* handed over, no report came */
 	uint64_t last_sent_ns;		/* when the last one left */
 	struct tw_stats late;		/* sent - planned, ns, of sent rows */
 	uint64_t late_over;		/* late by more than the threshold */
@@ -36,8 +37,10 @@ struct fib_pace_result {
 
 /*
  * Send every row through an omware session; tx_ns[i] gets the time row i
- * was planned for (and carries) when it was sent, 0 when it was not.
- * Returns 0, or an exit code of timewire(8) with the reason printed.
+ * was planned for (and carries), or 0 when it was never handed over or
+ * omware reported it dropped or cancelled (a row whose report was lost
+ * keeps its time: it may have left).  Returns 0, or an exit code of
+ * timewire(8) with the reason printed (TW_EXIT_NOMOD: no omware module).
  */
 int fib_pace_run(const struct fib_pace_cfg *cfg, uint64_t *tx_ns,
 		 struct fib_pace_result *res);

@@ -161,7 +161,8 @@ struct run {
 	const struct src_opts *o;
 	struct trace tr;
 	uint64_t *tx_ns;		/* per row */
-	atomic_uint_fast64_t sent;	/* rows sent: a prefix of the trace */
+	/* rows sent (--pace omware: handed over): a prefix of the trace */
+	atomic_uint_fast64_t sent;
 	struct rx_rec *rx;
 	size_t rx_cap;
 	atomic_size_t rx_n;
@@ -184,6 +185,7 @@ struct run {
 	FILE *frames;
 	int tx_err;			/* errno that ended the sender */
 	struct fib_pace_result pace;	/* --pace omware */
+	int pace_ret;			/* fib_pace_run()'s exit code */
 };
 
 static uint64_t mono_ns(void)
@@ -680,10 +682,9 @@ static void pace_trace(struct run *r)
 		.handed = &r->sent,
 	};
 
-	if (fib_pace_run(&cfg, r->tx_ns, &r->pace)) {
-		r->tx_err = EIO;
+	r->pace_ret = fib_pace_run(&cfg, r->tx_ns, &r->pace);
+	if (r->pace_ret)
 		tw_stop = true;
-	}
 	r->send_end_ns = r->pace.last_sent_ns ? r->pace.last_sent_ns :
 			 mono_ns();
 }
@@ -936,7 +937,9 @@ static void print_pace(const struct run *r)
 	const struct fib_pace_result *p = &r->pace;
 
 	print_u64("tx_dropped", p->dropped);
+	print_u64("tx_unreported", p->unreported);
 	open_object("omware_late_ns");
+	print_s64("min", p->late.min);
 	print_s64("p50", p->late.p50);
 	print_s64("p99", p->late.p99);
 	print_s64("max", p->late.max);
@@ -1185,7 +1188,7 @@ static int check_label(const char *s)
 		"stop", "sent_pps", "packets_sent", "control_sent",
 		"packets_received", "rx_other", "rx_no_record",
 		"rx_socket_drops", "tx_short", "counters", "tx_dropped",
-		"omware_late_ns", "omware_late_over",
+		"tx_unreported", "omware_late_ns", "omware_late_over",
 		"omware_late_threshold_ns", "cpu_busy_permille",
 	};
 	size_t klen = strcspn(s, "="), i;
@@ -1539,6 +1542,19 @@ static int run_simulated(struct run *r)
 	return r->tx_err ? -1 : 0;
 }
 
+/* Why the run ended: done, signal, error, or dropped (omware's). */
+static const char *run_stop(const struct run *r)
+{
+	if (r->tx_err || r->pace_ret)
+		return "error";
+	if (atomic_load(&r->sent) < r->tr.n)
+		return "signal";
+	/* omware had every row; some did not leave, cancelled by a signal? */
+	if (r->pace.dropped)
+		return tw_stop ? "signal" : "dropped";
+	return "done";
+}
+
 static int read_counters_file(const char *path, struct counters *c)
 {
 	FILE *f = fopen(path, "r");
@@ -1563,7 +1579,7 @@ int main(int argc, char **argv)
 	static struct run r;
 	static struct counters before, after;
 	bool have_counters = false;
-	const char *stop = "done";
+	const char *stop;
 
 	if (parse_args(argc, argv, &o))
 		return TW_EXIT_FAIL;
@@ -1578,15 +1594,13 @@ int main(int argc, char **argv)
 	if (o.simulate ? run_simulated(&r) : run_network(&r))
 		return TW_EXIT_SYS;
 	/* omware's reason was printed where it failed. */
-	if (r.tx_err && o.pace_omware)
-		tw_err("sending on %s through omware stopped early", o.ifname);
+	if (r.pace_ret)
+		tw_err("sending on %s through omware stopped: %" PRIu64
+		       " of %" PRIu64 " rows sent", o.ifname, rows_sent(&r),
+		       r.tr.n);
 	else if (r.tx_err)
 		tw_err("sending on %s: %s", o.ifname, strerror(r.tx_err));
-	if (r.tx_err)
-		stop = "error";
-	/* omware may have all rows and cancel the rest on a signal. */
-	else if (atomic_load(&r.sent) < r.tr.n || (o.pace_omware && tw_stop))
-		stop = "signal";
+	stop = run_stop(&r);
 	if (o.counters_cmd) {
 		have_counters = !counters_run(o.counters_cmd, &after);
 		counters_delta(&after, &before);
@@ -1600,6 +1614,8 @@ int main(int argc, char **argv)
 		tw_warn("%u frames dropped by the receive socket, %" PRIu64
 			" without a record: counted in run.json",
 			r.rx_stats.tp_drops, r.rx_lost);
+	if (r.pace_ret)
+		return r.pace_ret;
 	if (r.tx_err || ((o.counters_cmd || o.counters_path) && !have_counters))
 		return TW_EXIT_SYS;
 	return strcmp(stop, "done") ? TW_EXIT_PARTIAL : TW_EXIT_OK;
