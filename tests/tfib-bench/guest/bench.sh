@@ -6,7 +6,8 @@
 # in every sync mode (rings small and large, and inline) and through the
 # XDP peer (tw-fib-xdp; its map set by the program, xdp, and by a process
 # reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a sweep of rates R that
-# passes the forwarder's capacity; plus the baseline (one user, no control
+# passes the chain's capacity (under emulation the source's, which the
+# forwarder's lies beyond); plus the baseline (one user, no control
 # packets); and, with omware loaded, rcu inline and rcu through rings with
 # the source paced by omware (+omware: shown beside the rest, judged by no
 # check).  This script finds the capacity and fixes the sweep; bench
@@ -34,8 +35,8 @@
 #     (bench's order; TW_BENCH_SEED=N repeats it); the trace's seed is
 #     fixed.
 # --full: factors 1/8 .. 4, 3 s of traffic a run (174 runs with the paced
-# ones, about 30-45 min under emulation); --short: factors 1/2 and 2, 1 s a
-# run (58 runs).
+# ones, 20 min under emulation at d8b579d); --short: factors 1/2 and 2, 1 s
+# a run (58 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
