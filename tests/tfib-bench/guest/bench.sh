@@ -74,10 +74,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Split (default; TW_AOI_SPLIT=0 turns it off; two CPUs or more): f0's
-# receive path on CPU 1 (RPS), the source on CPU 0.  On veth the sender's
-# own system call otherwise runs the forwarder's receive path, on the
-# source's CPU.
+# Split (default; TW_AOI_SPLIT=0 turns it off; two CPUs or more): the
+# source on CPU 0, f0's receive path on CPU 1.  On veth the sender's own
+# system call otherwise runs the forwarder's receive path, on the source's
+# CPU.
 split=${TW_AOI_SPLIT:-1}
 [ "$(nproc)" -ge 2 ] || split=0
 
@@ -87,20 +87,21 @@ topology() {
 	ip -n "$ns" link add s0 type veth peer name f0 &&
 	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up || return 1
 	[ "$split" = 1 ] || return 0
-	ip netns exec "$ns" sh -c 'echo 2 > /sys/class/net/f0/queues/rx-0/rps_cpus' &&
-		xdp_napi_split
+	napi_split
 }
 
-# The XDP peer's half of the split.  On veth its program runs in f0's NAPI,
-# which the sending CPU polls, and RPS comes after it.  GRO on f0 keeps one
-# NAPI instance across the peer's attach and detach; made threaded, its
-# kthread is bound to CPU 1.  tfib's frames take no NAPI (s0 keeps TSO
-# while no program is attached), so they still go through RPS.
-xdp_napi_split() {
+# The split: f0 receives in NAPI, as a NIC's driver does, on CPU 1, for
+# tfib and the XDP peer alike.  GRO on f0 gives it a NAPI instance (kept
+# across the peer's attach and detach), TSO off on s0 lets veth hand s0's
+# frames to that instance (a TSO sender's frames skip it), and the
+# instance, made threaded, has its kthread bound to CPU 1.  The sending
+# CPU then only puts each frame on f0's ring of 256.  The forwarder's
+# transmit runs s0's receive, the sink's copy into its ring, on CPU 1 too.
+napi_split() {
 	local pid pids
 
-	[ -x "$xdp" ] || return 0
 	ip netns exec "$ns" ethtool -K f0 gro on >/dev/null &&
+		ip netns exec "$ns" ethtool -K s0 tso off >/dev/null &&
 		ip netns exec "$ns" sh -c 'echo 1 > /sys/class/net/f0/threaded' ||
 		return 1
 	pids=$(pgrep '^napi/f0-') || return 1
@@ -149,6 +150,15 @@ loss() {
 		"$1/events.csv" 2>/dev/null || echo 100
 }
 
+# busy DIR: ", CPU busy: cpu0 N %, ..." from the run's record, while it sent.
+busy() {
+	tr -d ' \n' < "$1/run.json" 2>/dev/null |
+		grep -o '"cpu_busy_permille":{[^}]*}' |
+		awk -F'[{}:,"]+' '{ s = ", CPU busy:";
+			for (i = 3; i < NF; i += 2) s = s " " $i " " $(i + 1) / 10 " %";
+			print s }'
+}
+
 # carries R: does the chain carry R (rcu, rings 4096, CDR 0.01)?
 carries() {
 	local r=$1 line l p
@@ -158,18 +168,20 @@ carries() {
 	l=$(loss "$(field "$line" run)")
 	p=$(field "$line" sent_pps)
 	p=${p%.*}
-	say "probe: R $r pps, sent ${p:-?} pps, $l % of data lost"
+	say "probe: R $r pps, sent ${p:-?} pps, $l % of data lost, refused by f0 at $(
+		grep -o '"tx_short": *[0-9]*' "$(field "$line" run)/run.json" |
+		grep -o '[0-9]*$') opportunities$(busy "$(field "$line" run)")"
 	awk -v l="$l" -v p="${p:-0}" -v r="$r" \
 		'BEGIN { exit !(l <= 1 && p >= 0.9 * r) }'
 }
 
 # probe: the capacity C, doubling R from 500 pps while the chain carries
-# it (up to 128000), then one step of sqrt 2 above the last R carried.
+# it (up to 1024000), then one step of sqrt 2 above the last R carried.
 probe() {
 	local r=500
 
 	capacity=0
-	while [ $r -le 128000 ] && carries $r; do
+	while [ $r -le 1024000 ] && carries $r; do
 		capacity=$r
 		r=$((r * 2))
 	done
