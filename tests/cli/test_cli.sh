@@ -633,6 +633,7 @@ invalid value "65537" for rings: expected a list of CONTROL:DATA or N, sizes fro
 invalid value "0" for seconds: too small; expected an integer from 1 to 3600@bench dev lo source lo out d seconds 0
 invalid value "0" for users: too small; expected an integer from 1 to 16777216@bench dev lo source lo out d users 0
 invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bench dev lo source lo out d burst 1025
+invalid value "1024" for forwarder-cpu: too large; expected an integer from 0 to 1023@bench dev lo source lo out d forwarder-cpu 1024
 unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
 tap_ok "fib: every bad, missing or extra argument refused in one line, exit 1" \

@@ -89,7 +89,8 @@ run_method() {	# run_method METHOD
 	mkdir -p "$(dirname "$dir")"
 	in_ns "$TW" fib bench dev f0 source s0 out "$out" methods "$1" \
 		rate "$rate" cdr "$cdr" rings "$rings" users "$users" \
-		seconds 3 seed 3 table aoi > "$dir.bench" &&
+		seconds 3 seed 3 table aoi forwarder-cpu $(($(nproc) - 1)) \
+		> "$dir.bench" &&
 	grep -q "^run $dir method $1 .* status ok " "$dir.bench" &&
 	[ "$(in_ns "$TW" fib show)" = "no tables" ]
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,9 @@ static const struct tw_arg bench_args[] = {
 	{ .name = "burst", .type = TW_ARG_U32, .off = BENCH_OFF(s.burst),
 	  .meta = "B", .min = 1, .max = TFIB_MAX_BURST,
 	  .help = "the token bucket's burst (default 32)" },
+	{ .name = "forwarder-cpu", .type = TW_ARG_U32,
+	  .off = BENCH_OFF(s.fwd_cpu), .meta = "N", .max = CPU_SETSIZE - 1,
+	  .help = "pin tfib's threads of dev and xdp-user's control plane to CPU N (default: any)" },
 	{ .name = "order", .type = TW_ARG_U32, .off = BENCH_OFF(order),
 	  .meta = "SEED", .max = UINT32_MAX,
 	  .help = "shuffle the runs of each rate from SEED (default: as given)" },
@@ -283,6 +287,7 @@ static void bench_init(void *p)
 	o->s.seed = 1;
 	o->s.seconds = 3;
 	o->s.burst = 32;
+	o->s.fwd_cpu = BENCH_ANY_CPU;
 }
 
 /* The lists not given: their defaults. */

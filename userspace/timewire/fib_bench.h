@@ -53,6 +53,8 @@ struct bench_setup {
 	uint32_t seconds;
 	uint32_t burst;
 	uint32_t cap;		/* rows use min(R, cap); 0: R */
+	uint32_t fwd_cpu;	/* the forwarder's threads' CPU, or: */
+#define BENCH_ANY_CPU	UINT32_MAX
 };
 
 /* One run: a point of the sweep. */

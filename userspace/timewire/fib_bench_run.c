@@ -13,7 +13,9 @@
  * packets in user space (xdp-user), tw-fib-xdp serve runs beside the
  * source, from before its first packet to after its last.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -218,6 +220,75 @@ static int tfib_setup(struct tfib_client *c, const struct bench_setup *s,
 	return ret ? ret : tfib_bind(c, s->table, &bcfg);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The forwarder's CPU (forwarder-cpu) */
+
+static int pin_task(pid_t pid, uint32_t cpu, const char *what)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (!sched_setaffinity(pid, sizeof(set), &set))
+		return 0;
+	tw_err("cannot pin %s (pid %d) to CPU %u: %s", what, (int)pid, cpu,
+	       strerror(errno));
+	return TW_EXIT_SYS;
+}
+
+/* pid's command name starts with prefix */
+static bool comm_is(pid_t pid, const char *prefix)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	return !strncmp(comm, prefix, strlen(prefix));
+}
+
+/*
+ * tfib's threads of the device (its control writer and data workers,
+ * created unbound when the table is bound; ring modes have them) on the
+ * forwarder's CPU, as a user pins a forwarder's threads away from the
+ * traffic's source.
+ */
+static int pin_tfib_threads(const struct bench_setup *s, bool rings)
+{
+	char prefix[32];
+	struct dirent *d;
+	int ret = 0, n = 0;
+	DIR *proc;
+
+	if (s->fwd_cpu == BENCH_ANY_CPU)
+		return 0;
+	snprintf(prefix, sizeof(prefix), "tfib/%u:", if_nametoindex(s->dev));
+	proc = opendir("/proc");
+	if (!proc) {
+		tw_err("/proc: %s", strerror(errno));
+		return TW_EXIT_SYS;
+	}
+	while (!ret && (d = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(d->d_name, NULL, 10);
+
+		if (pid > 0 && comm_is(pid, prefix)) {
+			ret = pin_task(pid, s->fwd_cpu, prefix);
+			n++;
+		}
+	}
+	closedir(proc);
+	if (!ret && rings && !n) {
+		tw_err("no thread %s to pin to CPU %u", prefix, s->fwd_cpu);
+		ret = TW_EXIT_FAIL;
+	}
+	return ret;
+}
+
 /* Write after - before to the FIFO as "name value" lines. */
 static int write_deltas(int fd, const struct counters *before,
 			const struct counters *after)
@@ -370,9 +441,11 @@ static int xdp_server_start(const struct bench_setup *s,
 	if (sv->pid < 0)
 		return TW_EXIT_SYS;
 	sv->out = fdopen(out, "r");
+	/* It has set its own affinity by then: one thread, now pinned. */
 	if (sv->out && fgets(line, sizeof(line), sv->out) &&
 	    !strncmp(line, "serving ", 8))
-		return 0;
+		return s->fwd_cpu == BENCH_ANY_CPU ? 0 :
+			pin_task(sv->pid, s->fwd_cpu, "tw-fib-xdp serve");
 	/* xdp_server_stop() ends and reaps it */
 	tw_err("tw-fib-xdp serve %s did not start", s->dev);
 	if (!sv->out)
@@ -608,6 +681,8 @@ void bench_run(struct tfib_client *c, const struct bench_setup *s,
 			return;
 		}
 		ret = tfib_setup(c, s, p, users, mac);
+		if (!ret)
+			ret = pin_tfib_threads(s, p->rings);
 		if (!ret)
 			ret = source_run(c, s, p, users, fifo, res);
 		/* The table goes, even half set up. */

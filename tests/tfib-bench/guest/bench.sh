@@ -116,11 +116,16 @@ on_source_cpu() {
 	if [ "$split" = 1 ]; then taskset -c 0 "$@"; else "$@"; fi
 }
 
+# The split's forwarder on CPU 1: tfib's threads and xdp-user's process.
+fwd_cpu() {
+	[ "$split" = 1 ] && echo forwarder-cpu 1
+}
+
 # bench ARGS...: timewire fib bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.
 bench() {
 	on_source_cpu ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
-		burst "$burst" seed "$trace_seed" seconds "$secs" "$@" \
+		burst "$burst" seed "$trace_seed" seconds "$secs" $(fwd_cpu) "$@" \
 		2>> "$errors"
 }
 
