@@ -67,8 +67,10 @@ want(meta["rx_other"] == 0, "%d frames that are no forwarded update"
 # Run as root: the sending socket got the budget that keeps a busy
 # forwarder from slowing the source down.
 if meta.get("tx") != "omware":
-    want(meta["tx_sndbuf_bytes"] >= 16 << 20, "the sending socket's budget "
-         "is %d bytes, not 16 MiB" % meta["tx_sndbuf_bytes"])
+    # Linux reports twice what it was asked for.
+    want(meta.get("tx_sndbuf_bytes", 0) >= 16 << 20, "the sending "
+         "socket's budget is %s bytes, under 16 MiB"
+         % meta.get("tx_sndbuf_bytes"))
 if meta.get("tx") == "omware":
     late = meta["omware_late_ns"]
     want(meta["tx_dropped"] == 0 and meta["packets_sent"] == meta["rows"],

@@ -40,6 +40,9 @@ analyze=$TW_ROOT/userspace/tools/tw-fib-analyze
 ns=aoi-$$
 users=${TW_AOI_USERS:-100}
 rate=2000
+# The forwarder's threads pinned (fib bench's forwarder-cpu): the last
+# CPU online.
+last_cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/online)
 cdr=0.1
 rings=4096
 methods="rwlock-ring rcu-ring bucket-ring seqcount-ring rcu-inline"
@@ -89,7 +92,7 @@ run_method() {	# run_method METHOD
 	mkdir -p "$(dirname "$dir")"
 	in_ns "$TW" fib bench dev f0 source s0 out "$out" methods "$1" \
 		rate "$rate" cdr "$cdr" rings "$rings" users "$users" \
-		seconds 3 seed 3 table aoi forwarder-cpu $(($(nproc) - 1)) \
+		seconds 3 seed 3 table aoi forwarder-cpu "$last_cpu" \
 		> "$dir.bench" &&
 	grep -q "^run $dir method $1 .* status ok " "$dir.bench" &&
 	[ "$(in_ns "$TW" fib show)" = "no tables" ]

@@ -49,6 +49,16 @@ int tw_rxring_open(struct tw_rxring *rr, int fd, size_t bytes,
 	return 0;
 }
 
+static int sock_error(int fd)
+{
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
+		return errno;
+	return err ? err : EIO;
+}
+
 static struct tpacket_block_desc *block(const struct tw_rxring *rr,
 					unsigned int i)
 {
@@ -84,7 +94,7 @@ int tw_rxring_read(struct tw_rxring *rr, int wait_ms,
 		   void (*fn)(void *arg, const struct tw_rxring_frame *f),
 		   void *arg)
 {
-	struct pollfd pfd = { .fd = rr->fd, .events = POLLIN | POLLERR };
+	struct pollfd pfd = { .fd = rr->fd, .events = POLLIN };
 	struct tpacket_block_desc *b = block(rr, rr->next);
 	unsigned int blocks = 0;
 	int seen = 0;
@@ -93,6 +103,9 @@ int tw_rxring_read(struct tw_rxring *rr, int wait_ms,
 	      TP_STATUS_USER)) {
 		if (poll(&pfd, 1, wait_ms) < 0 && errno != EINTR)
 			return -errno;
+		/* The device went down, say: read once, or poll says it again. */
+		if (pfd.revents & POLLERR)
+			return -sock_error(rr->fd);
 	}
 	/*
 	 * Blocks fill in ring order: stop at the first the kernel holds, or

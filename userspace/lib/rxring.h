@@ -17,7 +17,7 @@ struct tw_rxring {
 	uint8_t *map;
 	size_t block_size;
 	unsigned int block_nr;
-	unsigned int next;	/* the block the kernel fills next for us */
+	unsigned int next;	/* the block to read next */
 };
 
 struct tw_rxring_frame {
@@ -29,14 +29,16 @@ struct tw_rxring_frame {
 
 /*
  * Sets up a ring of about bytes on the packet socket fd (before bind or
- * after; not yet read from).  A block not filled is handed over after
- * timeout_ms.  0 or -errno.
+ * after; not yet read from).  A block not filled is handed over by the
+ * kernel's timer of timeout_ms, rounded up to jiffies: within two ticks
+ * of it.  0 or -errno.
  */
 int tw_rxring_open(struct tw_rxring *rr, int fd, size_t bytes,
 		   unsigned int timeout_ms);
 /*
  * Calls fn for every frame of the blocks ready, in order, and gives them
- * back; waits up to wait_ms when none is.  Frames seen, or -errno.
+ * back; waits up to wait_ms when none is.  Frames seen, or -errno (the
+ * socket's error when it has one, as when the device goes down).
  */
 int tw_rxring_read(struct tw_rxring *rr, int wait_ms,
 		   void (*fn)(void *arg, const struct tw_rxring_frame *f),

@@ -402,7 +402,8 @@ static void print_result(const struct bench_point *p,
 			 p->rings->control, p->rings->data);
 		print_string("rings", rings);
 	}
-	print_string("status", r->ret ? "failed" : "ok");
+	print_string("status", r->ret ? "failed" :
+		     r->dropped ? "dropped" : "ok");
 	print_u64("sent", r->sent);
 	print_u64("received", r->received);
 	print_u64("socket_drops", r->socket_drops);

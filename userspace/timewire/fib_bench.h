@@ -73,6 +73,8 @@ struct bench_result {
 	uint64_t received;
 	uint64_t socket_drops;
 	double sent_pps;
+	/* paced: omware could not send some frames, the run is complete */
+	bool dropped;
 };
 
 /*

@@ -15,10 +15,10 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <sched.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -260,7 +260,7 @@ static bool comm_is(pid_t pid, const char *prefix)
  */
 static int pin_tfib_threads(const struct bench_setup *s, bool rings)
 {
-	char prefix[32];
+	char prefix[16];	/* a command name's 15 characters at most */
 	struct dirent *d;
 	int ret = 0, n = 0;
 	DIR *proc;
@@ -424,8 +424,9 @@ struct xdp_server {
 };
 
 /*
- * The control plane of xdp-user, on any CPU (as tfib's threads run),
- * ready once it says "serving": its packet socket is open.
+ * The control plane of xdp-user, on any CPU (as tfib's threads run) or
+ * on forwarder-cpu's, ready once it says "serving": its packet socket is
+ * open.
  */
 static int xdp_server_start(const struct bench_setup *s,
 			    struct xdp_server *sv)
@@ -584,6 +585,8 @@ static void parse_summary(int fd, struct bench_result *res)
 			res->socket_drops = strtoull(val, NULL, 10);
 		else if (!strcmp(key, "sent_pps"))
 			res->sent_pps = strtod(val, NULL);
+		else if (!strcmp(key, "stop"))
+			res->dropped = !strcmp(val, "dropped");
 	}
 }
 
@@ -621,6 +624,14 @@ static int source_run(struct tfib_client *c, const struct bench_setup *s,
 		int src = reap(pid);
 
 		parse_summary(out, res);
+		/*
+		 * Frames the device refused omware are counted in the run's
+		 * records (tx_dropped): the run is complete, its pacing not.
+		 */
+		if (src == TW_EXIT_PARTIAL && res->dropped &&
+		    p->method->pace_omware)
+			src = 0;
+		res->dropped = res->dropped && !src;
 		ret = ret ? ret : src;
 	}
 	if (tfib)

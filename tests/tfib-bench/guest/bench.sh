@@ -5,9 +5,9 @@
 # bench": tw-fib-source sends a Zipf(1) trace of 1000 users through tfib.ko
 # in every sync mode (rings small and large, and inline) and through the
 # XDP peer (tw-fib-xdp; its map set by the program, xdp, and by a process
-# reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a sweep of rates R that
-# passes the chain's capacity (under emulation the source's, which the
-# forwarder's lies beyond); plus the baseline (one user, no control
+# reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a
+# sweep of rates R that passes the chain's capacity (with the split, where
+# the forwarder's CPU runs out); plus the baseline (one user, no control
 # packets); and, with omware loaded, rcu inline and rcu through rings with
 # the source paced by omware (+omware: shown beside the rest, judged by no
 # check).  This script finds the capacity and fixes the sweep; bench
@@ -25,8 +25,9 @@
 #   - the capacity C: the highest R of a doubling probe (rcu through rings
 #     of 4096, CDR 0.01, then one step of sqrt 2) that the chain carries:
 #     the source sends at least 90 % of R and at most 1 % of the data
-#     packets are lost (on veth the sender's own system call runs the
-#     forwarder's receive path, so the source may be what stops first);
+#     packets are lost (without the split the sender's own system call
+#     runs the forwarder's receive path on veth, so the source may be
+#     what stops first; each probe line says the CPUs' busy shares);
 #   - the sweep: R = C times each factor of $factors, rounded; a run sends
 #     R x its seconds rows, at most C x its seconds (bench's cap: above C
 #     the source sends as fast as it can, its token bucket always ahead, so
@@ -123,6 +124,7 @@ fwd_cpu() {
 
 # bench ARGS...: timewire fib bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.
+# shellcheck disable=SC2046 # fwd_cpu's words are two arguments
 bench() {
 	on_source_cpu ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
 		burst "$burst" seed "$trace_seed" seconds "$secs" $(fwd_cpu) "$@" \
@@ -155,7 +157,16 @@ loss() {
 		"$1/events.csv" 2>/dev/null || echo 100
 }
 
-# busy DIR: ", CPU busy: cpu0 N %, ..." from the run's record, while it sent.
+# json_int DIR KEY: a number of the run's record, or "?".
+json_int() {
+	local v
+
+	v=$(grep -o "\"$2\": *[0-9]*" "$1/run.json" 2>/dev/null | grep -o '[0-9]*$')
+	echo "${v:-?}"
+}
+
+# busy DIR: ", CPU busy: cpu0 N % cpu1 N % ..." from the run's record,
+# while it sent.
 busy() {
 	tr -d ' \n' < "$1/run.json" 2>/dev/null |
 		grep -o '"cpu_busy_permille":{[^}]*}' |
@@ -174,14 +185,14 @@ carries() {
 	p=$(field "$line" sent_pps)
 	p=${p%.*}
 	say "probe: R $r pps, sent ${p:-?} pps, $l % of data lost, refused by f0 at $(
-		grep -o '"tx_short": *[0-9]*' "$(field "$line" run)/run.json" |
-		grep -o '[0-9]*$') opportunities$(busy "$(field "$line" run)")"
+		json_int "$(field "$line" run)" tx_short) opportunities$(busy "$(field "$line" run)")"
 	awk -v l="$l" -v p="${p:-0}" -v r="$r" \
 		'BEGIN { exit !(l <= 1 && p >= 0.9 * r) }'
 }
 
 # probe: the capacity C, doubling R from 500 pps while the chain carries
-# it (up to 1024000), then one step of sqrt 2 above the last R carried.
+# it (up to 1024000), then one step of sqrt 2 above the last R carried
+# (up to 1443840).
 probe() {
 	local r=500
 
@@ -207,11 +218,11 @@ sweep_rate() {
 		n=$((n + 1))
 		dir=$(field "$line" run)
 		line="[$n/$total] R $r CDR $(field "$line" cdr) ${dir##*/}: $(
-			if [ "$(field "$line" status)" = ok ]; then
-				echo "$(loss "$dir") % lost"
-			else
-				echo "FAILED ($(tail -n 1 "$errors" 2>/dev/null))"
-			fi)"
+			case $(field "$line" status) in
+			ok) echo "$(loss "$dir") % lost" ;;
+			dropped) echo "$(loss "$dir") % lost, $(json_int "$dir" tx_dropped) frames omware could not send" ;;
+			*) echo "FAILED ($(tail -n 1 "$errors" 2>/dev/null))" ;;
+			esac)"
 		say "$line"
 	done
 }
