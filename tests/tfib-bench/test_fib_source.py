@@ -139,6 +139,34 @@ class Options(unittest.TestCase):
         self.assertEqual((run["tx"], run["stop"], run["packets_sent"]),
                          ("omware", "error", 0))
 
+    def test_refused(self):
+        self.refused("--refused takes retry or lost", "--simulate", "-o",
+                     "x", "--refused", "drop")
+        self.refused("omware loses what the device refuses anyway",
+                     "-o", "x", "-i", "lo", "-d", "02:00:00:00:00:01",
+                     "--pace", "omware", "--refused", "lost")
+
+    @unittest.skipUnless(os.geteuid() == 0, "packet sockets need root")
+    def test_receive_ring_on_lo(self):
+        # lo hands every frame back: the receive ring sees each once (none
+        # is a forwarded update: its source is lo, not the forwarder),
+        # those of the last block not full too, with no drain to wait
+        # for its timer
+        for policy in ("retry", "lost"):
+            with tempfile.TemporaryDirectory() as d:
+                p = source("-o", d, "-i", "lo", "-d", "02:00:00:00:00:01",
+                           "-n", "300", "-r", "20000", "-q", "--drain",
+                           "0", "--refused", policy)
+                with open(os.path.join(d, "run.json")) as f:
+                    run = json.load(f)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual((run["packets_sent"], run["rx_other"],
+                              run["packets_received"],
+                              run["rx_socket_drops"]), (300, 300, 0, 0))
+            self.assertEqual((run["tx_refused_policy"], run["tx_refused"]),
+                             (policy, 0))
+            self.assertGreaterEqual(run["tx_sndbuf_bytes"], 16 << 20)
+
     def test_no_such_interface(self):
         with tempfile.TemporaryDirectory() as d:
             p = source("-o", d, "-i", "no-such-if0", "-d",

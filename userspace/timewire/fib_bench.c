@@ -229,6 +229,12 @@ static int parse_source(void *dst, int argc, char **argv)
 	return fib_dev_index("source", argv[0], dst);
 }
 
+static const struct tw_keyword refused_words[] = {
+	{ "retry", BENCH_REFUSED_RETRY },
+	{ "lost", BENCH_REFUSED_LOST },
+	{ NULL, 0 },
+};
+
 #define BENCH_OFF(f)	offsetof(struct bench_opts, f)
 
 static const struct tw_arg bench_args[] = {
@@ -269,6 +275,9 @@ static const struct tw_arg bench_args[] = {
 	{ .name = "burst", .type = TW_ARG_U32, .off = BENCH_OFF(s.burst),
 	  .meta = "B", .min = 1, .max = TFIB_MAX_BURST,
 	  .help = "the token bucket's burst (default 32)" },
+	{ .name = "refused", .type = TW_ARG_KEYWORD,
+	  .off = BENCH_OFF(s.refused), .keywords = refused_words,
+	  .help = "a frame the source's device refuses: sent again (retry, default) or lost, as behind a wire" },
 	{ .name = "forwarder-cpu", .type = TW_ARG_U32,
 	  .off = BENCH_OFF(s.fwd_cpu), .meta = "N", .max = CPU_SETSIZE - 1,
 	  .help = "pin tfib's threads of dev and xdp-user's control plane to CPU N (default: any)" },

@@ -53,8 +53,15 @@ struct bench_setup {
 	uint32_t seconds;
 	uint32_t burst;
 	uint32_t cap;		/* rows use min(R, cap); 0: R */
+	int refused;		/* enum bench_refused */
 	uint32_t fwd_cpu;	/* the forwarder's threads' CPU, or: */
 #define BENCH_ANY_CPU	UINT32_MAX
+};
+
+/* A frame the device refuses the source: sent again, or lost. */
+enum bench_refused {
+	BENCH_REFUSED_RETRY,
+	BENCH_REFUSED_LOST,
 };
 
 /* One run: a point of the sweep. */

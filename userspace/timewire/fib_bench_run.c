@@ -551,6 +551,10 @@ static void source_argv(struct argv_buf *b, const struct bench_setup *s,
 	if (p->method->pace_omware) {
 		arg_add(b, "--pace");
 		arg_add(b, "omware");
+	} else if (s->refused == BENCH_REFUSED_LOST) {
+		/* omware loses what the device refuses anyway */
+		arg_add(b, "--refused");
+		arg_add(b, "lost");
 	}
 	if (bench_is_xdp(p->method)) {
 		arg_add(b, "--counters-cmd");

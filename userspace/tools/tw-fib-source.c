@@ -133,6 +133,7 @@ struct src_opts {
 	uint32_t fifo;			/* SCHED_FIFO priority, 0: none */
 	bool simulate;
 	bool pace_omware;		/* --pace omware */
+	bool refused_lost;		/* --refused lost */
 	bool json;
 	bool quiet;
 };
@@ -186,6 +187,7 @@ struct run {
 	uint64_t rx_lost;		/* no record left */
 	uint64_t rx_other;		/* frames that are no forwarded update */
 	uint64_t tx_short;		/* opportunities the device took less */
+	uint64_t tx_refused;		/* --refused lost: frames it refused */
 	int tx_fd, rx_fd;
 	struct tw_rxring rx_ring;
 	int tx_sndbuf;			/* the sending socket's, as granted */
@@ -603,20 +605,50 @@ static void tx_batch_init(struct tx_batch *b, const struct run *r)
 	}
 }
 
-/* Frames the device took, 0 when it took none, -errno on a failure. */
-static int tx_send(struct run *r, struct tx_batch *b, int k, uint64_t now_ns)
+/* Frames [from, k) the device took, 0 if none, -errno on a failure. */
+static int tx_sendmmsg(struct run *r, struct tx_batch *b, int from, int k)
 {
-	int n;
+	int n = sendmmsg(r->tx_fd, b->msg + from, k - from, 0);
 
-	if (r->o->simulate)
-		return sim_xmit(r, b->frame, k, now_ns);
-	n = sendmmsg(r->tx_fd, b->msg, k, 0);
 	if (n >= 0)
 		return n;
 	/* A full queue: the tokens stay, the rows go next time. */
 	if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR)
 		return 0;
 	return -errno;
+}
+
+/*
+ * --refused lost: every frame is sent; one the device refuses is lost, as
+ * a wire loses what the far end's full receive ring cannot take.  On veth
+ * the device's refusal is the forwarder's ring being full.
+ */
+static int tx_send_all(struct run *r, struct tx_batch *b, int k)
+{
+	int done = 0, n;
+
+	while (done < k) {
+		n = tx_sendmmsg(r, b, done, k);
+		if (n < 0)
+			return n;
+		done += n;
+		/* sendmmsg stops at the frame refused: it is gone */
+		if (done < k) {
+			r->tx_refused++;
+			done++;
+		}
+	}
+	return k;
+}
+
+/* Frames the device took, 0 when it took none, -errno on a failure. */
+static int tx_send(struct run *r, struct tx_batch *b, int k, uint64_t now_ns)
+{
+	if (r->o->simulate)
+		return sim_xmit(r, b->frame, k, now_ns);
+	if (r->o->refused_lost)
+		return tx_send_all(r, b, k);
+	return tx_sendmmsg(r, b, 0, k);
 }
 
 /* Until the bucket has a token: sleep when that is long, else spin. */
@@ -1037,8 +1069,12 @@ static void print_run(const struct run *r, const struct counters *ctr,
 	print_u64("rx_no_record", r->rx_lost);
 	print_uint("rx_socket_drops", r->rx_stats.tp_drops);
 	print_u64("tx_short", r->tx_short);
-	if (!o->simulate && !o->pace_omware)
+	if (!o->simulate && !o->pace_omware) {
 		print_s64("tx_sndbuf_bytes", r->tx_sndbuf);
+		print_string("tx_refused_policy",
+			     o->refused_lost ? "lost" : "retry");
+		print_u64("tx_refused", r->tx_refused);
+	}
 	if (o->pace_omware)
 		print_pace(r);
 	print_cpu_busy(r);
@@ -1143,6 +1179,7 @@ static void print_summary(const struct run *r, const char *stop)
 enum {
 	OPT_DRAIN = 256, OPT_CPU, OPT_RX_CPU, OPT_FIFO, OPT_LABEL,
 	OPT_COUNTERS, OPT_COUNTERS_CMD, OPT_SIMULATE, OPT_FRAMES, OPT_PACE,
+	OPT_REFUSED,
 };
 
 static const struct option long_opts[] = {
@@ -1167,6 +1204,7 @@ static const struct option long_opts[] = {
 	{ "simulate", no_argument, NULL, OPT_SIMULATE },
 	{ "frames", required_argument, NULL, OPT_FRAMES },
 	{ "pace", required_argument, NULL, OPT_PACE },
+	{ "refused", required_argument, NULL, OPT_REFUSED },
 	{ "json", no_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -1179,7 +1217,7 @@ static void usage(FILE *f)
 		"Usage: tw-fib-source -i IFNAME -d FWD_MAC -o OUTDIR [-I SINK_IFNAME]\n"
 		"                     [-r RATE] [-b BURST] [-t TRACE | -u USERS -c CDR -s SEED -n ROWS]\n"
 		"                     [--drain MS] [--cpu N] [--rx-cpu N] [--fifo PRIO]\n"
-		"                     [--pace sendmmsg|omware]\n"
+		"                     [--pace sendmmsg|omware] [--refused retry|lost]\n"
 		"                     [--label KEY=VALUE]... [--counters FILE | --counters-cmd CMD]\n"
 		"                     [-j] [-q]\n"
 		"       tw-fib-source --simulate -o OUTDIR [--frames FILE] [...]\n"
@@ -1201,6 +1239,8 @@ static void usage(FILE *f)
 		"      --pace HOW           sendmmsg (default): the sender sends what the bucket\n"
 		"                           admits when it looks; omware: omware.ko sends each\n"
 		"                           frame at the time the bucket plans for it\n"
+		"      --refused HOW        a frame the device refuses: retry (default), its\n"
+		"                           token kept; lost: counted sent, as a wire loses it\n"
 		"      --label KEY=VALUE    add a field to run.json (sync=rcu, fwd=inline, ...)\n"
 		"      --counters FILE      the forwarder's counter deltas, \"name value\" lines,\n"
 		"                           read when the run ends, into run.json\n"
@@ -1225,7 +1265,7 @@ static int check_label(const char *s)
 		"rx_socket_drops", "tx_short", "counters", "tx_dropped",
 		"tx_unreported", "omware_late_ns", "omware_late_over",
 		"omware_late_threshold_ns", "cpu_busy_permille",
-		"tx_sndbuf_bytes",
+		"tx_sndbuf_bytes", "tx_refused_policy", "tx_refused",
 	};
 	size_t klen = strcspn(s, "="), i;
 
@@ -1334,6 +1374,15 @@ static int parse_pace(struct src_opts *o, const char *arg)
 	return -1;
 }
 
+static int parse_refused(struct src_opts *o, const char *arg)
+{
+	o->refused_lost = !strcmp(arg, "lost");
+	if (o->refused_lost || !strcmp(arg, "retry"))
+		return 0;
+	tw_err("--refused takes retry or lost, not \"%s\"", arg);
+	return -1;
+}
+
 static int parse_one(struct src_opts *o, int opt, const char *arg)
 {
 	if (parse_name(o, opt, arg))
@@ -1371,6 +1420,8 @@ static int parse_one(struct src_opts *o, int opt, const char *arg)
 		return parse_label(o, arg);
 	case OPT_PACE:
 		return parse_pace(o, arg);
+	case OPT_REFUSED:
+		return parse_refused(o, arg);
 	}
 	return parse_gen(o, opt, arg);
 }
@@ -1392,6 +1443,10 @@ static int check_opts(struct src_opts *o)
 	}
 	if (o->frames_path && !o->simulate) {
 		tw_err("--frames writes the frames of a --simulate run only");
+		return -1;
+	}
+	if (o->refused_lost && o->pace_omware) {
+		tw_err("--refused is sendmmsg's: omware loses what the device refuses anyway");
 		return -1;
 	}
 	if (o->simulate && o->pace_omware) {
