@@ -36,7 +36,7 @@
 #     (bench's order; TW_BENCH_SEED=N repeats it); the trace's seed is
 #     fixed.
 # --full: factors 1/8 .. 4, 3 s of traffic a run (174 runs with the paced
-# ones, 20 min under emulation at d8b579d); --short: factors 1/2 and 2, 1 s
+# ones, 30 min under emulation at 9a409df); --short: factors 1/2 and 2, 1 s
 # a run (58 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
