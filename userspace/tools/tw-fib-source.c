@@ -631,6 +631,9 @@ static int tx_send_all(struct run *r, struct tx_batch *b, int k)
 		n = tx_sendmmsg(r, b, done, k);
 		if (n < 0)
 			return n;
+		/* none taken: only a full queue (ENOBUFS) is a refusal */
+		if (!n && errno != ENOBUFS)
+			continue;
 		done += n;
 		/* sendmmsg stops at the frame refused: it is gone */
 		if (done < k) {
