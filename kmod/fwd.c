@@ -437,13 +437,23 @@ static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 		tfib_kick_data(fwd);
 }
 
-/* In the receive path, under RCU: fwd lives until dev_remove_pack(). */
+/*
+ * In the receive path, under RCU: fwd lives until dev_remove_pack().
+ *
+ * The handler sits on the bound device's own list, which the core also
+ * delivers to when a frame that arrived on it has been handed to an upper
+ * device (a VLAN, macvlan, ipvlan, bond or team on top): @dev is then the
+ * upper.  Such a frame is that device's, of another VLAN or namespace
+ * maybe, and is never the binding's.
+ */
 static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
 		    struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct tfib_fwd *fwd = container_of(pt, struct tfib_fwd, pt);
 	int kind;
 
+	if (dev != fwd->dev)
+		goto drop;
 	/* a frame for another host, seen in promiscuous mode */
 	if (skb->pkt_type == PACKET_OTHERHOST)
 		goto drop;

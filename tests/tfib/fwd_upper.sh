@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A binding takes the frames of its own device only.  The core hands the
+# frames that arrive on a device and then belong to an upper device (a
+# VLAN, a macvlan in another namespace, a bond over it) to the lower
+# device's handlers too; a table bound to the lower device must neither
+# learn from their control packets nor forward their data.  A table bound
+# to the upper device itself forwards as on any device.
+#
+#   netns src                          netns fwd                 netns mv
+#   s0 ------------------ veth ------- f0   (table "lower")
+#   s0.100 (VLAN 100)                  f0.100 (table "vlan")
+#                                      mv0: macvlan on f0 -------> mv0
+#   s1 ------------------ veth ------- f1 in bond0 (table "slave" on f1,
+#                                         table "bond" on bond0)
+#
+# The packets are sent by xdp_pkt.py; the tables are read with timewire.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/tap.sh"
+
+TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
+tw=${TW_CLI:-$TW_ROOT/userspace/timewire/timewire}
+pkt=$here/xdp_pkt.py
+ns_src=up-src-$$
+ns_fwd=up-fwd-$$
+ns_mv=up-mv-$$
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
+command -v jq >/dev/null || tap_skip_all "jq not installed"
+[ -x "$tw" ] || { echo "Bail out! no timewire CLI at $tw"; exit "$KSFT_FAIL"; }
+"$tw" fib show >/dev/null 2>&1 || tap_skip_all "the tfib module is not loaded"
+
+cleanup() {
+	ip netns del "$ns_src" 2>/dev/null
+	ip netns del "$ns_fwd" 2>/dev/null
+	ip netns del "$ns_mv" 2>/dev/null
+}
+trap cleanup EXIT
+
+in_src() { ip netns exec "$ns_src" "$@"; }
+in_fwd() { ip netns exec "$ns_fwd" "$@"; }
+fib() { in_fwd "$tw" fib "$@"; }
+mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
+
+topology() {
+	local nsf="ip -n $ns_fwd" nss="ip -n $ns_src"
+
+	ip netns add "$ns_src" && ip netns add "$ns_fwd" &&
+	ip netns add "$ns_mv" &&
+	$nss link add s0 type veth peer name f0 netns "$ns_fwd" &&
+	$nss link add s1 type veth peer name f1 netns "$ns_fwd" &&
+	$nss link add link s0 name s0.100 type vlan id 100 &&
+	$nsf link add link f0 name f0.100 type vlan id 100 &&
+	$nsf link add link f0 name mv0 type macvlan mode bridge &&
+	$nsf link set mv0 netns "$ns_mv" &&
+	$nsf link add bond0 type bond mode active-backup &&
+	$nsf link set f1 master bond0 &&
+	for d in s0 s0.100 s1; do $nss link set "$d" up || return 1; done &&
+	for d in f0 f0.100 f1 bond0; do $nsf link set "$d" up || return 1; done &&
+	ip -n "$ns_mv" link set mv0 up
+}
+
+# send IFNAME DST_MAC [xdp_pkt.py options]: one update packet from IFNAME.
+send() { in_src "$pkt" "$@"; }
+
+control() {	# control IFNAME DST_MAC USER
+	send "$1" "$2" --set version=1 --set type=1 --set user="$3" \
+		--set seq=1 --set addr_ns=1000 --set mac="$sink_mac"
+}
+
+# has_user TABLE USER: the table holds an entry for USER.
+has_user() { fib get "$1" user "$2" >/dev/null 2>&1; }
+
+# counter TABLE NAME: one counter of the table (jq: Python starts slowly
+# in an emulated guest).
+counter() {
+	fib -j stats "$1" |
+		jq -er --arg k "$2" '[.. | objects | select(has("stats"))][0].stats[$k]'
+}
+
+counter_is() {	# counter_is TABLE NAME VALUE
+	local got
+	got=$(counter "$1" "$2") || return 1
+	[ "$got" = "$3" ] || { echo "# $1 $2: $got, want $3"; return 1; }
+}
+
+# Wait until the binding's counter is VALUE: a ring binding's writer runs
+# a moment after the frame came.
+until_counter() {	# until_counter TABLE NAME VALUE
+	local i
+	for i in $(seq 50); do
+		[ "$(counter "$1" "$2" 2>/dev/null)" = "$3" ] && return 0
+		sleep 0.1
+	done
+	counter_is "$@"
+}
+
+# Frames of the uppers of f0 do not reach f0's inline binding; its own do.
+lower() {
+	fib create lower capacity 64 sync rcu &&
+		fib bind lower dev f0 mode inline &&
+		fib set lower user 2 mac "$sink_mac" ||
+		{ tap_result 1 "bind a table to f0"; return; }
+	tap_ok "a control packet from VLAN 100 does not write f0's table" \
+		eval 'control s0.100 "$fwd_mac" 1 && ! has_user lower 1'
+	tap_ok "a data packet from VLAN 100 is not forwarded by f0's table" \
+		eval 'send s0.100 "$fwd_mac" --set version=1 --set user=2 \
+			--set seq=5 --expect-none &&
+		      counter_is lower rx 0 && counter_is lower forwarded 0'
+	tap_ok "a control packet to a macvlan in another netns is not f0's" \
+		eval 'control s0 "$mv_mac" 3 && ! has_user lower 3 &&
+		      counter_is lower rx 0'
+	# the control of the test: the same packets on f0 itself are taken
+	tap_ok "a control packet on f0 itself writes f0's table" \
+		eval 'control s0 "$fwd_mac" 4 && has_user lower 4'
+	tap_ok "a data packet on f0 itself is forwarded untagged" \
+		send s0 "$fwd_mac" --set version=1 --set user=2 --set seq=6 \
+		--expect dst="$sink_mac" --expect src="$fwd_mac"
+	fib del lower
+}
+
+# The same through the rings: the check comes before the mode's path.
+lower_ring() {
+	fib create lower capacity 64 && fib bind lower dev f0 mode ring ||
+		{ tap_result 1 "bind a table to f0 with rings"; return; }
+	tap_ok "ring: a control packet from VLAN 100 is not queued for f0's table" \
+		eval 'control s0.100 "$fwd_mac" 1 && control s0 "$fwd_mac" 4 &&
+		      until_counter lower rx 1 && has_user lower 4 &&
+		      ! has_user lower 1'
+	fib del lower
+}
+
+# A table bound to the VLAN device and to the bond forwards.
+uppers() {
+	fib create vlan capacity 64 && fib bind vlan dev f0.100 mode inline ||
+		{ tap_result 1 "bind a table to f0.100"; return; }
+	tap_ok "a table bound to f0.100 learns from VLAN 100" \
+		eval 'control s0.100 "$fwd_mac" 7 && until_counter vlan rx 1 &&
+		      has_user vlan 7'
+	tap_ok "a table bound to f0.100 forwards back into VLAN 100" \
+		send s0.100 "$fwd_mac" --set version=1 --set user=7 --set seq=8 \
+		--expect dst="$sink_mac" --expect src="$fwd_mac"
+	fib del vlan
+
+	fib create slave capacity 64 && fib bind slave dev f1 mode inline &&
+		fib create bond capacity 64 && fib bind bond dev bond0 mode inline ||
+		{ tap_result 1 "bind tables to f1 and bond0"; return; }
+	tap_ok "a control packet to bond0 writes bond0's table, not its slave's" \
+		eval 'control s1 "$bond_mac" 9 && until_counter bond rx 1 &&
+		      has_user bond 9 && ! has_user slave 9 &&
+		      counter_is slave rx 0'
+	tap_ok "a table bound to bond0 forwards out of the bond" \
+		send s1 "$bond_mac" --set version=1 --set user=9 --set seq=10 \
+		--expect dst="$sink_mac" --expect src="$bond_mac"
+	fib del slave
+	fib del bond
+}
+
+tap_plan 10
+if ! topology; then
+	echo "Bail out! cannot make the topology (VLAN, macvlan, bonding)"
+	exit "$KSFT_FAIL"
+fi
+fwd_mac=$(mac_of "$ns_fwd" f0)
+mv_mac=$(mac_of "$ns_mv" mv0)
+bond_mac=$(mac_of "$ns_fwd" bond0)
+sink_mac=02:00:00:00:00:42
+lower
+lower_ring
+uppers
+tap_done
