@@ -275,6 +275,9 @@ static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
 	put_unaligned_be32(tu->seq, &h->addr_seq);
 	ether_addr_copy(eth->h_dest, tu->mac);
 	ether_addr_copy(eth->h_source, fwd->dev->dev_addr);
+	/* a receive checksum no longer covers what was rewritten */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
 	/*
 	 * Neither a receive timestamp nor a sender's delivery time (which
 	 * skb_clear_tstamp() keeps) is a transmit time for fq or etf.
@@ -416,7 +419,8 @@ undo:
 	return false;
 }
 
-static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
+/* NET_RX_DROP when the ring is full. */
+static int tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 {
 	struct tfib_ring *ring = &fwd->ring[kind];
 	int len = atomic_inc_return(&ring->len);
@@ -425,7 +429,7 @@ static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 		atomic_dec(&ring->len);
 		tfib_pcpu_add(fwd->pcpu, TFIB_B_DROPPED(kind), 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
-		return;
+		return NET_RX_DROP;
 	}
 	tfib_pcpu_add(fwd->pcpu, TFIB_B_ENQUEUED(kind), 1);
 	/* a statistic: two CPUs racing here may lose one's peak */
@@ -435,6 +439,7 @@ static void tfib_enqueue(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 		tfib_kick_writer(fwd);
 	else
 		tfib_kick_data(fwd);
+	return NET_RX_SUCCESS;
 }
 
 /*
@@ -450,13 +455,18 @@ static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
 		    struct packet_type *pt, struct net_device *orig_dev)
 {
 	struct tfib_fwd *fwd = container_of(pt, struct tfib_fwd, pt);
+	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	int kind;
 
-	if (dev != fwd->dev)
+	if (dev != fwd->dev) {
+		reason = SKB_DROP_REASON_UNHANDLED_PROTO;
 		goto drop;
+	}
 	/* a frame for another host, seen in promiscuous mode */
-	if (skb->pkt_type == PACKET_OTHERHOST)
+	if (skb->pkt_type == PACKET_OTHERHOST) {
+		reason = SKB_DROP_REASON_OTHERHOST;
 		goto drop;
+	}
 	/* other handlers (taps) may hold it too: rewritten, it must be ours */
 	skb = skb_share_check(skb, GFP_ATOMIC);
 	if (!skb)
@@ -465,14 +475,13 @@ static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
 	kind = tfib_classify(fwd->t, skb);
 	if (kind < 0)
 		goto drop;
-	if (fwd->cfg.mode == TFIB_FWD_MODE_INLINE)
-		tfib_process(fwd, kind, skb);
-	else
-		tfib_enqueue(fwd, kind, skb);
+	if (fwd->cfg.mode == TFIB_FWD_MODE_RING)
+		return tfib_enqueue(fwd, kind, skb);
+	tfib_process(fwd, kind, skb);
 	return NET_RX_SUCCESS;
 
 drop:
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 	return NET_RX_DROP;
 }
 
@@ -493,6 +502,12 @@ static bool tfib_worker_wait(struct tfib_worker *w)
 	}
 }
 
+/*
+ * Packets processed with BH disabled at a time: the receive path's context
+ * (counters, fib locks, transmit), held for a few lookups, not a burst.
+ */
+#define TFIB_BH_BATCH	16
+
 /* Take a burst off the worker's ring and process it; its size. */
 static int tfib_burst(struct tfib_worker *w)
 {
@@ -501,22 +516,28 @@ static int tfib_burst(struct tfib_worker *w)
 	long bytes = 0;
 	int i, n;
 
-	/* the receive path's context: counters, fib locks, transmit */
 	local_bh_disable();
 	n = ptr_ring_consume_batched(&ring->r, w->batch, fwd->cfg.burst);
-	if (n > 0) {
-		atomic_sub(n, &ring->len);
-		for (i = 0; i < n; i++)
-			bytes += ((struct sk_buff *)w->batch[i])->truesize;
-		atomic_long_sub(bytes, &ring->bytes);
-		for (i = 0; i < n; i++)
-			tfib_process(fwd, w->kind, w->batch[i]);
-		tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
-			      tfib_bin(n, TFIB_BURST_BINS), 1);
-		u64_stats_update_begin(&w->syncp);
-		u64_stats_inc(&w->bursts);
-		u64_stats_add(&w->pkts, n);
-		u64_stats_update_end(&w->syncp);
+	if (n <= 0) {
+		local_bh_enable();
+		return 0;
+	}
+	atomic_sub(n, &ring->len);
+	for (i = 0; i < n; i++)
+		bytes += ((struct sk_buff *)w->batch[i])->truesize;
+	atomic_long_sub(bytes, &ring->bytes);
+	tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
+		      tfib_bin(n, TFIB_BURST_BINS), 1);
+	u64_stats_update_begin(&w->syncp);
+	u64_stats_inc(&w->bursts);
+	u64_stats_add(&w->pkts, n);
+	u64_stats_update_end(&w->syncp);
+	for (i = 0; i < n; i++) {
+		if (i && !(i % TFIB_BH_BATCH)) {
+			local_bh_enable();
+			local_bh_disable();
+		}
+		tfib_process(fwd, w->kind, w->batch[i]);
 	}
 	local_bh_enable();
 	return n;
