@@ -46,6 +46,10 @@ enum tfib_ctr {
 	TFIB_C_DROP_TABLE_FULL,
 	TFIB_C_DROP_XMIT,
 	TFIB_C_DROP_BAD_MAC,	/* TFIB_STATS_A_DROP_BAD_MAC, after the picks */
+	TFIB_C_DROP_HOP_LIMIT,
+	TFIB_C_DROP_LOOP,
+	TFIB_C_DROP_GROUP,
+	TFIB_C_DROP_CONTROL_SRC,
 	TFIB_C_STATS,
 	TFIB_C_AGE = TFIB_C_STATS,
 	TFIB_C_BURST = TFIB_C_AGE + TFIB_AGE_BINS,
@@ -54,7 +58,10 @@ enum tfib_ctr {
 
 static_assert(TFIB_STATS_A_RX + TFIB_C_DROP_XMIT == TFIB_STATS_A_DROP_XMIT);
 static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
-static_assert(TFIB_STATS_A_DROP_BAD_MAC == TFIB_STATS_A_MAX);
+/* The counters after the picks, in the same order. */
+#define TFIB_C_LATE	(TFIB_C_STATS - TFIB_C_DROP_BAD_MAC)
+static_assert(TFIB_STATS_A_DROP_BAD_MAC + TFIB_C_LATE - 1 ==
+	      TFIB_STATS_A_DROP_CONTROL_SRC);
 /* The binding's enum tfib_pick is the core's policy. */
 static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
 	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
@@ -273,6 +280,7 @@ static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
 	h = (struct tfib_hdr *)(eth + 1);
 	put_unaligned_be64(tu->ts_ns, &h->addr_ns);
 	put_unaligned_be32(tu->seq, &h->addr_seq);
+	h->hop_limit--;
 	ether_addr_copy(eth->h_dest, tu->mac);
 	ether_addr_copy(eth->h_source, fwd->dev->dev_addr);
 	/* a receive checksum no longer covers what was rewritten */
@@ -306,6 +314,13 @@ static void tfib_data(struct tfib_fwd *fwd, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
+	/* back to where it came from, or to this device: a loop */
+	if (ether_addr_equal(tu.mac, eth_hdr(skb)->h_source) ||
+	    ether_addr_equal(tu.mac, fwd->dev->dev_addr)) {
+		tfib_count(t, TFIB_C_DROP_LOOP);
+		kfree_skb(skb);
+		return;
+	}
 	tfib_count_age(t, tfib_table_now(t), tu.ts_ns);
 	tfib_address(fwd, skb, &tu);
 }
@@ -318,10 +333,52 @@ static void tfib_process(struct tfib_fwd *fwd, u8 kind, struct sk_buff *skb)
 		tfib_data(fwd, skb);
 }
 
-/* The ring of an update packet's type, or a drop counter. */
-static int tfib_classify(struct tfib_table *t, struct sk_buff *skb)
+/* Is the sender of control packet @skb one the binding accepts? */
+static bool tfib_control_src_ok(const struct tfib_fwd *fwd,
+				const struct sk_buff *skb)
 {
+	const u8 *src = eth_hdr(skb)->h_source;
+	u32 i;
+
+	if (!fwd->cfg.n_control_src)
+		return true;
+	for (i = 0; i < fwd->cfg.n_control_src; i++)
+		if (ether_addr_equal(src, fwd->cfg.control_src[i]))
+			return true;
+	return false;
+}
+
+/* The drop counter of a control packet, or TFIB_C_RX_CONTROL. */
+static enum tfib_ctr tfib_check_control(const struct tfib_fwd *fwd,
+					const struct sk_buff *skb,
+					const struct tfib_hdr *h)
+{
+	/* a group next hop would send the user's data everywhere */
+	if (!is_valid_ether_addr(h->mac))
+		return TFIB_C_DROP_BAD_MAC;
+	if (!tfib_control_src_ok(fwd, skb))
+		return TFIB_C_DROP_CONTROL_SRC;
+	return TFIB_C_RX_CONTROL;
+}
+
+/* The drop counter of a data packet, or TFIB_C_RX_DATA. */
+static enum tfib_ctr tfib_check_data(const struct sk_buff *skb,
+				     const struct tfib_hdr *h)
+{
+	/* broadcast or multicast: every forwarder on the link would send it */
+	if (skb->pkt_type != PACKET_HOST)
+		return TFIB_C_DROP_GROUP;
+	if (h->hop_limit <= 1)
+		return TFIB_C_DROP_HOP_LIMIT;
+	return TFIB_C_RX_DATA;
+}
+
+/* The ring of an update packet's type, or -1 after a drop counter. */
+static int tfib_classify(struct tfib_fwd *fwd, struct sk_buff *skb)
+{
+	struct tfib_table *t = fwd->t;
 	const struct tfib_hdr *h;
+	enum tfib_ctr c;
 
 	if (!pskb_may_pull(skb, sizeof(*h))) {
 		tfib_count(t, TFIB_C_DROP_SHORT);
@@ -334,16 +391,13 @@ static int tfib_classify(struct tfib_table *t, struct sk_buff *skb)
 	}
 	switch (h->type) {
 	case TFIB_PKT_TYPE_CONTROL:
-		/* a group next hop would send the user's data everywhere */
-		if (!is_valid_ether_addr(h->mac)) {
-			tfib_count(t, TFIB_C_DROP_BAD_MAC);
-			return -1;
-		}
-		tfib_count(t, TFIB_C_RX_CONTROL);
-		return TFIB_RING_KIND_CONTROL;
+		c = tfib_check_control(fwd, skb, h);
+		tfib_count(t, c);
+		return c == TFIB_C_RX_CONTROL ? TFIB_RING_KIND_CONTROL : -1;
 	case TFIB_PKT_TYPE_DATA:
-		tfib_count(t, TFIB_C_RX_DATA);
-		return TFIB_RING_KIND_DATA;
+		c = tfib_check_data(skb, h);
+		tfib_count(t, c);
+		return c == TFIB_C_RX_DATA ? TFIB_RING_KIND_DATA : -1;
 	}
 	tfib_count(t, TFIB_C_DROP_TYPE);
 	return -1;
@@ -472,7 +526,7 @@ static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
 	if (!skb)
 		return NET_RX_DROP;
 	tfib_count(fwd->t, TFIB_C_RX);
-	kind = tfib_classify(fwd->t, skb);
+	kind = tfib_classify(fwd, skb);
 	if (kind < 0)
 		goto drop;
 	if (fwd->cfg.mode == TFIB_FWD_MODE_RING)
@@ -835,6 +889,7 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 {
 	const struct tfib_fwd *fwd = t->fwd;
 	const struct tfib_bind_cfg *cfg;
+	u32 i;
 
 	if (!fwd)
 		return 0;
@@ -843,6 +898,10 @@ int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t)
 	    nla_put_string(msg, TFIB_A_IFNAME, fwd->ifname) ||
 	    nla_put_u8(msg, TFIB_A_FWD_MODE, cfg->mode))
 		return -EMSGSIZE;
+	for (i = 0; i < cfg->n_control_src; i++)
+		if (nla_put(msg, TFIB_A_CONTROL_SRC, ETH_ALEN,
+			    cfg->control_src[i]))
+			return -EMSGSIZE;
 	if (cfg->mode != TFIB_FWD_MODE_RING)
 		return 0;
 	if (nla_put_u8(msg, TFIB_A_PICK, cfg->pick) ||
@@ -891,8 +950,11 @@ int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t)
 	for (i = 0; i < TFIB_PICK_NUM; i++)
 		if (tfib_put_u64(msg, TFIB_STATS_A_PICKS + i, picks[i]))
 			return -EMSGSIZE;
-	return tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC,
-			    v[TFIB_C_DROP_BAD_MAC]);
+	for (i = 0; i < TFIB_C_LATE; i++)
+		if (tfib_put_u64(msg, TFIB_STATS_A_DROP_BAD_MAC + i,
+				 v[TFIB_C_DROP_BAD_MAC + i]))
+			return -EMSGSIZE;
+	return 0;
 }
 
 static int tfib_fill_hist(struct sk_buff *msg, int type, const u64 *count,

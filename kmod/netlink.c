@@ -71,7 +71,7 @@ static const struct nla_policy tfib_entry_policy[TFIB_A_USER_ID + 1] = {
 	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
 };
 
-static const struct nla_policy tfib_bind_policy[TFIB_A_BURST + 1] = {
+static const struct nla_policy tfib_bind_policy[TFIB_A_CONTROL_SRC + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 	[TFIB_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[TFIB_A_FWD_MODE]	= NLA_POLICY_MAX(NLA_U8, TFIB_FWD_MODE_MAX),
@@ -80,6 +80,7 @@ static const struct nla_policy tfib_bind_policy[TFIB_A_BURST + 1] = {
 	[TFIB_A_CONTROL_RING]	= TFIB_POL_RING,
 	[TFIB_A_DATA_RING]	= TFIB_POL_RING,
 	[TFIB_A_BURST]		= NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_BURST),
+	[TFIB_A_CONTROL_SRC]	= NLA_POLICY_EXACT_LEN(ETH_ALEN),
 };
 
 /* The dumps of tables and counters take no attribute: all are rejected. */
@@ -619,11 +620,46 @@ static int tfib_nl_check_inline(struct genl_info *info)
 	return 0;
 }
 
+/*
+ * The TFIB_A_CONTROL_SRC attributes of BIND, each validated by the policy
+ * already: unicast, at most TFIB_MAX_CONTROL_SRC of them.
+ */
+static int tfib_nl_control_src(struct genl_info *info,
+			       struct tfib_bind_cfg *cfg)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != TFIB_A_CONTROL_SRC)
+			continue;
+		if (cfg->n_control_src == TFIB_MAX_CONTROL_SRC) {
+			NL_SET_ERR_MSG_ATTR_FMT(info->extack, attr,
+						"more than %u control sources",
+						TFIB_MAX_CONTROL_SRC);
+			return -E2BIG;
+		}
+		if (!is_valid_ether_addr(nla_data(attr))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "control source must be a unicast MAC address");
+			return -EINVAL;
+		}
+		memcpy(cfg->control_src[cfg->n_control_src++], nla_data(attr),
+		       ETH_ALEN);
+	}
+	return 0;
+}
+
 /* BIND's settings, with the UAPI header's defaults. */
 static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
 {
 	struct nlattr **tb = info->attrs;
+	int err;
 
+	err = tfib_nl_control_src(info, cfg);
+	if (err)
+		return err;
 	cfg->mode = tfib_nl_u8(tb[TFIB_A_FWD_MODE], TFIB_FWD_MODE_RING);
 	if (cfg->mode == TFIB_FWD_MODE_INLINE)
 		return tfib_nl_check_inline(info);

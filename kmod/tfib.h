@@ -49,6 +49,9 @@ struct tfib_bind_cfg {
 	u32 control_ring;
 	u32 data_ring;
 	u32 burst;
+	/* Accepted sources of control packets; any when there are none. */
+	u8 n_control_src;
+	u8 control_src[TFIB_MAX_CONTROL_SRC][ETH_ALEN];
 };
 
 /* Serialises every change of tables and bindings, in all namespaces. */

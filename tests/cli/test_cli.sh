@@ -839,7 +839,7 @@ check "" "$TW" fib set t1 user ""
 check "table ts" "$TW" fib set t1 user 1 mac 02:00:00:00:00:01 t
 check "ring inline" "$TW" fib bind t1 dev lo mode ""
 check "memo scan" "$TW" fib bind t1 dev lo pick ""
-check "control-ring" "$TW" fib bind t1 dev lo con
+check "control-ring control-src" "$TW" fib bind t1 dev lo con
 case " $(cand "$TW" fib bind t1 dev "") " in
 *" lo "*) ;;
 *) ok=1; tap_diag "fib bind dev: no device offered" ;;

@@ -28,7 +28,7 @@ ETH = 14
 HDR_LAYOUT = (("version", "B"), ("type", "B"), ("flags", "H"),
               ("user_id", "I"), ("seq", "I"), ("addr_seq", "I"),
               ("send_ns", "Q"), ("addr_ns", "Q"), ("mac", "6s"),
-              ("reserved", "H"))
+              ("hop_limit", "B"), ("reserved", "B"))
 HDR_FIELDS = [name for name, _f in HDR_LAYOUT]
 HDR = struct.Struct(">" + "".join(f for _n, f in HDR_LAYOUT))
 CONTROL, DATA = 1, 2
@@ -231,16 +231,18 @@ class Frames(unittest.TestCase):
             h = dict(zip(HDR_FIELDS, HDR.unpack_from(f, ETH)))
             ctl = e["event"] == "ctl_tx"
             self.assertEqual(f[0:6], FWD_MAC)
-            self.assertEqual(f[6:12], SINK_MAC)
+            # from the sink's address with its U/L bit flipped: no loop
+            self.assertEqual(f[6:12], bytes([SINK_MAC[0] ^ 2]) + SINK_MAC[1:])
             self.assertEqual(f[12:14], b"\x88\xb5")
             self.assertEqual(f[ETH + HDR.size:], bytes(FRAME - ETH -
                                                        HDR.size))
             self.assertEqual(h, {
-                "version": 1, "type": CONTROL if ctl else DATA, "flags": 0,
+                "version": 2, "type": CONTROL if ctl else DATA, "flags": 0,
                 "user_id": int(e["user"]), "seq": int(e["seq"]),
                 "addr_seq": 0, "send_ns": int(e["t_ns"]),
                 "addr_ns": int(e["t_ns"]) if ctl else 0,
-                "mac": SINK_MAC if ctl else bytes(6), "reserved": 0})
+                "mac": SINK_MAC if ctl else bytes(6),
+                "hop_limit": 0 if ctl else 16, "reserved": 0})
 
 
 @unittest.skipUnless(os.access(SOURCE, os.X_OK) and os.access(TRACE,

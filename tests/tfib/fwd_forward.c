@@ -130,6 +130,7 @@ TEST_F(fwd, data_addressed_payload_untouched)
 		EXPECT_EQ(s->seq, h->seq);
 		EXPECT_EQ(s->send_ns, h->send_ns);
 		EXPECT_EQ(0, memcmp(s->mac, h->mac, ETH_ALEN));
+		EXPECT_EQ(s->hop_limit - 1, h->hop_limit);
 		EXPECT_EQ(s->reserved, h->reserved);
 		EXPECT_EQ(ETH_HLEN + FWD_HDR_LEN + payload[rx[i].idx],
 			  rx[i].len);
@@ -235,7 +236,7 @@ TEST_F(fwd, malformed_counted_never_forwarded)
 	uint32_t tag = rnd();
 
 	ASSERT_EQ(0, set_entry(&self->e, 77, 1));
-	bad_version.version = 2;
+	bad_version.version = 1;	/* the old header, without a hop limit */
 	type0.type = 0;
 	type3.type = 3;
 	rx_flush(&self->e.topo);

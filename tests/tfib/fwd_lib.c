@@ -50,7 +50,8 @@ struct fwd_hdr fwd_data(uint32_t user, uint32_t seq)
 		.send_ns = mono(),
 		.mac = { 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f },
 		.flags = 0x1234,
-		.reserved = 0x5678,
+		.hop_limit = 16,
+		.reserved = 0x56,
 	};
 }
 
@@ -101,7 +102,8 @@ int fwd_frame(uint8_t *f, const struct fwd_env *e, const struct fwd_hdr *h,
 	put_be64(p + 16, h->send_ns);
 	put_be64(p + 24, h->addr_ns);
 	memcpy(p + 32, h->mac, ETH_ALEN);
-	put_be16(p + 38, h->reserved);
+	p[38] = h->hop_limit;
+	p[39] = h->reserved;
 	if (payload < FWD_MARK_LEN)
 		payload = FWD_MARK_LEN;
 	put_be32(pl, tag);
@@ -145,7 +147,8 @@ bool fwd_parse(const uint8_t *f, int len, struct fwd_rx *rx)
 	rx->h.send_ns = get_be64(p + 16);
 	rx->h.addr_ns = get_be64(p + 24);
 	memcpy(rx->h.mac, p + 32, ETH_ALEN);
-	rx->h.reserved = get_be16(p + 38);
+	rx->h.hop_limit = p[38];
+	rx->h.reserved = p[39];
 	rx->tag = get_be32(pl);
 	rx->idx = get_be32(pl + 4);
 	rx->len = len;

@@ -36,7 +36,8 @@ struct fwd_hdr {
 	uint64_t send_ns;
 	uint64_t addr_ns;
 	uint8_t mac[ETH_ALEN];
-	uint16_t reserved;
+	uint8_t hop_limit;
+	uint8_t reserved;
 };
 
 /* A received update packet. */

@@ -74,7 +74,9 @@ attach() {	# attach native|generic [tw-fib-xdp attach options]
 }
 
 # One update packet from s0 to the forwarder, and what must come back.
-send() { in_src "$pkt" s0 "$fwd_mac" "$@"; }
+# It leaves from an address of its own: the forwarder drops an app update
+# whose next hop (s0, the sink) is its sender.
+send() { in_src "$pkt" s0 "$fwd_mac" --src "$tx_mac" "$@"; }
 
 control() {	# control USER SEQ ADDR_NS MAC
 	send --set type=1 --set user="$1" --set seq="$2" --set addr_ns="$3" \
@@ -103,10 +105,11 @@ packets() {
 		send --set user=7 --set seq=9 --set flags=0x1234 \
 		--set send_ns=42 --set payload=deadbeef \
 		--expect dst="$sink_mac" --expect src="$fwd_mac" \
-		--expect version=1 --expect type=2 --expect flags=0x1234 \
+		--expect version=2 --expect type=2 --expect flags=0x1234 \
 		--expect user=7 --expect seq=9 --expect addr_seq=5 \
 		--expect send_ns=42 --expect addr_ns=123456789 \
-		--expect mac=00:00:00:00:00:00 --expect reserved=0 \
+		--expect mac=00:00:00:00:00:00 --expect hop_limit=15 \
+		--expect reserved=0 \
 		--expect payload=deadbeef --expect len=58
 	tap_ok "a later control packet replaces the tuple" \
 		eval 'control 7 6 223456789 "$sink_mac" &&
@@ -124,7 +127,7 @@ malformed() {
 	tap_ok "a short packet is dropped" \
 		send --set user=7 --set seq=11 --len 30 --expect-none
 	tap_ok "another version is dropped" \
-		send --set version=2 --set user=7 --set seq=12 --expect-none
+		send --set version=1 --set user=7 --set seq=12 --expect-none
 	tap_ok "an unknown type is dropped" \
 		send --set type=3 --set user=7 --set seq=13 --expect-none
 	tap_ok "a data packet of an unknown user is dropped" \
@@ -132,9 +135,17 @@ malformed() {
 	tap_ok "a frame for another host passes, not counted" \
 		send --dst 02:00:00:00:00:99 --set user=7 --set seq=15 \
 		--expect-none
-	# rx: 4 control, 3 data, short, version, type
+	tap_ok "a data packet with hop limit 1 is dropped" \
+		send --set user=7 --set seq=16 --set hop_limit=1 --expect-none
+	tap_ok "a broadcast data packet is dropped" \
+		send --dst ff:ff:ff:ff:ff:ff --set user=7 --set seq=17 \
+		--expect-none
+	tap_ok "a data packet whose next hop is its sender is dropped" \
+		eval 'control 8 1 1 "$tx_mac" &&
+		      send --set user=8 --set seq=18 --expect-none'
+	# rx: 5 control, 4 data, short, version, type, hop limit, broadcast
 	tap_ok "the counters count each packet once, where it ended" \
-		stats_are "rx 10 rx_control 4 rx_data 3 forwarded 2 drop_short 1 drop_version 1 drop_type 1 drop_no_entry 1 drop_table_full 0 drop_bad_mac 2 drop_control_queue 0"
+		stats_are "rx 14 rx_control 5 rx_data 4 forwarded 2 drop_short 1 drop_version 1 drop_type 1 drop_no_entry 1 drop_hop_limit 1 drop_loop 1 drop_group 1 drop_table_full 0 drop_bad_mac 2 drop_control_queue 0"
 }
 
 # until_ok CMD...: CMD passes within 5 s (the process writes the map a
@@ -194,7 +205,7 @@ user_control() {
 		      grep -qx "drop_bad_mac 1" "$out/serve.out"'
 	# rx: 4 control, 1 data
 	tap_ok "user control: the counters count each packet once" \
-		stats_are "rx 5 rx_control 4 rx_data 1 forwarded 1 drop_short 0 drop_version 0 drop_type 0 drop_no_entry 0 drop_table_full 1 drop_bad_mac 1 drop_control_queue 0"
+		stats_are "rx 5 rx_control 4 rx_data 1 forwarded 1 drop_short 0 drop_version 0 drop_type 0 drop_no_entry 0 drop_hop_limit 0 drop_loop 0 drop_group 0 drop_table_full 1 drop_bad_mac 1 drop_control_queue 0"
 }
 
 # Generic mode, a map of one entry: full for a second user.
@@ -222,11 +233,12 @@ aoi_run() {	# aoi_run DIR
 		> "$1.summary"
 }
 
-tap_plan 26
+tap_plan 29
 out=$(mktemp -d)
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 sink_mac=$(mac_of "$ns_src" s0)
 fwd_mac=$(mac_of "$ns_fwd" f0)
+tx_mac=02:00:00:00:00:51
 
 tap_ok "tw-fib-xdp attaches to f0 (native) and the pass-through to s0" \
 	attach native

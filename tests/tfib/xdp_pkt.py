@@ -4,11 +4,12 @@
 checked field by field.
 
   xdp_pkt.py IFNAME FWD_MAC [--set FIELD=VALUE]... [--len N] [--dst MAC]
-             [--expect FIELD=VALUE]... [--expect-none] [--wait S]
+             [--src MAC] [--expect FIELD=VALUE]... [--expect-none] [--wait S]
 
 The frame is an Ethernet header (to FWD_MAC, or --dst; from IFNAME's
-address; EtherType 0x88b5) and struct tfib_hdr with every field from
---set (default: version 1, type 2 (data), user 1, seq 1, the rest 0),
+address, or --src; EtherType 0x88b5) and struct tfib_hdr with every field from
+--set (default: version 2, type 2 (data), user 1, seq 1, hop_limit 16,
+the rest 0),
 then --set payload=HEX; --len cuts the frame to N bytes.
 
 With --expect, the reply is the first frame received on IFNAME from
@@ -28,9 +29,9 @@ import time
 ETH_P_TFIB = 0x88b5
 PACKET_OUTGOING = 4
 # struct tfib_hdr, network byte order (include/uapi/linux/tfib.h)
-HDR = struct.Struct("!BBHIIIQQ6sH")
+HDR = struct.Struct("!BBHIIIQQ6sBB")
 HDR_FIELDS = ("version", "type", "flags", "user", "seq", "addr_seq",
-              "send_ns", "addr_ns", "mac", "reserved")
+              "send_ns", "addr_ns", "mac", "hop_limit", "reserved")
 MAC_FIELDS = ("dst", "src", "mac")
 
 
@@ -66,8 +67,8 @@ def parse_pairs(pairs):
 
 
 def build(fields, src, dst):
-    hdr = dict(version=1, type=2, flags=0, user=1, seq=1, addr_seq=0,
-               send_ns=0, addr_ns=0, mac=bytes(6), reserved=0)
+    hdr = dict(version=2, type=2, flags=0, user=1, seq=1, addr_seq=0,
+               send_ns=0, addr_ns=0, mac=bytes(6), hop_limit=16, reserved=0)
     hdr.update({k: v for k, v in fields.items() if k in hdr})
     eth = dst + src + struct.pack("!H", ETH_P_TFIB)
     return (eth + HDR.pack(*(hdr[k] for k in HDR_FIELDS)) +
@@ -112,6 +113,7 @@ def main():
     ap.add_argument("--expect-none", action="store_true")
     ap.add_argument("--len", type=int)
     ap.add_argument("--dst")
+    ap.add_argument("--src")
     ap.add_argument("--wait", type=float)
     a = ap.parse_args()
     try:
@@ -119,10 +121,11 @@ def main():
         expect = parse_pairs(a.expect)
         fwd = mac_bytes(a.fwd_mac)
         dst = mac_bytes(a.dst) if a.dst else fwd
+        src = mac_bytes(a.src) if a.src else if_mac(a.ifname)
     except ValueError as e:
         print("xdp_pkt.py: %s" % e, file=sys.stderr)
         return 2
-    frame = build(fields, if_mac(a.ifname), dst)
+    frame = build(fields, src, dst)
     if a.len is not None:
         frame = frame[:a.len]
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,

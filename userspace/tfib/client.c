@@ -211,11 +211,18 @@ int tfib_bind(struct tfib_client *c, const char *table,
 		{ TFIB_SET_BURST, TFIB_A_BURST, cfg->burst },
 	};
 	struct nl_msg *msg = tfib_msg(c, TFIB_CMD_BIND, 0, table);
+	unsigned int i;
 
 	msg = put_opts(msg, cfg->set, opts, ARRAY_SIZE(opts));
 	msg = put_opt_u8(msg, cfg->set, TFIB_SET_FWD_MODE, TFIB_A_FWD_MODE,
 			 cfg->fwd_mode);
 	msg = put_opt_u8(msg, cfg->set, TFIB_SET_PICK, TFIB_A_PICK, cfg->pick);
+	for (i = 0; msg && i < cfg->n_control_src; i++) {
+		if (nla_put(msg, TFIB_A_CONTROL_SRC, 6, cfg->control_src[i]) < 0) {
+			nlmsg_free(msg);
+			msg = NULL;
+		}
+	}
 	return tfib_request(c, msg, NULL, NULL, "cannot bind the table");
 }
 

@@ -68,6 +68,9 @@ struct tfib_bind_cfg {
 	uint32_t control_ring;
 	uint32_t data_ring;
 	uint32_t burst;
+	/* accepted sources of control packets; any when none */
+	unsigned int n_control_src;
+	uint8_t control_src[TFIB_MAX_CONTROL_SRC][6];
 	unsigned int set;
 };
 

@@ -216,6 +216,7 @@ static int reply_cb(struct nlmsghdr *nlh, void *arg)
 	(*count)++;
 	open_object(NULL);
 	fib_print_attrs(&fib_table_attrs, tb);
+	fib_print_macs(nlh, &fib_table_attrs, TFIB_A_CONTROL_SRC);
 	close_object();
 	return 0;
 }

@@ -76,6 +76,8 @@ struct fib_attrs {
 	const struct tw_keyword *const *words;
 	/* Present in replies that report every setting: flags absent are off. */
 	int settings;
+	/* A multi-attr MAC list, printed by fib_print_macs() instead (0: none). */
+	int macs;
 };
 
 /* Room for the attributes of any set. */
@@ -92,6 +94,9 @@ extern const struct fib_attrs fib_worker_attrs;
  * xx:xx:xx:xx:xx:xx; a table name (TFIB_A_TABLE) leads the line in text.
  */
 void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb);
+/* Every attribute @type of the reply, MACs, as the array of its key. */
+void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
+		    int type);
 /* Parse a nest of set and print it as object key; false if malformed. */
 bool fib_print_nest(const char *key, const struct fib_attrs *set,
 		    struct nlattr *nest);

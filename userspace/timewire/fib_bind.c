@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <netlink/genl/genl.h>
 
@@ -38,6 +39,33 @@ int fib_parse_dev(void *dst, int argc, char **argv)
 	return fib_dev_index("dev", argv[0], dst);
 }
 
+/* "control-src MAC[,MAC]...": the sources whose control packets count. */
+static int parse_control_src(void *dst, int argc, char **argv)
+{
+	struct tfib_bind_cfg *cfg = dst;
+	char list[TFIB_MAX_CONTROL_SRC * 18 + 1], *mac, *save = NULL;
+	char msg[320];
+
+	(void)argc;
+	if (strlen(argv[0]) >= sizeof(list))
+		goto bad;
+	strcpy(list, argv[0]);
+	cfg->n_control_src = 0;
+	for (mac = strtok_r(list, ",", &save); mac;
+	     mac = strtok_r(NULL, ",", &save)) {
+		if (cfg->n_control_src == TFIB_MAX_CONTROL_SRC ||
+		    tw_parse_mac(mac, cfg->control_src[cfg->n_control_src]))
+			goto bad;
+		cfg->n_control_src++;
+	}
+	if (cfg->n_control_src)
+		return 1;
+bad:
+	tw_err("%s", tw_value_msg(msg, sizeof(msg), "control-src", argv[0],
+				  NULL, "up to 16 MAC addresses, comma-separated"));
+	return -1;
+}
+
 static const struct tw_arg bind_args[] = {
 	{ .include = fib_table_arg },
 	{ .name = "dev", .type = TW_ARG_CUSTOM,
@@ -68,6 +96,10 @@ static const struct tw_arg bind_args[] = {
 	  .off = offsetof(struct bind_opts, cfg.burst), .meta = "N",
 	  .help = "packets a thread takes from its ring at once (default 64)",
 	  .min = 1, .max = TFIB_MAX_BURST },
+	{ .name = "control-src", .type = TW_ARG_CUSTOM,
+	  .off = offsetof(struct bind_opts, cfg), .meta = "MAC[,MAC]...",
+	  .parse = parse_control_src,
+	  .help = "accept control packets from these sources only (default: any)" },
 	{ .name = NULL },
 };
 

@@ -31,6 +31,7 @@ const struct fib_attrs fib_table_attrs = {
 	.keys = tfib_attr_keys,
 	.words = table_words,
 	.settings = TFIB_A_CAPACITY,
+	.macs = TFIB_A_CONTROL_SRC,
 };
 
 const struct fib_attrs fib_stats_attrs = {
@@ -124,13 +125,35 @@ void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb)
 	int i;
 
 	for (i = 0; i <= set->max; i++) {
-		if (!set->keys[i] || set->policy[i].type == NLA_NESTED)
+		if (!set->keys[i] || set->policy[i].type == NLA_NESTED ||
+		    (set->macs && i == set->macs))
 			continue;
 		if (set->policy[i].type == NLA_FLAG)
 			print_flag(set, i, tb);
 		else if (tb[i])
 			print_attr(set, i, tb[i]);
 	}
+}
+
+void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
+		    int type)
+{
+	struct genlmsghdr *g = nlmsg_data(nlh);
+	struct nlattr *a;
+	bool open = false;
+	int rem;
+
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
+			  rem) {
+		if (nla_type(a) != type)
+			continue;
+		if (!open)
+			open_array(set->keys[type]);
+		open = true;
+		print_mac(NULL, a);
+	}
+	if (open)
+		close_array();
 }
 
 bool fib_print_nest(const char *key, const struct fib_attrs *set,

@@ -11,6 +11,9 @@
 #define FIB_TRACE_MAGIC		"TWAOITRC"
 #define FIB_TRACE_VERSION	1
 
+/* The hop limit of the app updates the tools send: one forwarder takes one. */
+#define FIB_HOP_LIMIT		16
+
 /* The binary trace's header, every field big-endian (tfib.rst). */
 struct fib_trace_header {
 	char magic[8];

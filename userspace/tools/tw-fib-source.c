@@ -424,6 +424,7 @@ static void frame_set(uint8_t *f, const struct trace *t, uint64_t i,
 		memcpy(h.mac, next_hop, sizeof(h.mac));
 	} else {
 		h.type = TFIB_PKT_TYPE_DATA;
+		h.hop_limit = FIB_HOP_LIMIT;
 	}
 	memcpy(f + HDR_OFF, &h, sizeof(h));
 }
@@ -820,6 +821,18 @@ static void tx_socket_budget(struct run *r)
 		r->tx_sndbuf = -1;
 }
 
+/*
+ * A forwarder drops an app update whose next hop is its sender (a loop).
+ * Sent and received on one interface, the frames therefore leave from the
+ * interface's address with its locally administered bit flipped: the
+ * sender and the sink are two stations, as in the study.
+ */
+static void tx_mac_apart(struct run *r)
+{
+	if (!memcmp(r->tx_mac, r->sink_mac, ETH_ALEN))
+		r->tx_mac[0] ^= 0x02;
+}
+
 static int open_sockets(struct run *r)
 {
 	const struct src_opts *o = r->o;
@@ -841,6 +854,7 @@ static int open_sockets(struct run *r)
 		       strerror(-err));
 		return -1;
 	}
+	tx_mac_apart(r);
 	return 0;
 }
 
@@ -1525,6 +1539,7 @@ static int prepare(struct run *r)
 	/* One interface sends and receives, as in the usual set-up. */
 	tw_parse_mac(SIM_SINK_MAC, r->sink_mac);
 	memcpy(r->tx_mac, r->sink_mac, ETH_ALEN);
+	tx_mac_apart(r);
 	r->sim = calloc((size_t)t->users + 1, sizeof(*r->sim));
 	if (!r->sim) {
 		tw_err("no memory for the stand-in forwarder");

@@ -14,7 +14,9 @@
  *     destination and the interface's own as source, and leaves with
  *     XDP_TX;
  *   - short packets, other versions and types, and data packets of
- *     unknown users are counted and dropped.
+ *     unknown users, sent to a group address, with a hop limit of 1 or
+ *     0, or whose next hop is their sender or this interface, are counted
+ *     and dropped, as tfib drops them.
  * Everything else passes to the stack untouched.
  */
 #include <linux/bpf.h>
@@ -97,6 +99,16 @@ static __always_inline int tfib_control(const struct tfib_hdr *h)
 	return XDP_DROP;
 }
 
+static __always_inline int same_mac(const __u8 *a, const __u8 *b)
+{
+	int i;
+
+	for (i = 0; i < ETH_ALEN; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 static __always_inline int tfib_data(struct ethhdr *eth, struct tfib_hdr *h)
 {
 	__u32 id = bpf_ntohl(h->user_id);
@@ -108,8 +120,12 @@ static __always_inline int tfib_data(struct ethhdr *eth, struct tfib_hdr *h)
 		return drop(TFIB_XDP_DROP_NO_ENTRY);
 	/* one copy first: the element may be reused by a writer meanwhile */
 	tu = *found;
+	/* back to where it came from, or to this host: a loop */
+	if (same_mac(tu.mac, eth->h_source) || is_own_mac(tu.mac))
+		return drop(TFIB_XDP_DROP_LOOP);
 	h->addr_ns = bpf_cpu_to_be64(tu.ts_ns);
 	h->addr_seq = bpf_htonl(tu.seq);
+	h->hop_limit--;
 	__builtin_memcpy(eth->h_dest, tu.mac, ETH_ALEN);
 	/* volatile reads: a memcpy would fold the zeros (see own_mac) */
 	for (i = 0; i < ETH_ALEN; i++)
@@ -141,6 +157,11 @@ int tfib_xdp(struct xdp_md *ctx)
 		count(TFIB_XDP_RX_CONTROL);
 		return control_to_user ? XDP_PASS : tfib_control(h);
 	case TFIB_PKT_TYPE_DATA:
+		/* as tfib: neither drop is counted in rx_data */
+		if (eth->h_dest[0] & 1)
+			return drop(TFIB_XDP_DROP_GROUP);
+		if (h->hop_limit <= 1)
+			return drop(TFIB_XDP_DROP_HOP_LIMIT);
 		count(TFIB_XDP_RX_DATA);
 		return tfib_data(eth, h);
 	}

@@ -46,6 +46,9 @@ enum tfib_xdp_counter {
 	TFIB_XDP_DROP_VERSION,
 	TFIB_XDP_DROP_TYPE,
 	TFIB_XDP_DROP_NO_ENTRY,
+	TFIB_XDP_DROP_HOP_LIMIT,	/* data: hop limit 1 or 0 */
+	TFIB_XDP_DROP_LOOP,	/* data: next hop the sender or this host */
+	TFIB_XDP_DROP_GROUP,	/* data: to a group address */
 	TFIB_XDP_DROP_TABLE_FULL,	/* the map refused the update */
 	TFIB_XDP_DROP_BAD_MAC,	/* control: multicast or zero next hop */
 	TFIB_XDP_DROP_CONTROL_QUEUE,	/* lost before the server read them */

@@ -23,7 +23,14 @@
  *     address, and the packet leaves the device it came in on.
  * Packets too short, of another version or of an unknown type, and data
  * packets for an unknown user, are counted and dropped, never forwarded.
- * A device carries at most one binding, a table at most one.
+ * So are data packets sent to a group address, whose hop_limit is 1 or
+ * less, or whose next hop is the device itself or the packet's sender
+ * (each of which would loop), and, when the binding lists its control
+ * sources (TFIB_A_CONTROL_SRC), control packets from any other source.
+ * Only frames received on the bound device itself are taken: not those
+ * of a VLAN, macvlan or bond device over it.  Anyone on the device's
+ * link may otherwise send control packets: Documentation/tfib.rst, "Trust
+ * model".  A device carries at most one binding, a table at most one.
  *
  * In TFIB_FWD_MODE_RING mode, receive puts control packets on the control ring
  * and data packets on the data ring (a full ring drops and counts); one
@@ -62,9 +69,9 @@
  *   Reply:   TFIB_A_TABLE, TFIB_A_CAPACITY, TFIB_A_BUCKETS, TFIB_A_SYNC,
  *            TFIB_A_PREFETCH, TFIB_A_SPARES, TFIB_A_CLOCKID,
  *            TFIB_A_ENTRIES and, when bound, TFIB_A_IFINDEX, TFIB_A_IFNAME,
- *            TFIB_A_FWD_MODE, and for a ring binding TFIB_A_PICK,
- *            TFIB_A_WORKERS, TFIB_A_CONTROL_RING, TFIB_A_DATA_RING,
- *            TFIB_A_BURST
+ *            TFIB_A_FWD_MODE, TFIB_A_CONTROL_SRC (one per source), and for
+ *            a ring binding TFIB_A_PICK, TFIB_A_WORKERS,
+ *            TFIB_A_CONTROL_RING, TFIB_A_DATA_RING, TFIB_A_BURST
  *
  * TFIB_CMD_ENTRY_SET (do, admin)
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID, TFIB_A_MAC (required),
@@ -86,9 +93,10 @@
  * TFIB_CMD_BIND (do, admin)
  *   Request: TFIB_A_TABLE, TFIB_A_IFINDEX (required), TFIB_A_FWD_MODE,
  *            TFIB_A_PICK, TFIB_A_WORKERS, TFIB_A_CONTROL_RING,
- *            TFIB_A_DATA_RING, TFIB_A_BURST
+ *            TFIB_A_DATA_RING, TFIB_A_BURST, TFIB_A_CONTROL_SRC (up to
+ *            TFIB_MAX_CONTROL_SRC unicast MACs, one per attribute)
  *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
- *   rings of 4096, bursts of 64.  The ring attributes are refused in
+ *   rings of 4096, bursts of 64, control packets from any source.  The ring attributes are refused in
  *   inline mode.  -EBUSY when the table or the device is bound already.
  *
  * TFIB_CMD_UNBIND (do, admin)
@@ -130,12 +138,13 @@
 
 /* EtherType of the update packets: IEEE 802 local experimental 1. */
 #define TFIB_ETHERTYPE		0x88b5
-#define TFIB_HDR_VERSION	1
+#define TFIB_HDR_VERSION	2
 
 #define TFIB_MAX_CAPACITY	16777216
 #define TFIB_MAX_WORKERS	1024
 #define TFIB_MAX_RING		65536
 #define TFIB_MAX_BURST		1024
+#define TFIB_MAX_CONTROL_SRC	16
 
 /*
  * The header of an update packet, right after the Ethernet header; every
@@ -158,7 +167,10 @@ struct tfib_hdr {
 				 * data: the tuple's, written by the forwarder
 				 */
 	__u8	mac[6];		/* control: the user's next hop */
-	__be16	reserved;	/* 0 */
+	__u8	hop_limit;	/* data: forwarders it may still cross; each
+				 * one takes one, none forwards it at 1 or 0
+				 */
+	__u8	reserved;	/* 0; forwarded untouched */
 };
 
 enum tfib_sync {
@@ -255,6 +267,7 @@ enum tfib_attr {
 	TFIB_A_WORKER,		/* nest, enum tfib_worker_attr, multi */
 	TFIB_A_AGE_HIST,	/* nest, enum tfib_bin_attr, multi */
 	TFIB_A_BURST_HIST,	/* nest, enum tfib_bin_attr, multi */
+	TFIB_A_CONTROL_SRC,	/* binary, 6 bytes, multi */
 	__TFIB_A_MAX,
 };
 
@@ -290,6 +303,10 @@ enum tfib_stats_attr {
 	TFIB_STATS_A_RAN_ON_CPU,
 	TFIB_STATS_A_RAN_ELSEWHERE,
 	TFIB_STATS_A_DROP_BAD_MAC,
+	TFIB_STATS_A_DROP_HOP_LIMIT,
+	TFIB_STATS_A_DROP_LOOP,
+	TFIB_STATS_A_DROP_GROUP,
+	TFIB_STATS_A_DROP_CONTROL_SRC,
 	__TFIB_STATS_A_MAX,
 };
 

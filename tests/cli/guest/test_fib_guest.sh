@@ -69,7 +69,7 @@ mac = lambda m: bytes(int(x, 16) for x in m.split(":"))
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifname, 0))
 for i in range(n):
-    hdr = struct.pack(">BBHIIIQQ6sH", 1, 2, 0, user, i, 0, 0, 0, bytes(6), 0)
+    hdr = struct.pack(">BBHIIIQQ6sBB", 2, 2, 0, user, i, 0, 0, 0, bytes(6), 16, 0)
     s.send(mac(dst) + mac(src) + struct.pack(">H", 0x88b5) + hdr)
 PY
 }

@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A binding takes the frames of its own device only.  The core hands the
+# What a binding trusts.  It takes the frames of its own device only: the
+# core hands the
 # frames that arrive on a device and then belong to an upper device (a
 # VLAN, a macvlan in another namespace, a bond over it) to the lower
 # device's handlers too; a table bound to the lower device must neither
 # learn from their control packets nor forward their data.  A table bound
-# to the upper device itself forwards as on any device.
+# to the upper device itself forwards as on any device.  It drops what
+# would loop or flood: data packets whose hop limit is spent, sent to a
+# group address, or whose next hop is their sender or the device itself;
+# and, when it lists its control sources, control packets from others.
 #
 #   netns src                          netns fwd                 netns mv
 #   s0 ------------------ veth ------- f0   (table "lower")
@@ -68,7 +72,7 @@ topology() {
 send() { in_src "$pkt" "$@"; }
 
 control() {	# control IFNAME DST_MAC USER
-	send "$1" "$2" --set version=1 --set type=1 --set user="$3" \
+	send "$1" "$2" --set type=1 --set user="$3" \
 		--set seq=1 --set addr_ns=1000 --set mac="$sink_mac"
 }
 
@@ -108,7 +112,7 @@ lower() {
 	tap_ok "a control packet from VLAN 100 does not write f0's table" \
 		eval 'control s0.100 "$fwd_mac" 1 && ! has_user lower 1'
 	tap_ok "a data packet from VLAN 100 is not forwarded by f0's table" \
-		eval 'send s0.100 "$fwd_mac" --set version=1 --set user=2 \
+		eval 'send s0.100 "$fwd_mac" --set user=2 \
 			--set seq=5 --expect-none &&
 		      counter_is lower rx 0 && counter_is lower forwarded 0'
 	tap_ok "a control packet to a macvlan in another netns is not f0's" \
@@ -118,7 +122,7 @@ lower() {
 	tap_ok "a control packet on f0 itself writes f0's table" \
 		eval 'control s0 "$fwd_mac" 4 && has_user lower 4'
 	tap_ok "a data packet on f0 itself is forwarded untagged" \
-		send s0 "$fwd_mac" --set version=1 --set user=2 --set seq=6 \
+		send s0 "$fwd_mac" --set user=2 --set seq=6 \
 		--expect dst="$sink_mac" --expect src="$fwd_mac"
 	fib del lower
 }
@@ -134,6 +138,59 @@ lower_ring() {
 	fib del lower
 }
 
+# The drop rules against loops and floods, on an inline binding of f0.
+loops() {
+	fib create trust capacity 64 && fib bind trust dev f0 mode inline &&
+		fib set trust user 2 mac "$sink_mac" &&
+		fib set trust user 3 mac "$src_mac" &&
+		fib set trust user 4 mac "$fwd_mac" ||
+		{ tap_result 1 "bind a table to f0"; return; }
+	tap_ok "a data packet leaves with its hop limit taken one" \
+		send s0 "$fwd_mac" --set user=2 --set seq=1 --set hop_limit=5 \
+		--expect hop_limit=4 --expect dst="$sink_mac"
+	tap_ok "a data packet with hop limit 1 is dropped and counted" \
+		eval 'send s0 "$fwd_mac" --set user=2 --set seq=2 \
+			--set hop_limit=1 --expect-none &&
+		      counter_is trust drop_hop_limit 1'
+	tap_ok "a header of the old version 1 is dropped and counted" \
+		eval 'send s0 "$fwd_mac" --set version=1 --set user=2 \
+			--set seq=3 --expect-none &&
+		      counter_is trust drop_version 1'
+	tap_ok "a broadcast data packet is dropped and counted" \
+		eval 'send s0 "$fwd_mac" --dst ff:ff:ff:ff:ff:ff --set user=2 \
+			--set seq=4 --expect-none &&
+		      counter_is trust drop_group 1'
+	tap_ok "a data packet whose next hop is its sender is dropped" \
+		eval 'send s0 "$fwd_mac" --set user=3 --set seq=5 --expect-none &&
+		      counter_is trust drop_loop 1'
+	tap_ok "a data packet whose next hop is the device is dropped" \
+		eval 'send s0 "$fwd_mac" --set user=4 --set seq=6 --expect-none &&
+		      counter_is trust drop_loop 2 && counter_is trust forwarded 1'
+	fib del trust
+}
+
+# A binding that lists its control sources.
+sources() {
+	fib create trust capacity 64 ||
+		{ tap_result 1 "create a table"; return; }
+	tap_ok "a group address as control source is refused, and named" \
+		eval 'fib bind trust dev f0 control-src 01:00:5e:00:00:01 2>&1 |
+		      grep -q "control source must be a unicast MAC address"'
+	fib bind trust dev f0 mode inline control-src "$ctl_mac,02:00:00:00:00:78" ||
+		{ tap_result 1 "bind a table to f0 with control sources"; return; }
+	tap_ok "the binding shows its control sources" \
+		eval 'fib -j show trust | jq -e --arg a "$ctl_mac" \
+			"[.. | objects | select(has(\"control_src\"))][0].control_src == [\$a, \"02:00:00:00:00:78\"]" >/dev/null'
+	tap_ok "a control packet from an unlisted source is dropped and counted" \
+		eval 'control s0 "$fwd_mac" 5 && ! has_user trust 5 &&
+		      counter_is trust drop_control_src 1'
+	tap_ok "a control packet from a listed source writes the table" \
+		eval 'send s0 "$fwd_mac" --src "$ctl_mac" --set type=1 --set user=6 \
+			--set seq=1 --set mac="$sink_mac" && has_user trust 6 &&
+		      counter_is trust rx_control 1'
+	fib del trust
+}
+
 # A table bound to the VLAN device and to the bond forwards.
 uppers() {
 	fib create vlan capacity 64 && fib bind vlan dev f0.100 mode inline ||
@@ -142,7 +199,7 @@ uppers() {
 		eval 'control s0.100 "$fwd_mac" 7 && until_counter vlan rx 1 &&
 		      has_user vlan 7'
 	tap_ok "a table bound to f0.100 forwards back into VLAN 100" \
-		send s0.100 "$fwd_mac" --set version=1 --set user=7 --set seq=8 \
+		send s0.100 "$fwd_mac" --set user=7 --set seq=8 \
 		--expect dst="$sink_mac" --expect src="$fwd_mac"
 	fib del vlan
 
@@ -154,13 +211,13 @@ uppers() {
 		      has_user bond 9 && ! has_user slave 9 &&
 		      counter_is slave rx 0'
 	tap_ok "a table bound to bond0 forwards out of the bond" \
-		send s1 "$bond_mac" --set version=1 --set user=9 --set seq=10 \
+		send s1 "$bond_mac" --set user=9 --set seq=10 \
 		--expect dst="$sink_mac" --expect src="$bond_mac"
 	fib del slave
 	fib del bond
 }
 
-tap_plan 10
+tap_plan 20
 if ! topology; then
 	echo "Bail out! cannot make the topology (VLAN, macvlan, bonding)"
 	exit "$KSFT_FAIL"
@@ -168,8 +225,12 @@ fi
 fwd_mac=$(mac_of "$ns_fwd" f0)
 mv_mac=$(mac_of "$ns_mv" mv0)
 bond_mac=$(mac_of "$ns_fwd" bond0)
+src_mac=$(mac_of "$ns_src" s0)
 sink_mac=02:00:00:00:00:42
+ctl_mac=02:00:00:00:00:77
 lower
 lower_ring
 uppers
+loops
+sources
 tap_done
