@@ -54,7 +54,8 @@ enum tfib_ctr {
 
 static_assert(TFIB_STATS_A_RX + TFIB_C_DROP_XMIT == TFIB_STATS_A_DROP_XMIT);
 static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
-static_assert(TFIB_STATS_A_DROP_BAD_MAC == TFIB_STATS_A_MAX);
+/* the core's stale and prefetches follow; netlink.c puts them */
+static_assert(TFIB_STATS_A_DROP_BAD_MAC + 1 == TFIB_STATS_A_STALE);
 /* The binding's enum tfib_pick is the core's policy. */
 static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
 	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
@@ -240,12 +241,13 @@ static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
 	int err;
 
 	memcpy(tu.mac, h->mac, ETH_ALEN);
-	err = tw_fib_update(fib, id, &tu);
-	if (err == -ENOENT)
-		err = tw_fib_insert(fib, id, &tu);
-	/* inserted meanwhile, by another writer */
-	if (err == -EEXIST)
-		err = tw_fib_update(fib, id, &tu);
+	/* never back in time: an older update after a newer one is stale */
+	err = tw_fib_set(fib, id, &tu, 0);
+	if (err == -ESTALE) {
+		/* counted by the table */
+		consume_skb(skb);
+		return;
+	}
 	if (err) {
 		/* -ENOSPC, or an rcu table out of spare tuples (-EBUSY) */
 		tfib_count(fwd->t, TFIB_C_DROP_TABLE_FULL);
@@ -499,8 +501,13 @@ static int tfib_burst(struct tfib_worker *w)
 		for (i = 0; i < n; i++)
 			bytes += ((struct sk_buff *)w->batch[i])->truesize;
 		atomic_long_sub(bytes, &ring->bytes);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* the next one's bucket comes in while this one runs */
+			if (i + 1 < n)
+				tw_fib_prefetch(fwd->t->fib, get_unaligned_be32(
+					&tfib_hdr_of(w->batch[i + 1])->user_id));
 			tfib_process(fwd, w->kind, w->batch[i]);
+		}
 		tfib_pcpu_add(fwd->t->counters->pcpu, TFIB_C_BURST +
 			      tfib_bin(n, TFIB_BURST_BINS), 1);
 		u64_stats_update_begin(&w->syncp);
@@ -983,7 +990,8 @@ int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
 
 size_t tfib_fwd_counters_size(void)
 {
-	return (TFIB_STATS_A_MAX - TFIB_STATS_A_RX + 1) * TFIB_U64_SIZE;
+	return (TFIB_STATS_A_DROP_BAD_MAC - TFIB_STATS_A_RX + 1) *
+	       TFIB_U64_SIZE;
 }
 
 size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers)

@@ -40,9 +40,14 @@ static const struct netlink_range_validation tfib_ring_range = {
 #define TFIB_POL_RING		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_ring_range)
 #define TFIB_POL_USER_ID	{ .type = NLA_U32 }
 
-/* The counters of the core, in the order of enum tfib_stats_attr. */
+/*
+ * The counters of the core, in the order of enum tfib_stats_attr, and the
+ * two appended after the forwarder's.
+ */
 #define TFIB_FIB_COUNTERS	10
 static_assert(TFIB_STATS_A_LOOKUPS + TFIB_FIB_COUNTERS == TFIB_STATS_A_RX);
+static_assert(TFIB_STATS_A_STALE + 1 == TFIB_STATS_A_PREFETCHES);
+#define TFIB_FIB_LATE_COUNTERS	2
 
 static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
@@ -58,12 +63,13 @@ static const struct nla_policy tfib_table_policy[TFIB_A_TABLE + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 };
 
-static const struct nla_policy tfib_set_policy[TFIB_A_SEQ + 1] = {
+static const struct nla_policy tfib_set_policy[TFIB_A_FORCE + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
 	[TFIB_A_MAC]		= NLA_POLICY_EXACT_LEN(ETH_ALEN),
 	[TFIB_A_TS_NS]		= { .type = NLA_U64 },
 	[TFIB_A_SEQ]		= { .type = NLA_U32 },
+	[TFIB_A_FORCE]		= { .type = NLA_FLAG },
 };
 
 static const struct nla_policy tfib_entry_policy[TFIB_A_USER_ID + 1] = {
@@ -384,6 +390,20 @@ static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 	return 0;
 }
 
+/* The core's counters that came after the forwarder's in the UAPI. */
+static int tfib_nl_put_late_counters(struct sk_buff *msg, struct tfib_table *t)
+{
+	struct tw_fib_stats st;
+
+	tw_fib_get_stats(t->fib, &st);
+	if (nla_put_u64_64bit(msg, TFIB_STATS_A_STALE, st.stale,
+			      TFIB_STATS_A_PAD) ||
+	    nla_put_u64_64bit(msg, TFIB_STATS_A_PREFETCHES, st.prefetches,
+			      TFIB_STATS_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * TABLE, then the STATS nest (the core's counters, then the forwarder's),
  * then the detail: with a nest per thread when @arg is non-NULL (a do
@@ -399,7 +419,7 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 		return -EMSGSIZE;
 	nest = nla_nest_start(msg, TFIB_A_STATS);
 	if (!nest || tfib_nl_put_fib_counters(msg, t) ||
-	    tfib_fwd_fill_counters(msg, t))
+	    tfib_fwd_fill_counters(msg, t) || tfib_nl_put_late_counters(msg, t))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return tfib_fwd_fill_detail(msg, t, arg != NULL);
@@ -409,7 +429,8 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 static size_t tfib_nl_stats_size(const struct tfib_table *t, bool workers)
 {
 	return nla_total_size(TFIB_NAME_LEN) + nla_total_size(0) +
-	       TFIB_FIB_COUNTERS * nla_total_size_64bit(sizeof(u64)) +
+	       (TFIB_FIB_COUNTERS + TFIB_FIB_LATE_COUNTERS) *
+	       nla_total_size_64bit(sizeof(u64)) +
 	       tfib_fwd_counters_size() + tfib_fwd_detail_size(t, workers);
 }
 
@@ -475,13 +496,12 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	tuple.ts_ns = tb[TFIB_A_TS_NS] ? nla_get_u64(tb[TFIB_A_TS_NS]) :
 					 tfib_table_now(t);
-	/* The forwarder inserts too: an insert may lose the race to it. */
-	err = tw_fib_update(t->fib, id, &tuple);
-	if (err == -ENOENT)
-		err = tw_fib_insert(t->fib, id, &tuple);
-	if (err == -EEXIST)
-		err = tw_fib_update(t->fib, id, &tuple);
-	if (err == -ENOSPC)
+	err = tw_fib_set(t->fib, id, &tuple,
+			 nla_get_flag(tb[TFIB_A_FORCE]) ? TW_FIB_SET_FORCE : 0);
+	if (err == -ESTALE)
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SEQ],
+				    "the entry's seq is as new or newer; force overwrites");
+	else if (err == -ENOSPC)
 		NL_SET_ERR_MSG_FMT_MOD(extack, "table is full (capacity %u)",
 				       t->cfg.capacity);
 	else if (err == -EBUSY)

@@ -76,6 +76,8 @@ struct fib_attrs {
 	const struct tw_keyword *const *words;
 	/* Present in replies that report every setting: flags absent are off. */
 	int settings;
+	/* A flag of requests only, never in a reply: never printed (0: none). */
+	int request_only;
 };
 
 /* Room for the attributes of any set. */

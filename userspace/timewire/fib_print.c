@@ -31,6 +31,7 @@ const struct fib_attrs fib_table_attrs = {
 	.keys = tfib_attr_keys,
 	.words = table_words,
 	.settings = TFIB_A_CAPACITY,
+	.request_only = TFIB_A_FORCE,
 };
 
 const struct fib_attrs fib_stats_attrs = {
@@ -124,7 +125,8 @@ void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb)
 	int i;
 
 	for (i = 0; i <= set->max; i++) {
-		if (!set->keys[i] || set->policy[i].type == NLA_NESTED)
+		if (!set->keys[i] || set->policy[i].type == NLA_NESTED ||
+		    (set->request_only && i == set->request_only))
 			continue;
 		if (set->policy[i].type == NLA_FLAG)
 			print_flag(set, i, tb);
