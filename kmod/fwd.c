@@ -152,8 +152,9 @@ static struct tfib_pcpu __percpu *tfib_pcpu_alloc(u32 n)
 	int cpu;
 
 	pc = (struct tfib_pcpu __percpu *)
-		__alloc_percpu(struct_size_t(struct tfib_pcpu, v, n),
-			       __alignof__(struct tfib_pcpu));
+		__alloc_percpu_gfp(struct_size_t(struct tfib_pcpu, v, n),
+				   __alignof__(struct tfib_pcpu),
+				   GFP_KERNEL_ACCOUNT);
 	if (!pc)
 		return NULL;
 	for_each_possible_cpu(cpu)
@@ -610,7 +611,7 @@ static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
 	w->index = index;
 	u64_stats_init(&w->syncp);
 	w->batch = kvmalloc_array(fwd->cfg.burst, sizeof(*w->batch),
-				  GFP_KERNEL);
+				  GFP_KERNEL_ACCOUNT);
 	if (!w->batch)
 		return -ENOMEM;
 	if (kind == TFIB_RING_KIND_CONTROL)
@@ -685,15 +686,15 @@ static int tfib_rings_start(struct tfib_fwd *fwd, int ifindex)
 	fwd->pcpu = tfib_pcpu_alloc(TFIB_B_NUM);
 	if (!fwd->pcpu ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_CONTROL].r,
-			  cfg->control_ring, GFP_KERNEL) ||
+			  cfg->control_ring, GFP_KERNEL_ACCOUNT) ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_DATA].r, cfg->data_ring,
-			  GFP_KERNEL))
+			  GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
 	err = tw_pick_create(&fwd->pick, cfg->workers, nr_cpu_ids);
 	if (err)
 		return err;
 	fwd->workers = kvcalloc(cfg->workers, sizeof(*fwd->workers),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (!fwd->workers)
 		return -ENOMEM;
 	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0,
@@ -710,7 +711,7 @@ struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
 	struct tfib_fwd *fwd;
 	int err;
 
-	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
+	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL_ACCOUNT);
 	if (!fwd)
 		return ERR_PTR(-ENOMEM);
 	fwd->cfg = *cfg;

@@ -49,6 +49,13 @@ static_assert(TFIB_STATS_A_LOOKUPS + TFIB_FIB_COUNTERS == TFIB_STATS_A_RX);
 static_assert(TFIB_STATS_A_STALE + 1 == TFIB_STATS_A_PREFETCHES);
 #define TFIB_FIB_LATE_COUNTERS	2
 
+/* The UAPI's modes are the core's, by number. */
+static_assert(TFIB_SYNC_RWLOCK == (int)TW_FIB_RWLOCK &&
+	      TFIB_SYNC_RCU == (int)TW_FIB_RCU &&
+	      TFIB_SYNC_BUCKET == (int)TW_FIB_BUCKET &&
+	      TFIB_SYNC_SEQCOUNT == (int)TW_FIB_SEQCOUNT &&
+	      __TFIB_SYNC_MAX == (int)TW_FIB_SYNC_COUNT);
+
 static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 	[TFIB_A_CAPACITY]	= TFIB_POL_SIZE,
@@ -253,6 +260,15 @@ static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
 				    "buckets must be a power of two");
 		return -EINVAL;
 	}
+	/* a lookup walks its chain in softirq: chains stay short */
+	if (cfg->buckets && cfg->capacity > (u64)cfg->buckets * TW_FIB_MAX_LOAD) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[TFIB_A_BUCKETS],
+					"over %u entries a bucket: needs %u buckets or more",
+					TW_FIB_MAX_LOAD,
+					DIV_ROUND_UP(cfg->capacity,
+						     TW_FIB_MAX_LOAD));
+		return -EINVAL;
+	}
 	cfg->sync = tfib_nl_u8(tb[TFIB_A_SYNC], TFIB_SYNC_RCU);
 	if (tb[TFIB_A_SPARES] && cfg->sync != TFIB_SYNC_RCU) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SPARES],
@@ -434,18 +450,78 @@ static size_t tfib_nl_stats_size(const struct tfib_table *t, bool workers)
 	       tfib_fwd_counters_size() + tfib_fwd_detail_size(t, workers);
 }
 
-static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+/* The size of the do reply about @info's table, or an error. */
+static long tfib_nl_stats_get_size(struct genl_info *info)
 {
-	static const bool workers = true;
 	struct tfib_table *t;
-	int err;
+	long size;
 
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) :
-	      tfib_nl_reply(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats, t,
-			    &workers, tfib_nl_stats_size(t, workers));
+	size = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_stats_size(t, true);
 	mutex_unlock(&tfib_lock);
+	return size;
+}
+
+/*
+ * Fill @msg, of @size bytes of attributes, for @info's table: -EAGAIN when
+ * its binding grew meanwhile.
+ */
+static int tfib_nl_stats_fill_reply(struct sk_buff *msg, struct genl_info *info,
+				    size_t size)
+{
+	static const bool workers = true;
+	struct tfib_table *t;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, TFIB_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (IS_ERR(t))
+		err = PTR_ERR(t);
+	else if (tfib_nl_stats_size(t, workers) > size)
+		err = -EAGAIN;
+	else
+		err = tfib_nl_fill_stats(msg, t, &workers);
+	mutex_unlock(&tfib_lock);
+	if (!err)
+		genlmsg_end(msg, hdr);
+	return err;
+}
+
+/*
+ * With a thousand workers the reply is tens of KiB: it is allocated
+ * without tfib_lock, then filled under it if the binding still fits.
+ */
+static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	int err = -EAGAIN, tries;
+	long size;
+
+	for (tries = 0; tries < 3 && err == -EAGAIN; tries++) {
+		size = tfib_nl_stats_get_size(info);
+		if (size < 0)
+			return size;
+		msg = genlmsg_new(size, GFP_KERNEL);
+		if (!msg) {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "out of memory for the reply");
+			return -ENOMEM;
+		}
+		err = tfib_nl_stats_fill_reply(msg, info, size);
+		if (!err)
+			return genlmsg_reply(msg, info);
+		nlmsg_free(msg);
+	}
+	/* a size computed too small is a bug */
+	WARN_ON_ONCE(err == -EMSGSIZE);
+	if (err == -EAGAIN)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the binding changed during the request; retry");
 	return err;
 }
 
@@ -717,6 +793,7 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	struct net_device *dev;
 	struct tfib_table *t;
 	struct tfib_fwd *fwd;
+	u32 threads;
 	int err;
 
 	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
@@ -725,26 +802,38 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	err = tfib_nl_bind_cfg(info, &cfg);
 	if (err)
 		return err;
+	/* a ring binding's threads: its data workers and a writer */
+	threads = cfg.mode == TFIB_FWD_MODE_RING ? cfg.workers + 1 : 0;
 	mutex_lock(&tfib_lock);
 	err = PTR_ERR_OR_ZERO(tfib_nl_unbound_table(info));
+	if (!err)
+		err = tfib_threads_reserve(threads, info->attrs[TFIB_A_WORKERS],
+					   info->extack);
 	mutex_unlock(&tfib_lock);
 	if (err)
 		return err;
 	fwd = tfib_fwd_create(&cfg, nla_get_u32(info->attrs[TFIB_A_IFINDEX]),
 			      info->extack);
-	if (IS_ERR(fwd))
-		return PTR_ERR(fwd);
+	if (IS_ERR(fwd)) {
+		dev = ERR_CAST(fwd);
+		goto out;
+	}
 
 	rtnl_lock();
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_unbound_table(info);
 	dev = IS_ERR(t) ? ERR_CAST(t) : tfib_nl_bind_dev(info, t);
 	if (!IS_ERR(dev))
-		tfib_fwd_attach(t, fwd, dev);
+		tfib_table_bind(t, fwd, dev, threads);
 	mutex_unlock(&tfib_lock);
 	rtnl_unlock();
-	if (IS_ERR(dev)) {
+	if (IS_ERR(dev))
 		tfib_fwd_destroy(fwd);
+out:
+	if (IS_ERR(dev)) {
+		mutex_lock(&tfib_lock);
+		tfib_threads_release(threads);
+		mutex_unlock(&tfib_lock);
 		return PTR_ERR(dev);
 	}
 	return 0;
@@ -764,7 +853,7 @@ static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
 				    "table is not bound");
 		err = -ENOENT;
 	} else {
-		tfib_fwd_unbind(t);
+		tfib_table_unbind(t);
 	}
 	mutex_unlock(&tfib_lock);
 	return err;

@@ -649,6 +649,41 @@ TEST_F(bind, stats_workers_in_do_reply_only)
 	free(st);
 }
 
+/*
+ * A ring binding's threads (its workers and a writer) count against
+ * max_threads over all bindings; an inline one has none; an unbind gives
+ * them back.
+ */
+TEST_F(bind, max_threads)
+{
+	struct tfc_bind_cfg ring = tfc_bind_defaults(self->dev0);
+	struct tfc_bind_cfg inl = tfc_bind_defaults(self->dev1);
+	long saved = tfu_param("max_threads");
+	int err[4];
+	struct tfc_ack a, over;
+
+	ASSERT_LT(0, saved);
+	ring.mode = TFIB_FWD_MODE_RING;
+	ring.workers = 3;
+	inl.mode = TFIB_FWD_MODE_INLINE;
+	ASSERT_EQ(0, tfu_set_param("max_threads", 5));
+	err[0] = tfc_bind(&self->c, "b0", &ring, &a);
+	ring.ifindex = self->dev1;
+	ring.workers = 1;
+	err[1] = tfc_bind(&self->c, "b1", &ring, &over);
+	err[2] = tfc_bind(&self->c, "b1", &inl, &a);
+	err[3] = tfc_unbind(&self->c, "b1", &a) ||
+		 tfc_unbind(&self->c, "b0", &a) ||
+		 tfc_bind(&self->c, "b1", &ring, &a);
+	tfu_set_param("max_threads", saved);
+	EXPECT_EQ(0, err[0]);
+	EXPECT_EQ(-ENOSPC, err[1]);
+	EXPECT_NE(NULL, strstr(over.msg, "max_threads")) tfu_show("cap", &over);
+	EXPECT_TRUE(over.has_offs);
+	EXPECT_EQ(0, err[2]);
+	EXPECT_EQ(0, err[3]);
+}
+
 TEST_F(bind, table_deleted_bound)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(0);

@@ -51,6 +51,7 @@
  *   -EEXIST when the name is taken; -ENOSPC or -ENOMEM over the module's
  *   caps (module parameters max_tables, max_entries, and max_bytes, which
  *   counts what the table allocates: entries, buckets and spare tuples).
+ *   -EINVAL for more than 16 entries a bucket (capacity / buckets).
  *   Defaults: buckets the capacity rounded up to a power of two,
  *   TFIB_SYNC_RCU, no prefetch, spares the capacity, CLOCK_MONOTONIC.
  *
@@ -93,7 +94,9 @@
  *            TFIB_A_DATA_RING, TFIB_A_BURST
  *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
  *   rings of 4096, bursts of 64.  The ring attributes are refused in
- *   inline mode.  -EBUSY when the table or the device is bound already.
+ *   inline mode.  -EBUSY when the table or the device is bound already;
+ *   -ENOSPC when its threads (workers and a writer) would exceed the
+ *   module parameter max_threads.
  *
  * TFIB_CMD_UNBIND (do, admin)
  *   Request: TFIB_A_TABLE.  -ENOENT when the table is not bound.
