@@ -13,6 +13,15 @@
 #include "fib.h"
 
 /*
+ * The bucket lock is a bare CAS word: on PREEMPT_RT a holder preempted
+ * under local_bh_disable() would leave its waiters spinning, and the plain
+ * seqcount_t writer relies on preemption being off.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "tfib's table locks are not PREEMPT_RT safe; build without CONFIG_PREEMPT_RT"
+#endif
+
+/*
  * TW_FIB_BROKEN (tests only) removes what keeps each mode's readers from
  * seeing a torn tuple, to prove that the stress test notices.
  */
@@ -65,6 +74,8 @@ enum tw_fib_ctr {
 	TW_FIB_C_RETRIES,
 	TW_FIB_C_SPINS,
 	TW_FIB_C_BUSY,
+	TW_FIB_C_STALE,
+	TW_FIB_C_PREFETCHES,
 	TW_FIB_C_NUM,
 };
 
@@ -142,7 +153,6 @@ static struct tw_fib_bucket *tw_fib_bucket(struct tw_fib *fib, u32 id)
 	return &fib->buckets[tw_fib_bucket_of(fib, id)];
 }
 
-/* Readers take no lock: retired objects wait for a grace period. */
 /*
  * Add @n to this CPU's counter @i.  Any context may count (lookups run in
  * any): the irqsave variant keeps a 32-bit update whole, and costs nothing
@@ -169,6 +179,19 @@ static u32 *tw_fib_lock_word(struct tw_fib *fib, struct tw_fib_bucket *b)
 {
 	return fib->locks ? &fib->locks[b - fib->buckets] : &b->lock;
 }
+
+/*
+ * Is @b's write side held (by someone: the CAS word has no owner)?  What
+ * rcu_dereference_protected() checks under the write lock; macros, as
+ * lockdep_is_held() exists only inside such checks without lockdep.
+ */
+#define tw_fib_write_held(fib, b)					\
+	((fib)->sync == TW_FIB_RWLOCK ? lockdep_is_held(&(fib)->rwlock) :	\
+	 READ_ONCE(*tw_fib_lock_word(fib, b)) != 0)
+
+/* The read side of @b: RCU, the table's lock or the bucket's. */
+#define tw_fib_read_held(fib, b)					\
+	(rcu_read_lock_held() || tw_fib_write_held(fib, b))
 
 /* One CAS when the lock is free; else wait reading, not writing, it. */
 static void tw_fib_bucket_lock(struct tw_fib *fib, struct tw_fib_bucket *b)
@@ -306,12 +329,14 @@ static void tw_fib_read_tuple(struct tw_fib *fib, struct tw_fib_entry *e,
  * link is loaded once, so that a lockless reader returns the entry whose
  * ID it compared, whatever a writer does to the link meanwhile.
  */
-static struct tw_fib_entry *tw_fib_find(struct tw_fib_bucket *b, u32 id)
+static struct tw_fib_entry *tw_fib_find(struct tw_fib *fib,
+				       struct tw_fib_bucket *b, u32 id)
 {
-	struct tw_fib_entry *e = rcu_dereference_raw(b->head);
+	struct tw_fib_entry *e;
 
+	e = rcu_dereference_check(b->head, tw_fib_read_held(fib, b));
 	while (e && e->id != id)
-		e = rcu_dereference_raw(e->next);
+		e = rcu_dereference_check(e->next, tw_fib_read_held(fib, b));
 	return e;
 }
 
@@ -319,12 +344,15 @@ static struct tw_fib_entry *tw_fib_find(struct tw_fib_bucket *b, u32 id)
  * The link that points at @id's entry, or the NULL one ending the chain;
  * under the write lock.
  */
-static struct tw_fib_entry __rcu **tw_fib_link(struct tw_fib_bucket *b, u32 id)
+static struct tw_fib_entry __rcu **tw_fib_link(struct tw_fib *fib,
+					       struct tw_fib_bucket *b, u32 id)
 {
 	struct tw_fib_entry __rcu **link = &b->head;
 	struct tw_fib_entry *e;
 
-	while ((e = rcu_dereference_raw(*link)) && e->id != id)
+	while ((e = rcu_dereference_protected(*link,
+					      tw_fib_write_held(fib, b))) &&
+	       e->id != id)
 		link = &e->next;
 	return link;
 }
@@ -339,7 +367,7 @@ int tw_fib_lookup(struct tw_fib *fib, u32 id, struct tw_fib_tuple *t)
 	struct tw_fib_entry *e;
 
 	tw_fib_read_begin(fib, b);
-	e = tw_fib_find(b, id);
+	e = tw_fib_find(fib, b, id);
 	if (e)
 		tw_fib_read_tuple(fib, e, t);
 	tw_fib_read_end(fib, b);
@@ -369,6 +397,7 @@ void tw_fib_prefetch(struct tw_fib *fib, u32 id)
 		prefetchw(tw_fib_lock_word(fib, b));
 	else
 		prefetch(b);
+	tw_fib_count(fib, TW_FIB_C_PREFETCHES, 1);
 }
 
 static void *tw_fib_pool_get(struct tw_fib_pool *p)
@@ -434,8 +463,8 @@ int tw_fib_insert(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t)
 	int err = -EEXIST;
 
 	tw_fib_write_begin(fib, b);
-	link = tw_fib_link(b, id);
-	if (!rcu_dereference_protected(*link, 1)) {
+	link = tw_fib_link(fib, b, id);
+	if (!rcu_dereference_protected(*link, tw_fib_write_held(fib, b))) {
 		e = tw_fib_new_entry(fib, id, t);
 		err = e ? 0 : -ENOSPC;
 	}
@@ -480,7 +509,11 @@ static int tw_fib_replace_copy(struct tw_fib *fib, struct tw_fib_entry *e,
 			       const struct tw_fib_tuple *t,
 			       struct tw_fib_copy **old)
 {
-	struct tw_fib_copy *cur = rcu_dereference_protected(e->copy, 1), *c;
+	struct tw_fib_copy *cur, *c;
+
+	/* under the bucket's write lock: no other writer replaces it */
+	cur = rcu_dereference_protected(e->copy,
+			tw_fib_write_held(fib, tw_fib_bucket(fib, e->id)));
 
 	if (!TW_FIB_SAFE) {
 		tw_fib_store(&cur->t, t);
@@ -527,7 +560,7 @@ int tw_fib_update(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t)
 	int err = -ENOENT;
 
 	tw_fib_write_begin(fib, b);
-	e = tw_fib_find(b, id);
+	e = tw_fib_find(fib, b, id);
 	if (e)
 		err = tw_fib_write_tuple(fib, e, t, &old);
 	tw_fib_write_end(fib, b);
@@ -538,12 +571,85 @@ int tw_fib_update(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t)
 	return err;
 }
 
+/* RFC 1982 serial-number order: is @a after @b?  Wraps at 2^32. */
+bool tw_fib_seq_after(u32 a, u32 b)
+{
+	return (s32)(a - b) > 0;
+}
+
+/* @e's seq, under @b's write lock (only writers change it). */
+static u32 tw_fib_stored_seq(struct tw_fib *fib, struct tw_fib_bucket *b,
+			     struct tw_fib_entry *e)
+{
+	if (fib->sync == TW_FIB_RCU)
+		return rcu_dereference_protected(e->copy,
+						 tw_fib_write_held(fib, b))->t.seq;
+	return e->t.seq;
+}
+
+/*
+ * Under @b's write lock: write @t into the entry @link points at, or
+ * insert it there.  The counter to bump in *@ctr.
+ */
+static int tw_fib_set_locked(struct tw_fib *fib, struct tw_fib_bucket *b,
+			     struct tw_fib_entry __rcu **link, u32 id,
+			     const struct tw_fib_tuple *t, u32 flags,
+			     struct tw_fib_copy **old, enum tw_fib_ctr *ctr)
+{
+	struct tw_fib_entry *e;
+
+	e = rcu_dereference_protected(*link, tw_fib_write_held(fib, b));
+	if (!e) {
+		*ctr = TW_FIB_C_INSERTS;
+		e = tw_fib_new_entry(fib, id, t);
+		if (!e)
+			return -ENOSPC;
+		rcu_assign_pointer(*link, e);
+		return 0;
+	}
+	if (!(flags & TW_FIB_SET_FORCE) &&
+	    !tw_fib_seq_after(t->seq, tw_fib_stored_seq(fib, b, e))) {
+		*ctr = TW_FIB_C_STALE;
+		return -ESTALE;
+	}
+	*ctr = TW_FIB_C_UPDATES;
+	return tw_fib_write_tuple(fib, e, t, old);
+}
+
+/*
+ * tw_fib_set - insert @id with tuple @t, or replace its tuple when @t's
+ * seq is after the stored one (or whatever it is, with TW_FIB_SET_FORCE).
+ * One write lock for both, so no other writer comes in between.
+ * Returns 0, -ESTALE when the stored tuple is as new as @t or newer
+ * (counted in stale), -ENOSPC when the table is full, or in the rcu mode
+ * -EBUSY as tw_fib_update().
+ */
+int tw_fib_set(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t,
+	       u32 flags)
+{
+	struct tw_fib_bucket *b = tw_fib_bucket(fib, id);
+	enum tw_fib_ctr ctr = TW_FIB_C_NUM;
+	struct tw_fib_copy *old = NULL;
+	int err;
+
+	tw_fib_write_begin(fib, b);
+	err = tw_fib_set_locked(fib, b, tw_fib_link(fib, b, id), id, t, flags,
+				&old, &ctr);
+	tw_fib_write_end(fib, b);
+	if (old)
+		call_rcu(&old->rcu, tw_fib_copy_free_rcu);
+	if (!err || err == -ESTALE)
+		tw_fib_count(fib, ctr, 1);
+	return err;
+}
+
 /* Back to the pools; pool_lock held. */
 static void tw_fib_put_entry(struct tw_fib *fib, struct tw_fib_entry *e)
 {
 	if (fib->sync == TW_FIB_RCU)
 		tw_fib_pool_put(&fib->copy_pool,
-				rcu_dereference_protected(e->copy, 1));
+				rcu_dereference_protected(e->copy,
+					lockdep_is_held(&fib->pool_lock)));
 	tw_fib_pool_put(&fib->entry_pool, e);
 }
 
@@ -586,10 +692,11 @@ int tw_fib_delete(struct tw_fib *fib, u32 id)
 	struct tw_fib_entry *e;
 
 	tw_fib_write_begin(fib, b);
-	link = tw_fib_link(b, id);
-	e = rcu_dereference_protected(*link, 1);
+	link = tw_fib_link(fib, b, id);
+	e = rcu_dereference_protected(*link, tw_fib_write_held(fib, b));
 	if (e)
-		rcu_assign_pointer(*link, rcu_dereference_protected(e->next, 1));
+		rcu_assign_pointer(*link, rcu_dereference_protected(e->next,
+					tw_fib_write_held(fib, b)));
 	tw_fib_write_end(fib, b);
 	if (!e)
 		return -ENOENT;
@@ -608,8 +715,9 @@ static int tw_fib_dump_bucket(struct tw_fib *fib, struct tw_fib_cursor *pos,
 	int ret = 0;
 
 	tw_fib_read_begin(fib, b);
-	for (e = rcu_dereference_raw(b->head); e && !ret;
-	     e = rcu_dereference_raw(e->next)) {
+	for (e = rcu_dereference_check(b->head, tw_fib_read_held(fib, b));
+	     e && !ret;
+	     e = rcu_dereference_check(e->next, tw_fib_read_held(fib, b))) {
 		if (n++ < pos->skip)
 			continue;
 		tw_fib_read_tuple(fib, e, &t);
@@ -621,8 +729,12 @@ static int tw_fib_dump_bucket(struct tw_fib *fib, struct tw_fib_cursor *pos,
 	return ret;
 }
 
+/* Buckets a dump walks between two chances to reschedule. */
+#define TW_FIB_DUMP_RESCHED	1024
+
 /*
  * tw_fib_dump - pass each entry to @fn, from @pos on, in bucket order.
+ * Sleeps (between buckets: a table may have 2^24 of them).
  * @fn runs under the table's read side (a lock or RCU): it must neither
  * sleep nor call into the table.  When it returns non-zero the dump stops
  * there and returns that; the next call with the same @pos resumes with
@@ -639,6 +751,8 @@ int tw_fib_dump(struct tw_fib *fib, struct tw_fib_cursor *pos,
 		ret = tw_fib_dump_bucket(fib, pos, fn, arg);
 		if (ret)
 			return ret;
+		if (pos->bucket % TW_FIB_DUMP_RESCHED == 0)
+			cond_resched();
 	}
 	return 0;
 }
@@ -688,6 +802,8 @@ void tw_fib_get_stats(struct tw_fib *fib, struct tw_fib_stats *st)
 	st->retries = v[TW_FIB_C_RETRIES];
 	st->spins = v[TW_FIB_C_SPINS];
 	st->busy = v[TW_FIB_C_BUSY];
+	st->stale = v[TW_FIB_C_STALE];
+	st->prefetches = v[TW_FIB_C_PREFETCHES];
 	spin_lock_bh(&fib->pool_lock);
 	st->entries = fib->entries;
 	st->backlog = fib->waiting + fib->waiting_copies;
@@ -729,6 +845,8 @@ static int tw_fib_check(const struct tw_fib_config *cfg, u32 buckets)
 		return -EINVAL;
 	if (!buckets || buckets > TW_FIB_MAX_CAPACITY ||
 	    (buckets & (buckets - 1)))
+		return -EINVAL;
+	if (cfg->capacity > (u64)buckets * TW_FIB_MAX_LOAD)
 		return -EINVAL;
 	return 0;
 }

@@ -21,9 +21,15 @@
  * one insert or update wrote it (never a mix of two), and at least as new
  * as the last write that completed before the lookup began.
  *
- * Lookups may run in any context; writes too, except that tw_fib_reclaim()
- * and tw_fib_destroy() sleep.  Writers may run concurrently with each
- * other (in the rwlock mode they serialise).
+ * Lookups and writes may run in process or softirq context (never in
+ * hardirq or NMI: the locks only disable bottom halves); tw_fib_dump(),
+ * tw_fib_reclaim() and tw_fib_destroy() sleep.  Writers may run
+ * concurrently with each other (in the rwlock mode they serialise).
+ *
+ * tw_fib_set() keeps an ID's tuple from going back in time: it writes
+ * only a tuple whose seq is after the stored one in serial-number
+ * arithmetic (RFC 1982: (s32)(new - old) > 0), so that two updates applied
+ * out of order leave the newer, whatever the order of the writers.
  */
 #ifndef _TW_FIB_H
 #define _TW_FIB_H
@@ -32,6 +38,11 @@
 
 #define TW_FIB_MAC_LEN		6
 #define TW_FIB_MAX_CAPACITY	(1U << 24)
+/*
+ * Entries a bucket holds on average at most (capacity / buckets): a
+ * lookup walks its chain in softirq context, which must stay short.
+ */
+#define TW_FIB_MAX_LOAD		16
 
 /* The value stored for one user. */
 struct tw_fib_tuple {
@@ -50,6 +61,9 @@ enum tw_fib_sync {
 
 /* tw_fib_config.flags */
 #define TW_FIB_PREFETCH		0x1	/* tw_fib_prefetch() does prefetch */
+
+/* tw_fib_set() flags */
+#define TW_FIB_SET_FORCE	0x1	/* write whatever the stored seq */
 
 struct tw_fib_config {
 	u32 capacity;		/* entries, 1 .. TW_FIB_MAX_CAPACITY */
@@ -73,6 +87,8 @@ struct tw_fib_stats {
 	u64 retries;		/* seqcount: reads done again */
 	u64 spins;		/* bucket lock: waits for a held lock */
 	u64 busy;		/* rcu: writes refused, every spare waiting */
+	u64 stale;		/* tw_fib_set(): refused, seq not after stored */
+	u64 prefetches;		/* tw_fib_prefetch() calls that prefetched */
 	u32 entries;		/* in the table */
 	u32 backlog;		/* entries and tuples waiting for a grace period */
 	u32 backlog_peak;
@@ -96,6 +112,9 @@ u64 tw_fib_mem_size(const struct tw_fib_config *cfg);
 
 int tw_fib_insert(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t);
 int tw_fib_update(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t);
+int tw_fib_set(struct tw_fib *fib, u32 id, const struct tw_fib_tuple *t,
+	       u32 flags);
+bool tw_fib_seq_after(u32 a, u32 b);
 int tw_fib_delete(struct tw_fib *fib, u32 id);
 int tw_fib_lookup(struct tw_fib *fib, u32 id, struct tw_fib_tuple *t);
 void tw_fib_prefetch(struct tw_fib *fib, u32 id);

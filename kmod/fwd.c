@@ -62,6 +62,8 @@ static_assert(TFIB_STATS_A_DROP_XMIT + 1 == TFIB_STATS_A_PICKS);
 #define TFIB_C_LATE	(TFIB_C_STATS - TFIB_C_DROP_BAD_MAC)
 static_assert(TFIB_STATS_A_DROP_BAD_MAC + TFIB_C_LATE - 1 ==
 	      TFIB_STATS_A_DROP_CONTROL_SRC);
+/* the core's stale and prefetches follow; netlink.c puts them */
+static_assert(TFIB_STATS_A_DROP_CONTROL_SRC + 1 == TFIB_STATS_A_STALE);
 /* The binding's enum tfib_pick is the core's policy. */
 static_assert(TFIB_PICK_MEMO == (int)TW_PICK_MEMO &&
 	      TFIB_PICK_SCAN == (int)TW_PICK_SCAN);
@@ -158,8 +160,9 @@ static struct tfib_pcpu __percpu *tfib_pcpu_alloc(u32 n)
 	int cpu;
 
 	pc = (struct tfib_pcpu __percpu *)
-		__alloc_percpu(struct_size_t(struct tfib_pcpu, v, n),
-			       __alignof__(struct tfib_pcpu));
+		__alloc_percpu_gfp(struct_size_t(struct tfib_pcpu, v, n),
+				   __alignof__(struct tfib_pcpu),
+				   GFP_KERNEL_ACCOUNT);
 	if (!pc)
 		return NULL;
 	for_each_possible_cpu(cpu)
@@ -247,12 +250,13 @@ static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
 	int err;
 
 	memcpy(tu.mac, h->mac, ETH_ALEN);
-	err = tw_fib_update(fib, id, &tu);
-	if (err == -ENOENT)
-		err = tw_fib_insert(fib, id, &tu);
-	/* inserted meanwhile, by another writer */
-	if (err == -EEXIST)
-		err = tw_fib_update(fib, id, &tu);
+	/* never back in time: an older update after a newer one is stale */
+	err = tw_fib_set(fib, id, &tu, 0);
+	if (err == -ESTALE) {
+		/* counted by the table */
+		consume_skb(skb);
+		return;
+	}
 	if (err) {
 		/* -ENOSPC, or an rcu table out of spare tuples (-EBUSY) */
 		tfib_count(fwd->t, TFIB_C_DROP_TABLE_FULL);
@@ -591,6 +595,10 @@ static int tfib_burst(struct tfib_worker *w)
 			local_bh_enable();
 			local_bh_disable();
 		}
+		/* the next one's bucket comes in while this one runs */
+		if (i + 1 < n)
+			tw_fib_prefetch(fwd->t->fib, get_unaligned_be32(
+				&tfib_hdr_of(w->batch[i + 1])->user_id));
 		tfib_process(fwd, w->kind, w->batch[i]);
 	}
 	local_bh_enable();
@@ -688,7 +696,7 @@ static int tfib_worker_start(struct tfib_fwd *fwd, struct tfib_worker *w,
 	w->index = index;
 	u64_stats_init(&w->syncp);
 	w->batch = kvmalloc_array(fwd->cfg.burst, sizeof(*w->batch),
-				  GFP_KERNEL);
+				  GFP_KERNEL_ACCOUNT);
 	if (!w->batch)
 		return -ENOMEM;
 	if (kind == TFIB_RING_KIND_CONTROL)
@@ -763,15 +771,15 @@ static int tfib_rings_start(struct tfib_fwd *fwd, int ifindex)
 	fwd->pcpu = tfib_pcpu_alloc(TFIB_B_NUM);
 	if (!fwd->pcpu ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_CONTROL].r,
-			  cfg->control_ring, GFP_KERNEL) ||
+			  cfg->control_ring, GFP_KERNEL_ACCOUNT) ||
 	    ptr_ring_init(&fwd->ring[TFIB_RING_KIND_DATA].r, cfg->data_ring,
-			  GFP_KERNEL))
+			  GFP_KERNEL_ACCOUNT))
 		return -ENOMEM;
 	err = tw_pick_create(&fwd->pick, cfg->workers, nr_cpu_ids);
 	if (err)
 		return err;
 	fwd->workers = kvcalloc(cfg->workers, sizeof(*fwd->workers),
-				GFP_KERNEL);
+				GFP_KERNEL_ACCOUNT);
 	if (!fwd->workers)
 		return -ENOMEM;
 	err = tfib_worker_start(fwd, &fwd->writer, TFIB_RING_KIND_CONTROL, 0,
@@ -788,7 +796,7 @@ struct tfib_fwd *tfib_fwd_create(const struct tfib_bind_cfg *cfg, int ifindex,
 	struct tfib_fwd *fwd;
 	int err;
 
-	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL);
+	fwd = kzalloc(sizeof(*fwd), GFP_KERNEL_ACCOUNT);
 	if (!fwd)
 		return ERR_PTR(-ENOMEM);
 	fwd->cfg = *cfg;
@@ -1076,7 +1084,8 @@ int tfib_fwd_fill_detail(struct sk_buff *msg, const struct tfib_table *t,
 
 size_t tfib_fwd_counters_size(void)
 {
-	return (TFIB_STATS_A_MAX - TFIB_STATS_A_RX + 1) * TFIB_U64_SIZE;
+	return (TFIB_STATS_A_DROP_CONTROL_SRC - TFIB_STATS_A_RX + 1) *
+	       TFIB_U64_SIZE;
 }
 
 size_t tfib_fwd_detail_size(const struct tfib_table *t, bool workers)

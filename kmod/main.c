@@ -37,6 +37,12 @@ module_param_named(ring_bytes, tfib_ring_bytes, ulong, 0644);
 MODULE_PARM_DESC(ring_bytes,
 		 "Bytes of packets (truesize) each ring of a binding holds at most, read at bind; over it packets are dropped as by a full ring (4 MiB)");
 
+/* Each binding's writer and data workers are kernel threads: bound them. */
+unsigned int tfib_max_threads = 1024;
+module_param_named(max_threads, tfib_max_threads, uint, 0644);
+MODULE_PARM_DESC(max_threads,
+		 "Threads of all bindings, all namespaces: a ring binding has its workers and a writer (1024)");
+
 DEFINE_MUTEX(tfib_lock);
 static unsigned int tfib_net_id;
 
@@ -54,10 +60,13 @@ static int tfib_netdev_event(struct notifier_block *nb, unsigned long event,
 	/* UNREGISTER is also sent before the device moves to another netns. */
 	if (event != NETDEV_UNREGISTER && event != NETDEV_CHANGENAME)
 		return NOTIFY_DONE;
+	/* nothing bound: leave every other device's events alone */
+	if (!READ_ONCE(tfib_nbound))
+		return NOTIFY_DONE;
 	mutex_lock(&tfib_lock);
 	t = tfib_table_of_dev(dev);
 	if (t && event == NETDEV_UNREGISTER)
-		tfib_fwd_unbind(t);
+		tfib_table_unbind(t);
 	else if (t)
 		tfib_fwd_renamed(t);
 	mutex_unlock(&tfib_lock);

@@ -40,9 +40,21 @@ static const struct netlink_range_validation tfib_ring_range = {
 #define TFIB_POL_RING		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_ring_range)
 #define TFIB_POL_USER_ID	{ .type = NLA_U32 }
 
-/* The counters of the core, in the order of enum tfib_stats_attr. */
+/*
+ * The counters of the core, in the order of enum tfib_stats_attr, and the
+ * two appended after the forwarder's.
+ */
 #define TFIB_FIB_COUNTERS	10
 static_assert(TFIB_STATS_A_LOOKUPS + TFIB_FIB_COUNTERS == TFIB_STATS_A_RX);
+static_assert(TFIB_STATS_A_STALE + 1 == TFIB_STATS_A_PREFETCHES);
+#define TFIB_FIB_LATE_COUNTERS	2
+
+/* The UAPI's modes are the core's, by number. */
+static_assert(TFIB_SYNC_RWLOCK == (int)TW_FIB_RWLOCK &&
+	      TFIB_SYNC_RCU == (int)TW_FIB_RCU &&
+	      TFIB_SYNC_BUCKET == (int)TW_FIB_BUCKET &&
+	      TFIB_SYNC_SEQCOUNT == (int)TW_FIB_SEQCOUNT &&
+	      __TFIB_SYNC_MAX == (int)TW_FIB_SYNC_COUNT);
 
 static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
@@ -58,12 +70,13 @@ static const struct nla_policy tfib_table_policy[TFIB_A_TABLE + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 };
 
-static const struct nla_policy tfib_set_policy[TFIB_A_SEQ + 1] = {
+static const struct nla_policy tfib_set_policy[TFIB_A_FORCE + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
 	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
 	[TFIB_A_MAC]		= NLA_POLICY_EXACT_LEN(ETH_ALEN),
 	[TFIB_A_TS_NS]		= { .type = NLA_U64 },
 	[TFIB_A_SEQ]		= { .type = NLA_U32 },
+	[TFIB_A_FORCE]		= { .type = NLA_FLAG },
 };
 
 static const struct nla_policy tfib_entry_policy[TFIB_A_USER_ID + 1] = {
@@ -248,6 +261,15 @@ static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
 				    "buckets must be a power of two");
 		return -EINVAL;
 	}
+	/* a lookup walks its chain in softirq: chains stay short */
+	if (cfg->buckets && cfg->capacity > (u64)cfg->buckets * TW_FIB_MAX_LOAD) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[TFIB_A_BUCKETS],
+					"over %u entries a bucket: needs %u buckets or more",
+					TW_FIB_MAX_LOAD,
+					DIV_ROUND_UP(cfg->capacity,
+						     TW_FIB_MAX_LOAD));
+		return -EINVAL;
+	}
 	cfg->sync = tfib_nl_u8(tb[TFIB_A_SYNC], TFIB_SYNC_RCU);
 	if (tb[TFIB_A_SPARES] && cfg->sync != TFIB_SYNC_RCU) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SPARES],
@@ -385,6 +407,20 @@ static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 	return 0;
 }
 
+/* The core's counters that came after the forwarder's in the UAPI. */
+static int tfib_nl_put_late_counters(struct sk_buff *msg, struct tfib_table *t)
+{
+	struct tw_fib_stats st;
+
+	tw_fib_get_stats(t->fib, &st);
+	if (nla_put_u64_64bit(msg, TFIB_STATS_A_STALE, st.stale,
+			      TFIB_STATS_A_PAD) ||
+	    nla_put_u64_64bit(msg, TFIB_STATS_A_PREFETCHES, st.prefetches,
+			      TFIB_STATS_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * TABLE, then the STATS nest (the core's counters, then the forwarder's),
  * then the detail: with a nest per thread when @arg is non-NULL (a do
@@ -400,7 +436,7 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 		return -EMSGSIZE;
 	nest = nla_nest_start(msg, TFIB_A_STATS);
 	if (!nest || tfib_nl_put_fib_counters(msg, t) ||
-	    tfib_fwd_fill_counters(msg, t))
+	    tfib_fwd_fill_counters(msg, t) || tfib_nl_put_late_counters(msg, t))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return tfib_fwd_fill_detail(msg, t, arg != NULL);
@@ -410,22 +446,83 @@ static int tfib_nl_fill_stats(struct sk_buff *msg, struct tfib_table *t,
 static size_t tfib_nl_stats_size(const struct tfib_table *t, bool workers)
 {
 	return nla_total_size(TFIB_NAME_LEN) + nla_total_size(0) +
-	       TFIB_FIB_COUNTERS * nla_total_size_64bit(sizeof(u64)) +
+	       (TFIB_FIB_COUNTERS + TFIB_FIB_LATE_COUNTERS) *
+	       nla_total_size_64bit(sizeof(u64)) +
 	       tfib_fwd_counters_size() + tfib_fwd_detail_size(t, workers);
 }
 
-static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+/* The size of the do reply about @info's table, or an error. */
+static long tfib_nl_stats_get_size(struct genl_info *info)
 {
-	static const bool workers = true;
 	struct tfib_table *t;
-	int err;
+	long size;
 
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) :
-	      tfib_nl_reply(info, TFIB_CMD_STATS_GET, tfib_nl_fill_stats, t,
-			    &workers, tfib_nl_stats_size(t, workers));
+	size = IS_ERR(t) ? PTR_ERR(t) : tfib_nl_stats_size(t, true);
 	mutex_unlock(&tfib_lock);
+	return size;
+}
+
+/*
+ * Fill @msg, of @size bytes of attributes, for @info's table: -EAGAIN when
+ * its binding grew meanwhile.
+ */
+static int tfib_nl_stats_fill_reply(struct sk_buff *msg, struct genl_info *info,
+				    size_t size)
+{
+	static const bool workers = true;
+	struct tfib_table *t;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put_reply(msg, info, &tfib_family, 0, TFIB_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&tfib_lock);
+	t = tfib_nl_table(info);
+	if (IS_ERR(t))
+		err = PTR_ERR(t);
+	else if (tfib_nl_stats_size(t, workers) > size)
+		err = -EAGAIN;
+	else
+		err = tfib_nl_fill_stats(msg, t, &workers);
+	mutex_unlock(&tfib_lock);
+	if (!err)
+		genlmsg_end(msg, hdr);
+	return err;
+}
+
+/*
+ * With a thousand workers the reply is tens of KiB: it is allocated
+ * without tfib_lock, then filled under it if the binding still fits.
+ */
+static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	int err = -EAGAIN, tries;
+	long size;
+
+	for (tries = 0; tries < 3 && err == -EAGAIN; tries++) {
+		size = tfib_nl_stats_get_size(info);
+		if (size < 0)
+			return size;
+		msg = genlmsg_new(size, GFP_KERNEL);
+		if (!msg) {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "out of memory for the reply");
+			return -ENOMEM;
+		}
+		err = tfib_nl_stats_fill_reply(msg, info, size);
+		if (!err)
+			return genlmsg_reply(msg, info);
+		nlmsg_free(msg);
+	}
+	/* a size computed too small is a bug */
+	WARN_ON_ONCE(err == -EMSGSIZE);
+	if (err == -EAGAIN)
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the binding changed during the request; retry");
 	return err;
 }
 
@@ -476,13 +573,12 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	tuple.ts_ns = tb[TFIB_A_TS_NS] ? nla_get_u64(tb[TFIB_A_TS_NS]) :
 					 tfib_table_now(t);
-	/* The forwarder inserts too: an insert may lose the race to it. */
-	err = tw_fib_update(t->fib, id, &tuple);
-	if (err == -ENOENT)
-		err = tw_fib_insert(t->fib, id, &tuple);
-	if (err == -EEXIST)
-		err = tw_fib_update(t->fib, id, &tuple);
-	if (err == -ENOSPC)
+	err = tw_fib_set(t->fib, id, &tuple,
+			 nla_get_flag(tb[TFIB_A_FORCE]) ? TW_FIB_SET_FORCE : 0);
+	if (err == -ESTALE)
+		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SEQ],
+				    "the entry's seq is as new or newer; force overwrites");
+	else if (err == -ENOSPC)
 		NL_SET_ERR_MSG_FMT_MOD(extack, "table is full (capacity %u)",
 				       t->cfg.capacity);
 	else if (err == -EBUSY)
@@ -733,6 +829,7 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	struct net_device *dev;
 	struct tfib_table *t;
 	struct tfib_fwd *fwd;
+	u32 threads;
 	int err;
 
 	if (!tfib_nl_has(info, TFIB_A_TABLE) ||
@@ -741,26 +838,38 @@ static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
 	err = tfib_nl_bind_cfg(info, &cfg);
 	if (err)
 		return err;
+	/* a ring binding's threads: its data workers and a writer */
+	threads = cfg.mode == TFIB_FWD_MODE_RING ? cfg.workers + 1 : 0;
 	mutex_lock(&tfib_lock);
 	err = PTR_ERR_OR_ZERO(tfib_nl_unbound_table(info));
+	if (!err)
+		err = tfib_threads_reserve(threads, info->attrs[TFIB_A_WORKERS],
+					   info->extack);
 	mutex_unlock(&tfib_lock);
 	if (err)
 		return err;
 	fwd = tfib_fwd_create(&cfg, nla_get_u32(info->attrs[TFIB_A_IFINDEX]),
 			      info->extack);
-	if (IS_ERR(fwd))
-		return PTR_ERR(fwd);
+	if (IS_ERR(fwd)) {
+		dev = ERR_CAST(fwd);
+		goto out;
+	}
 
 	rtnl_lock();
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_unbound_table(info);
 	dev = IS_ERR(t) ? ERR_CAST(t) : tfib_nl_bind_dev(info, t);
 	if (!IS_ERR(dev))
-		tfib_fwd_attach(t, fwd, dev);
+		tfib_table_bind(t, fwd, dev, threads);
 	mutex_unlock(&tfib_lock);
 	rtnl_unlock();
-	if (IS_ERR(dev)) {
+	if (IS_ERR(dev))
 		tfib_fwd_destroy(fwd);
+out:
+	if (IS_ERR(dev)) {
+		mutex_lock(&tfib_lock);
+		tfib_threads_release(threads);
+		mutex_unlock(&tfib_lock);
 		return PTR_ERR(dev);
 	}
 	return 0;
@@ -780,7 +889,7 @@ static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
 				    "table is not bound");
 		err = -ENOENT;
 	} else {
-		tfib_fwd_unbind(t);
+		tfib_table_unbind(t);
 	}
 	mutex_unlock(&tfib_lock);
 	return err;

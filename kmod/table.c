@@ -18,6 +18,8 @@ static LIST_HEAD(tfib_nets);
 static unsigned int tfib_ntables;
 static u64 tfib_nentries;
 static u64 tfib_nbytes;
+static u64 tfib_nthreads;
+unsigned int tfib_nbound;
 
 void tfib_net_init(struct tfib_net *tn)
 {
@@ -39,7 +41,8 @@ void tfib_destroy_all(void)
 
 	list_for_each_entry(tn, &tfib_nets, node)
 		tfib_net_destroy_tables(tn);
-	WARN_ON(tfib_ntables || tfib_nentries || tfib_nbytes);
+	WARN_ON(tfib_ntables || tfib_nentries || tfib_nbytes ||
+		tfib_nthreads || tfib_nbound);
 }
 
 struct tfib_table *tfib_table_find(struct net *net, const char *name)
@@ -182,11 +185,51 @@ err_free:
 	return ERR_PTR(err);
 }
 
+int tfib_threads_reserve(u32 n, const struct nlattr *attr,
+			 struct netlink_ext_ack *extack)
+{
+	unsigned int max = READ_ONCE(tfib_max_threads);
+
+	if (tfib_nthreads + n > max) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "threads over what max_threads=%u leaves: %llu",
+				       max, max > tfib_nthreads ?
+				       max - tfib_nthreads : 0);
+		NL_SET_BAD_ATTR(extack, attr);
+		return -ENOSPC;
+	}
+	tfib_nthreads += n;
+	return 0;
+}
+
+void tfib_threads_release(u32 n)
+{
+	tfib_nthreads -= n;
+}
+
+void tfib_table_bind(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev, u32 threads)
+{
+	tfib_fwd_attach(t, fwd, dev);
+	t->threads = threads;
+	WRITE_ONCE(tfib_nbound, tfib_nbound + 1);
+}
+
+void tfib_table_unbind(struct tfib_table *t)
+{
+	if (!tfib_fwd_dev(t))
+		return;
+	tfib_fwd_unbind(t);
+	tfib_threads_release(t->threads);
+	t->threads = 0;
+	WRITE_ONCE(tfib_nbound, tfib_nbound - 1);
+}
+
 /* Unbind, then free: no forwarder reads the table any more. */
 void tfib_table_destroy(struct tfib_table *t)
 {
 	list_del(&t->node);
-	tfib_fwd_unbind(t);
+	tfib_table_unbind(t);
 	tw_fib_destroy(t->fib);
 	tfib_fwd_table_fini(t);
 	tfib_uncharge(t);

@@ -39,6 +39,8 @@ struct tfib_table {
 	struct tfib_fwd *fwd;
 	/* Kept across bindings: allocated by tfib_fwd_table_init(). */
 	struct tfib_fwd_counters *counters;
+	/* Threads of the binding, charged to max_threads. */
+	u32 threads;
 };
 
 /* The forwarder's settings, from TFIB_CMD_BIND with defaults filled in. */
@@ -136,6 +138,14 @@ extern unsigned int tfib_max_entries;
 extern unsigned long tfib_max_bytes;
 /* Bytes (truesize) of packets a ring of a new binding may hold. */
 extern unsigned long tfib_ring_bytes;
+/* Threads of all bindings, all namespaces. */
+extern unsigned int tfib_max_threads;
+/*
+ * Bound tables, all namespaces.  Changed under tfib_lock; it leaves zero
+ * only in a bind, which holds RTNL too, so the netdev notifier (under
+ * RTNL) may read it without tfib_lock.
+ */
+extern unsigned int tfib_nbound;
 
 struct tfib_net *tfib_net(const struct net *net);
 void tfib_net_init(struct tfib_net *tn);
@@ -156,6 +166,18 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack);
 void tfib_table_destroy(struct tfib_table *t);
+/*
+ * Reserve a binding's @n threads under max_threads before making them
+ * (-ENOSPC, blaming @attr), and give them back if it is not attached.
+ */
+int tfib_threads_reserve(u32 n, const struct nlattr *attr,
+			 struct netlink_ext_ack *extack);
+void tfib_threads_release(u32 n);
+/* Attach @fwd, with its @threads reserved, to @t (tfib_fwd_attach()). */
+void tfib_table_bind(struct tfib_table *t, struct tfib_fwd *fwd,
+		     struct net_device *dev, u32 threads);
+/* Unbind @t (tfib_fwd_unbind()) and release its threads. */
+void tfib_table_unbind(struct tfib_table *t);
 /*
  * The table bound to @dev, or NULL.  Searched in every namespace: a
  * binding whose device left its table's namespace must still be found.

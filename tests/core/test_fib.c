@@ -100,6 +100,61 @@ TEST_F(fib, update)
 	ASSERT_EQ(1, stats(self->fib).entries);
 }
 
+/* tw_fib_set() inserts, then writes only what is after the stored seq. */
+TEST_F(fib, set_newer_only)
+{
+	struct tw_fib_tuple t = fib_test_tuple(5, 10), u;
+
+	ASSERT_EQ(0, tw_fib_set(self->fib, 5, &t, 0));
+	u = fib_test_tuple(5, 9);
+	ASSERT_EQ(-ESTALE, tw_fib_set(self->fib, 5, &u, 0));
+	ASSERT_EQ(-ESTALE, tw_fib_set(self->fib, 5, &t, 0));
+	ASSERT_EQ(0, tw_fib_lookup(self->fib, 5, &u));
+	ASSERT_TRUE(fib_test_tuple_eq(&t, &u));
+	u = fib_test_tuple(5, 11);
+	ASSERT_EQ(0, tw_fib_set(self->fib, 5, &u, 0));
+	/* the admin's overwrite goes back in time on purpose */
+	ASSERT_EQ(0, tw_fib_set(self->fib, 5, &t, TW_FIB_SET_FORCE));
+	ASSERT_EQ(0, tw_fib_lookup(self->fib, 5, &u));
+	ASSERT_TRUE(fib_test_tuple_eq(&t, &u));
+	ASSERT_EQ(1, stats(self->fib).inserts);
+	ASSERT_EQ(2, stats(self->fib).updates);
+	ASSERT_EQ(2, stats(self->fib).stale);
+	ASSERT_EQ(1, stats(self->fib).entries);
+}
+
+/* Serial-number order: 2^32 - 16 is before 5, and half the space after. */
+TEST_F(fib, set_seq_wraps)
+{
+	struct tw_fib_tuple t = fib_test_tuple(7, 0xfffffff0U), u;
+
+	ASSERT_EQ(0, tw_fib_set(self->fib, 7, &t, 0));
+	u = fib_test_tuple(7, 5);
+	ASSERT_EQ(0, tw_fib_set(self->fib, 7, &u, 0));
+	t = fib_test_tuple(7, 0xfffffff8U);
+	ASSERT_EQ(-ESTALE, tw_fib_set(self->fib, 7, &t, 0));
+	/* 2^31 ahead is as far behind: refused either way */
+	t = fib_test_tuple(7, 5 + 0x80000000U);
+	ASSERT_EQ(-ESTALE, tw_fib_set(self->fib, 7, &t, 0));
+	t = fib_test_tuple(7, 5 + 0x7fffffffU);
+	ASSERT_EQ(0, tw_fib_set(self->fib, 7, &t, 0));
+	ASSERT_EQ(0, tw_fib_lookup(self->fib, 7, &u));
+	ASSERT_TRUE(fib_test_tuple_eq(&t, &u));
+	ASSERT_EQ(2, stats(self->fib).stale);
+	ASSERT_TRUE(tw_fib_seq_after(0, 0xffffffffU));
+	ASSERT_FALSE(tw_fib_seq_after(0xffffffffU, 0));
+	ASSERT_FALSE(tw_fib_seq_after(3, 3));
+}
+
+/* Prefetches are counted where the table was made to do them. */
+TEST_F(fib, prefetch_counted)
+{
+	tw_fib_prefetch(self->fib, 1);
+	tw_fib_prefetch(self->fib, 2);
+	ASSERT_EQ(variant->flags & TW_FIB_PREFETCH ? 2 : 0,
+		  stats(self->fib).prefetches);
+}
+
 TEST_F(fib, delete)
 {
 	struct tw_fib_tuple t = fib_test_tuple(5, 1);
@@ -385,6 +440,14 @@ TEST(config)
 	cfg.flags = 0;
 	cfg.spares = TW_FIB_MAX_CAPACITY + 1;
 	ASSERT_EQ(-EINVAL, tw_fib_create(&fib, &cfg));
+	/* chains bounded: at most TW_FIB_MAX_LOAD entries a bucket */
+	cfg.spares = 0;
+	cfg.buckets = 4;
+	cfg.capacity = 4 * TW_FIB_MAX_LOAD + 1;
+	ASSERT_EQ(-EINVAL, tw_fib_create(&fib, &cfg));
+	cfg.capacity = 4 * TW_FIB_MAX_LOAD;
+	ASSERT_EQ(0, tw_fib_create(&fib, &cfg));
+	tw_fib_destroy(fib);
 	ASSERT_STREQ("seqcount", tw_fib_sync_name(TW_FIB_SEQCOUNT));
 	ASSERT_STREQ("rwlock", tw_fib_sync_name(TW_FIB_RWLOCK));
 }

@@ -262,7 +262,155 @@ static void report(struct __test_metadata *_metadata, struct stress *s)
 	       st.backlog_peak);
 }
 
-#ifndef TW_FIB_BROKEN
+#ifndef TW_FIB_BROKEN	/* its readers see torn tuples, not order */
+/*
+ * Writers racing with versions of the same IDs, as control packets of one
+ * user reaching several CPUs: writer k writes versions k + 1, k + 1 + W,
+ * ... from just before the wrap of seq, so each applies some after a
+ * newer one of another writer.  tw_fib_set() must refuse those: a reader
+ * never sees an ID's seq go back, and each ends at the newest written.
+ */
+#define ORDER_WRITERS	3
+#define ORDER_ROUNDS	(STRESS_UPDATES / HOT)
+#define ORDER_BASE	(0xffffffffU - 1000)
+
+struct order {
+	struct tw_fib *fib;
+	u32 flags;		/* of every tw_fib_set() */
+	int stop;
+	atomic64_t sets, refused, back, torn, errors;
+};
+
+struct order_writer {
+	struct order *o;
+	u32 k;
+};
+
+static void *order_writer(void *arg)
+{
+	struct order_writer *w = arg;
+	struct order *o = w->o;
+	struct tw_fib_tuple t;
+	u32 n, id, v;
+	int err;
+
+	rcu_register_thread();
+	for (n = 0; n < ORDER_ROUNDS; n++) {
+		for (id = 0; id < HOT; id++) {
+			v = ORDER_BASE + n * ORDER_WRITERS + w->k + 1;
+			t = fib_test_tuple(id, v);
+			while ((err = tw_fib_set(o->fib, id, &t, o->flags)) ==
+			       -EBUSY)
+				tw_fib_reclaim(o->fib);
+			atomic64_inc(&o->sets);
+			if (err == -ESTALE)
+				atomic64_inc(&o->refused);
+			else if (err)
+				atomic64_inc(&o->errors);
+		}
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *order_reader(void *arg)
+{
+	struct order *o = arg;
+	bool seen[HOT] = {};
+	u32 last[HOT], id = 0;
+	struct tw_fib_tuple t;
+
+	rcu_register_thread();
+	while (!READ_ONCE(o->stop)) {
+		id = (id + 1) % HOT;
+		if (tw_fib_lookup(o->fib, id, &t))
+			continue;
+		if (!fib_test_tuple_whole(id, &t))
+			atomic64_inc(&o->torn);
+		else if (seen[id] && tw_fib_seq_after(last[id], t.seq))
+			atomic64_inc(&o->back);
+		last[id] = t.seq;
+		seen[id] = true;
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void order_run(struct order *o)
+{
+	struct order_writer w[ORDER_WRITERS];
+	pthread_t th[ORDER_WRITERS], rd;
+	u32 k;
+
+	pthread_create(&rd, NULL, order_reader, o);
+	for (k = 0; k < ORDER_WRITERS; k++) {
+		w[k] = (struct order_writer){ .o = o, .k = k };
+		pthread_create(&th[k], NULL, order_writer, &w[k]);
+	}
+	for (k = 0; k < ORDER_WRITERS; k++)
+		pthread_join(th[k], NULL);
+	WRITE_ONCE(o->stop, 1);
+	pthread_join(rd, NULL);
+}
+
+FIXTURE(order) {
+	struct order o;
+};
+
+FIXTURE_VARIANT(order) {
+	u8 sync;
+	u8 flags;
+};
+
+FIB_TEST_VARIANTS(order);
+
+FIXTURE_SETUP(order)
+{
+	struct tw_fib_config cfg = {
+		.capacity = 64, .buckets = 16, .spares = 256, .seed = 42,
+		.sync = variant->sync, .flags = variant->flags,
+	};
+
+	memset(&self->o, 0, sizeof(self->o));
+	rcu_register_thread();
+	ASSERT_EQ(0, tw_fib_create(&self->o.fib, &cfg));
+}
+
+FIXTURE_TEARDOWN(order)
+{
+	tw_fib_destroy(self->o.fib);
+	rcu_unregister_thread();
+	EXPECT_EQ(0, tw_host_warnings);
+}
+
+TEST_F_TIMEOUT(order, racing_writers_never_go_back, 120)
+{
+	struct order *o = &self->o;
+	struct tw_fib_stats st;
+	struct tw_fib_tuple t;
+	u32 id;
+
+	order_run(o);
+	tw_fib_get_stats(o->fib, &st);
+	TH_LOG("%lld sets, %lld refused as stale, %lld seen going back",
+	       (long long)atomic64_read(&o->sets),
+	       (long long)atomic64_read(&o->refused),
+	       (long long)atomic64_read(&o->back));
+	ASSERT_EQ(0, atomic64_read(&o->errors));
+	ASSERT_EQ(0, atomic64_read(&o->torn));
+	ASSERT_EQ(0, atomic64_read(&o->back));
+	/* every set counted once: inserted, updated or refused */
+	ASSERT_EQ((u64)atomic64_read(&o->sets),
+		  st.inserts + st.updates + st.stale);
+	ASSERT_EQ((u64)atomic64_read(&o->refused), st.stale);
+	ASSERT_EQ(HOT, st.inserts);
+	for (id = 0; id < HOT; id++) {
+		ASSERT_EQ(0, tw_fib_lookup(o->fib, id, &t));
+		ASSERT_EQ(ORDER_BASE + ORDER_ROUNDS * ORDER_WRITERS, t.seq);
+		ASSERT_TRUE(fib_test_tuple_whole(id, &t));
+	}
+}
+
 TEST_F_TIMEOUT(stress, no_torn_or_stale_reads, 120)
 {
 	struct stress *s = &self->s;

@@ -66,9 +66,14 @@ static int bind_ring(struct fwd_env *e, const struct tfc_bind_cfg *cfg)
 	return 0;
 }
 
-/* Send @n packets of @type for USER as fast as one thread can. */
+/*
+ * Send @n packets of @type for USER as fast as one thread can; control
+ * packets with rising sequences, after the fixture's entry (1), so that
+ * the table takes each as newer.
+ */
 static int flood(struct fwd_env *e, int type, int n, uint32_t tag)
 {
+	static uint32_t control_seq = 2;
 	uint8_t mac[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
 	struct fwd_hdr h = type == TFIB_PKT_TYPE_DATA ?
 			   fwd_data(USER, 0) : fwd_control(USER, mac, 1, 1);
@@ -76,7 +81,7 @@ static int flood(struct fwd_env *e, int type, int n, uint32_t tag)
 	int i, len;
 
 	for (i = 0; i < n; i++) {
-		h.seq = i;
+		h.seq = type == TFIB_PKT_TYPE_DATA ? (uint32_t)i : control_seq++;
 		len = fwd_frame(f, e, &h, 8, tag, i);
 		if (fwd_send(e->tx, f, len))
 			return -1;
@@ -266,6 +271,47 @@ TEST_F(ring, workers_picked_and_counted)
 	       (long long)picks,
 	       (long long)fwd_ctr(&self->e, TFIB_STATS_A_MEMO_HITS),
 	       (long long)fwd_ctr(&self->e, TFIB_STATS_A_RAN_ON_CPU));
+}
+
+/*
+ * With prefetch, each packet of a burst but the last prefetches the next
+ * one's bucket: pkts - bursts in all.  Without, none.
+ */
+TEST_F(ring, bursts_prefetch_the_next_bucket)
+{
+	struct tfc_bind_cfg b = { .workers = 1, .burst = 8, .data_ring = 256,
+				  .control_ring = 256, .pick = variant->pick };
+	struct tfc_entry ent = { .user_id = USER, .mac = { 2, 0, 0, 0, 0, 5 },
+				 .seq = 1, .has_seq = true };
+	struct tfc_table_cfg cfg = tfc_table_defaults(self->e.table, 1024);
+	const int n = 200;
+	struct thread_sums s;
+	struct tfc_ack a;
+
+	ASSERT_EQ(0, bind_ring(&self->e, &b));
+	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_DATA, n, 0));
+	wait_drained(&self->e, n, 0);
+	s = thread_sums(self->e.st);
+	EXPECT_EQ(n, s.pkts);
+	EXPECT_EQ(0, fwd_ctr(&self->e, TFIB_STATS_A_PREFETCHES));
+
+	ASSERT_EQ(0, tfc_table_del(&self->e.nl, self->e.table, &a));
+	cfg.sync = TFIB_SYNC_SEQCOUNT;
+	cfg.prefetch = true;
+	ASSERT_EQ(0, tfc_table_new(&self->e.nl, &cfg, &a));
+	ASSERT_EQ(0, tfc_entry_set(&self->e.nl, self->e.table, &ent, &a));
+	ASSERT_EQ(0, bind_ring(&self->e, &b));
+	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_DATA, n, 0));
+	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_CONTROL, n, 0));
+	wait_drained(&self->e, n, n);
+	s = thread_sums(self->e.st);
+	EXPECT_EQ(2 * n, s.pkts);
+	EXPECT_EQ(s.pkts - s.bursts,
+		  (uint64_t)fwd_ctr(&self->e, TFIB_STATS_A_PREFETCHES));
+	/* the flood outruns a thread now and then: some bursts of several */
+	TH_LOG("%llu packets in %llu bursts, %lld prefetches",
+	       (unsigned long long)s.pkts, (unsigned long long)s.bursts,
+	       (long long)fwd_ctr(&self->e, TFIB_STATS_A_PREFETCHES));
 }
 
 TEST_F(ring, counters_outlive_the_binding)

@@ -156,6 +156,9 @@ ROW(capacity_over_max, TABLE_NEW, ERANGE, TABLE("t1"),
 ROW(buckets_0, TABLE_NEW, ERANGE, TABLE("t1"), CAP, BAD_U32(BUCKETS, 0));
 ROW(buckets_not_pow2, TABLE_NEW, EINVAL, TABLE("t1"), CAP,
     BAD_U32(BUCKETS, 48));
+/* more than 16 entries a bucket: chains too long for softirq lookups */
+ROW(buckets_too_few, TABLE_NEW, EINVAL, TABLE("t1"), OK_U32(CAPACITY, 64),
+    BAD_U32(BUCKETS, 2));
 ROW(buckets_over_max, TABLE_NEW, ERANGE, TABLE("t1"), CAP,
     BAD_U32(BUCKETS, TFIB_MAX_CAPACITY * 2));
 ROW(sync_4, TABLE_NEW, ERANGE, TABLE("t1"), CAP, BAD_U8(SYNC, 4));

@@ -691,6 +691,8 @@ int tfc_entry_set(struct tfc *c, const char *table, const struct tfc_entry *e,
 		tfc_put_u64(&m, TFIB_A_TS_NS, e->ts_ns);
 	if (e->has_seq)
 		tfc_put_u32(&m, TFIB_A_SEQ, e->seq);
+	if (e->force)
+		tfc_put(&m, TFIB_A_FORCE, NULL, 0);
 	return tfc_xfer(c, &m, NULL, NULL, a);
 }
 

@@ -66,6 +66,7 @@ struct tfc_entry {
 	uint64_t ts_ns;
 	uint32_t seq;
 	bool has_ts, has_seq;
+	bool force;		/* set: TFIB_A_FORCE */
 };
 
 /* BIND: zero (or -1 for mode and pick) is "leave it out". */

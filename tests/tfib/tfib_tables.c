@@ -156,6 +156,19 @@ static void expect_counters(struct __test_metadata *_metadata, struct tfc *c,
 	free(st);
 }
 
+static void expect_stale(struct __test_metadata *_metadata, struct tfc *c,
+			 uint64_t stale)
+{
+	struct tfc_stats *st = calloc(1, sizeof(*st));
+	struct tfc_ack a;
+
+	ASSERT_NE(NULL, st);
+	ASSERT_EQ(0, tfc_stats_get(c, T, st, &a)) tfu_show("stats", &a);
+	EXPECT_TRUE(st->has[TFIB_STATS_A_STALE]);
+	EXPECT_EQ(stale, st->v[TFIB_STATS_A_STALE]);
+	free(st);
+}
+
 TEST_F(mode, entry_set_get_update_delete)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 16);
@@ -181,8 +194,21 @@ TEST_F(mode, entry_set_get_update_delete)
 	ASSERT_EQ(0, tfc_table_get(&self->c, T, &t, &a));
 	EXPECT_EQ(1, t.entries);
 
-	/* no timestamp: now on the table's clock; no sequence: 0 */
+	/* a sequence not after the stored one: refused, the entry kept */
+	e = tfu_entry(42, 1);
+	EXPECT_EQ(-ESTALE, tfc_entry_set(&self->c, T, &e, &a));
+	EXPECT_TRUE(a.has_msg && a.has_offs) tfu_show("stale", &a);
+	e = tfu_entry(42, 2);
+	EXPECT_EQ(-ESTALE, tfc_entry_set(&self->c, T, &e, &a));
+	ASSERT_EQ(0, tfc_entry_get(&self->c, T, 42, &got, &a));
+	expect_entry(_metadata, &got, &e);
+
+	/*
+	 * no timestamp: now on the table's clock; no sequence: 0, back in
+	 * time, which only force writes
+	 */
 	e.has_ts = e.has_seq = false;
+	e.force = true;
 	before = tfu_now(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, set_retry(&self->c, T, &e, &a));
 	ASSERT_EQ(0, tfc_entry_get(&self->c, T, 42, &got, &a));
@@ -197,6 +223,7 @@ TEST_F(mode, entry_set_get_update_delete)
 	ASSERT_EQ(0, tfc_table_get(&self->c, T, &t, &a));
 	EXPECT_EQ(0, t.entries);
 	expect_counters(_metadata, &self->c, 1, 2, 1);
+	expect_stale(_metadata, &self->c, 2);
 }
 
 /* A dump of many messages, resumed by the kernel: each entry once, exact. */
@@ -620,6 +647,41 @@ TEST_F(bind, stats_workers_in_do_reply_only)
 	EXPECT_EQ(1, found);
 	free(all);
 	free(st);
+}
+
+/*
+ * A ring binding's threads (its workers and a writer) count against
+ * max_threads over all bindings; an inline one has none; an unbind gives
+ * them back.
+ */
+TEST_F(bind, max_threads)
+{
+	struct tfc_bind_cfg ring = tfc_bind_defaults(self->dev0);
+	struct tfc_bind_cfg inl = tfc_bind_defaults(self->dev1);
+	long saved = tfu_param("max_threads");
+	int err[4];
+	struct tfc_ack a, over;
+
+	ASSERT_LT(0, saved);
+	ring.mode = TFIB_FWD_MODE_RING;
+	ring.workers = 3;
+	inl.mode = TFIB_FWD_MODE_INLINE;
+	ASSERT_EQ(0, tfu_set_param("max_threads", 5));
+	err[0] = tfc_bind(&self->c, "b0", &ring, &a);
+	ring.ifindex = self->dev1;
+	ring.workers = 1;
+	err[1] = tfc_bind(&self->c, "b1", &ring, &over);
+	err[2] = tfc_bind(&self->c, "b1", &inl, &a);
+	err[3] = tfc_unbind(&self->c, "b1", &a) ||
+		 tfc_unbind(&self->c, "b0", &a) ||
+		 tfc_bind(&self->c, "b1", &ring, &a);
+	tfu_set_param("max_threads", saved);
+	EXPECT_EQ(0, err[0]);
+	EXPECT_EQ(-ENOSPC, err[1]);
+	EXPECT_NE(NULL, strstr(over.msg, "max_threads")) tfu_show("cap", &over);
+	EXPECT_TRUE(over.has_offs);
+	EXPECT_EQ(0, err[2]);
+	EXPECT_EQ(0, err[3]);
 }
 
 TEST_F(bind, table_deleted_bound)

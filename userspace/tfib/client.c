@@ -156,7 +156,8 @@ int tfib_entry_set(struct tfib_client *c, const char *table,
 	msg = put_opts(msg, e->set, opts, ARRAY_SIZE(opts));
 	if (msg && (nla_put(msg, TFIB_A_MAC, sizeof(e->mac), e->mac) < 0 ||
 		    ((e->set & TFIB_SET_TS) &&
-		     nla_put_u64(msg, TFIB_A_TS_NS, e->ts_ns) < 0))) {
+		     nla_put_u64(msg, TFIB_A_TS_NS, e->ts_ns) < 0) ||
+		    (e->force && nla_put_flag(msg, TFIB_A_FORCE) < 0))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}

@@ -58,6 +58,7 @@ struct tfib_entry {
 	uint64_t ts_ns;
 	uint32_t seq;
 	unsigned int set;		/* TFIB_SET_TS, TFIB_SET_SEQ */
+	bool force;			/* set: even over a newer seq */
 };
 
 struct tfib_bind_cfg {

@@ -158,7 +158,7 @@ static const struct tw_arg create_args[] = {
 	  .help = "how readers and writers are kept apart (default rcu)" },
 	{ .name = "prefetch", .type = TW_ARG_FLAG,
 	  .off = offsetof(struct create_opts, cfg.prefetch),
-	  .help = "prefetch the bucket lock's line before taking it (bucket and seqcount tables)" },
+	  .help = "ring bindings: prefetch the next packet's bucket during a burst (not rwlock tables)" },
 	{ .name = "spares", .type = TW_ARG_U32,
 	  .off = offsetof(struct create_opts, cfg.spares), .meta = "N",
 	  .help = "rcu tables: tuples that may wait for a grace period at once (default: the capacity)",

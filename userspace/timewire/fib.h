@@ -78,6 +78,8 @@ struct fib_attrs {
 	int settings;
 	/* A multi-attr MAC list, printed by fib_print_macs() instead (0: none). */
 	int macs;
+	/* A flag of requests only, never in a reply: never printed (0: none). */
+	int request_only;
 };
 
 /* Room for the attributes of any set. */

@@ -39,6 +39,9 @@ static const struct tw_arg set_args[] = {
 	  .off = offsetof(struct entry_opts, e.seq), .meta = "N",
 	  .help = "sequence of the location update (default 0)",
 	  .max = UINT32_MAX },
+	{ .name = "force", .type = TW_ARG_FLAG,
+	  .off = offsetof(struct entry_opts, e.force),
+	  .help = "write even if the entry's seq is as new or newer" },
 	{ .name = NULL },
 };
 

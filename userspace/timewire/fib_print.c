@@ -32,6 +32,7 @@ const struct fib_attrs fib_table_attrs = {
 	.words = table_words,
 	.settings = TFIB_A_CAPACITY,
 	.macs = TFIB_A_CONTROL_SRC,
+	.request_only = TFIB_A_FORCE,
 };
 
 const struct fib_attrs fib_stats_attrs = {
@@ -126,7 +127,8 @@ void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb)
 
 	for (i = 0; i <= set->max; i++) {
 		if (!set->keys[i] || set->policy[i].type == NLA_NESTED ||
-		    (set->macs && i == set->macs))
+		    (set->macs && i == set->macs) ||
+		    (set->request_only && i == set->request_only))
 			continue;
 		if (set->policy[i].type == NLA_FLAG)
 			print_flag(set, i, tb);

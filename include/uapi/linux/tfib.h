@@ -58,6 +58,7 @@
  *   -EEXIST when the name is taken; -ENOSPC or -ENOMEM over the module's
  *   caps (module parameters max_tables, max_entries, and max_bytes, which
  *   counts what the table allocates: entries, buckets and spare tuples).
+ *   -EINVAL for more than 16 entries a bucket (capacity / buckets).
  *   Defaults: buckets the capacity rounded up to a power of two,
  *   TFIB_SYNC_RCU, no prefetch, spares the capacity, CLOCK_MONOTONIC.
  *
@@ -76,10 +77,14 @@
  * TFIB_CMD_ENTRY_SET (do, admin)
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID, TFIB_A_MAC (required),
  *            TFIB_A_TS_NS (default: now on the table's clock),
- *            TFIB_A_SEQ (default 0)
- *   Inserts the entry, or rewrites its tuple.  -EINVAL when TFIB_A_MAC is
- *   no unicast address; -ENOSPC when the table is full; -EBUSY when an rcu
- *   table has no spare tuple (retry later).
+ *            TFIB_A_SEQ (default 0), TFIB_A_FORCE
+ *   Inserts the entry, or rewrites its tuple when TFIB_A_SEQ is after the
+ *   stored sequence in serial-number arithmetic ((__s32)(new - old) > 0),
+ *   as a control packet does; with TFIB_A_FORCE, whatever the stored one.
+ *   -ESTALE when the stored tuple is as new or newer (counted in
+ *   TFIB_STATS_A_STALE); -EINVAL when TFIB_A_MAC is no unicast address;
+ *   -ENOSPC when the table is full; -EBUSY when an rcu table has no spare
+ *   tuple (retry later).
  *
  * TFIB_CMD_ENTRY_GET (do, dump)
  *   Request: TFIB_A_TABLE, TFIB_A_USER_ID (do); TFIB_A_TABLE (dump)
@@ -96,8 +101,10 @@
  *            TFIB_A_DATA_RING, TFIB_A_BURST, TFIB_A_CONTROL_SRC (up to
  *            TFIB_MAX_CONTROL_SRC unicast MACs, one per attribute)
  *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
- *   rings of 4096, bursts of 64, control packets from any source.  The ring attributes are refused in
- *   inline mode.  -EBUSY when the table or the device is bound already.
+ *   rings of 4096, bursts of 64, control packets from any source.  The
+ *   ring attributes are refused in inline mode.  -EBUSY when the table or
+ *   the device is bound already; -ENOSPC when its threads (workers and a
+ *   writer) would exceed the module parameter max_threads.
  *
  * TFIB_CMD_UNBIND (do, admin)
  *   Request: TFIB_A_TABLE.  -ENOENT when the table is not bound.
@@ -116,7 +123,10 @@
  *
  * Nested attributes
  * -----------------
- * TFIB_A_STATS: enum tfib_stats_attr, every counter u64.
+ * TFIB_A_STATS: enum tfib_stats_attr, every counter u64.  TFIB_STATS_A_STALE
+ *   counts updates refused as not newer than the stored tuple (control
+ *   packets and ENTRY_SET), TFIB_STATS_A_PREFETCHES the buckets a ring
+ *   binding's threads prefetched for the next packet of a burst.
  * TFIB_A_RING: TFIB_RING_A_KIND (u8, enum tfib_ring_kind),
  *   TFIB_RING_A_SIZE (u32), TFIB_RING_A_ENQUEUED (u64),
  *   TFIB_RING_A_DROPPED (u64, ring full: in packets, or in bytes over the
@@ -268,6 +278,7 @@ enum tfib_attr {
 	TFIB_A_AGE_HIST,	/* nest, enum tfib_bin_attr, multi */
 	TFIB_A_BURST_HIST,	/* nest, enum tfib_bin_attr, multi */
 	TFIB_A_CONTROL_SRC,	/* binary, 6 bytes, multi */
+	TFIB_A_FORCE,		/* flag: ENTRY_SET overwrites an older seq */
 	__TFIB_A_MAX,
 };
 
@@ -307,6 +318,8 @@ enum tfib_stats_attr {
 	TFIB_STATS_A_DROP_LOOP,
 	TFIB_STATS_A_DROP_GROUP,
 	TFIB_STATS_A_DROP_CONTROL_SRC,
+	TFIB_STATS_A_STALE,
+	TFIB_STATS_A_PREFETCHES,
 	__TFIB_STATS_A_MAX,
 };
 

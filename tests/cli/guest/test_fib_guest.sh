@@ -103,7 +103,7 @@ tai_now() {
 # Tables of earlier runs would change every listing below.
 for tb in t1 t2 t3 t4; do "$TW" fib del "$tb" >/dev/null 2>&1; done
 
-tap_plan 40
+tap_plan 41
 
 show status
 tap_ok "status: tfib loaded" grep -q '^tfib loaded version 1 id [0-9]' "$t/o"
@@ -139,8 +139,11 @@ tap_ok "get t1 user 7: the tuple, JSON" \
 	json '{"entries": [{"table": "t1", "user_id": 7,
 		"mac": "02:00:00:00:00:07", "ts_ns": 1000, "seq": 3}]}' \
 	fib get t1 user 7
-tap_ok "set rewrites the tuple" \
-	eval 'prints "" fib set t1 user 7 mac 02:00:00:00:00:17 ts 18446744073709551615 seq 4294967295 &&
+tap_ok "set with a seq not after the stored one: refused, stale counted" \
+	eval 'refused 1 "the entry'"'"'s seq is as new or newer; force overwrites (attribute seq)" fib set t1 user 7 mac 02:00:00:00:00:17 seq 3 &&
+	      show -j fib stats t1 && js "d[\"tables\"][0][\"stats\"][\"stale\"] == 1"'
+tap_ok "set force rewrites the tuple, even back in serial order" \
+	eval 'prints "" fib set t1 user 7 mac 02:00:00:00:00:17 ts 18446744073709551615 seq 4294967295 force &&
 	      prints "t1 user_id 7 mac 02:00:00:00:00:17 ts_ns 18446744073709551615 seq 4294967295" fib get t1 user 7'
 before=$(tai_now)
 show fib set t1 user 4294967295 mac 0A:0b:0C:0d:0E:0f
