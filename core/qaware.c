@@ -138,12 +138,28 @@ static u64 tw_qa_wait_sample(u32 queued, u64 dequeued, u64 dt_ns)
 	return min(div64_u64(prod, dequeued), TW_QA_WAIT_MAX_NS);
 }
 
+/*
+ * A window still open after TW_QA_GAP_INTERVALS intervals spans a pause of
+ * the decisions (an idle connection): its rate is not the queue's now, and
+ * a 32-bit counter (DQL's) may have wrapped in it.  It restarts instead.
+ */
+static bool tw_qa_est_gap(struct tw_qa_est *e, u64 dt, u64 now_ns)
+{
+	if (dt <= (u64)e->interval_ns * TW_QA_GAP_INTERVALS)
+		return false;
+	e->win_start_ns = now_ns;
+	e->win_dequeued = 0;
+	return true;
+}
+
 bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 		      u64 dequeued_bytes, u64 now_ns)
 {
 	u64 dt = now_ns > e->win_start_ns ? now_ns - e->win_start_ns : 0;
 	u64 w;
 
+	if (tw_qa_est_gap(e, dt, now_ns))
+		return false;
 	e->win_dequeued += min(dequeued_bytes, U64_MAX - e->win_dequeued);
 	if (dt < e->interval_ns)
 		return false;

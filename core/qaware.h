@@ -37,6 +37,8 @@
 #define TW_QA_ALPHA_DEN		5
 /* Default sampling interval of the dequeue rate. */
 #define TW_QA_SAMPLE_NS		10000000U
+/* A window open longer than this many intervals restarts unsampled. */
+#define TW_QA_GAP_INTERVALS	2
 /* Cap on one W sample: a queue that dequeued nothing in an interval. */
 #define TW_QA_WAIT_MAX_NS	10000000000ULL
 /* S never falls below SRTT / 2^this (see qaware.c). */
@@ -166,6 +168,8 @@ void tw_qa_est_init(struct tw_qa_est *e, u32 interval_ns, u64 now_ns);
 /*
  * @dequeued_bytes left the queue since the previous call, @queued_bytes
  * wait in it now.  Returns true when an interval closed and wait_ns moved.
+ * A window open for more than TW_QA_GAP_INTERVALS intervals (the calls
+ * paused) restarts at @now_ns without a sample, @dequeued_bytes dropped.
  */
 bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 		      u64 dequeued_bytes, u64 now_ns);

@@ -265,7 +265,11 @@ static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
 
 	if (st->ifindex == q->ifindex && st->txq == q->txq &&
 	    st->bql == q->bql) {
-		/* DQL's counters are u32 and wrap */
+		/*
+		 * DQL's counters are u32 and wrap; more than 4 GiB between
+		 * two readings only across an idle gap, whose window the
+		 * estimator drops (tw_qa_est_update()).
+		 */
 		if (q->bql)
 			delta = (u32)(q->dequeued - st->dequeued);
 		else if (q->dequeued > st->dequeued)

@@ -320,6 +320,66 @@ TEST_F(qa, estimator_ewma_sequence)
 	ASSERT_EQ(5, est.samples);
 }
 
+/*
+ * Decisions that pause (the connection idled) leave a window open across
+ * the gap: one longer than two intervals restarts without a sample, so
+ * a sample never averages a gap, and the next one counts only its own
+ * window's bytes.  Exactly two intervals still close one.
+ */
+TEST_F(qa, estimator_restarts_after_idle_gap)
+{
+	struct tw_qa_est est;
+
+	tw_qa_est_init(&est, 10 * NS_PER_MS, 0);
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 20000, 10 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1000000, est.wait_ns);
+
+	/* 2 s idle, then a full queue that moved little: no sample */
+	ASSERT_FALSE(tw_qa_est_update(&est, 50000, 1000, 2010 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1000000, est.wait_ns);
+	ASSERT_EQ(1, est.samples);
+	ASSERT_EQ(2010 * NS_PER_MS, est.win_start_ns);
+	ASSERT_EQ(0, est.win_dequeued);
+
+	/* the next interval: its 20000 bytes only, W = 5 ms again */
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 20000, 2020 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1800000, est.wait_ns);
+
+	/* a window of exactly two intervals is still sampled */
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 40000, 2040 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(3, est.samples);
+	/* one nanosecond more is a gap */
+	ASSERT_FALSE(tw_qa_est_update(&est, 10000, 40000,
+				      2060 * NS_PER_MS + 1));
+	ASSERT_EQ(3, est.samples);
+}
+
+/*
+ * The glue's BQL counter is DQL's u32: across a long gap more than 4 GiB
+ * may leave, and the delta it computes aliases to a small value (here
+ * 6.25 GB in 5 s idle at 10 Gbit/s reads as 1.96 GB, or less).  The
+ * window across the gap is dropped, so the alias never becomes W.
+ */
+TEST_F(qa, estimator_ignores_wrapped_counter_after_gap)
+{
+	u32 before = 4000000000U, after = before + 6250000000ULL;
+	struct tw_qa_est est;
+
+	tw_qa_est_init(&est, 10 * NS_PER_MS, 0);
+	ASSERT_TRUE(tw_qa_est_update(&est, 0, 1000, 10 * NS_PER_MS));
+	ASSERT_EQ(0, est.wait_ns);
+	ASSERT_EQ(1955032704U, (u32)(after - before));
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, (u32)(after - before),
+				      5010 * NS_PER_MS));
+	ASSERT_EQ(0, est.wait_ns);
+	ASSERT_EQ(0, est.sample_ns);
+	ASSERT_EQ(1, est.samples);
+}
+
 /* S = SRTT - W, never below SRTT / 8, never 0. */
 TEST_F(qa, service_time_clamps)
 {
@@ -585,15 +645,19 @@ TEST_F(qa, extremes_saturate)
 	self->sf[1].mss = U32_MAX;
 	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_BLEST, 2));
 
-	/* 4 GB queued over the longest interval: the cap */
+	/* 4 GB queued over the longest window (two intervals): the cap */
 	tw_qa_est_init(&est, U32_MAX, 0);
-	ASSERT_TRUE(tw_qa_est_update(&est, U32_MAX, 1, U64_MAX));
+	ASSERT_TRUE(tw_qa_est_update(&est, U32_MAX, 1, 2ULL * U32_MAX));
 	ASSERT_EQ(TW_QA_WAIT_MAX_NS, est.sample_ns);
 	ASSERT_EQ(TW_QA_WAIT_MAX_NS / 5, est.wait_ns);
 	/* dequeued bytes saturate; a clock going back is no interval */
-	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX, U64_MAX));
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX,
+				      2ULL * U32_MAX + 1));
 	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX, 0));
 	ASSERT_EQ(U64_MAX, est.win_dequeued);
+	ASSERT_EQ(1, est.samples);
+	/* the end of time is a gap, not a sample */
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, 1, U64_MAX));
 	ASSERT_EQ(1, est.samples);
 }
 
