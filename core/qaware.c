@@ -437,18 +437,66 @@ static u32 tw_qa_pick(struct tw_qa_conn *c, enum tw_qa_policy policy,
 	}
 }
 
-u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
-		 const struct tw_qa_msk_view *m, const struct tw_sf_view *sf,
-		 u32 n, struct tw_qa_decision *d)
+static void tw_qa_decision_reset(struct tw_qa_decision *d)
+{
+	u32 i;
+
+	d->set = 0;
+	d->waited = false;
+	for (i = 0; i < TW_QA_MAX_SUBFLOWS; i++)
+		d->score[i] = TW_QA_NO_SCORE;
+}
+
+/* The retransmission's candidates of a class: active, TCP queues empty. */
+static u32 tw_qa_rank_idle(const struct tw_sf_view *sf, u32 n, bool backup,
+			   struct tw_qa_decision *d)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		d->score[i] = tw_qa_in_class(&sf[i], backup) &&
+			      !sf[i].tcp_queued ?
+			      tw_qa_srtt_ns(&sf[i]) : TW_QA_NO_SCORE;
+	return tw_qa_argmin(d, n);
+}
+
+/* Does an active subflow still have data in TCP (it may progress)? */
+static bool tw_qa_any_tcp_queued(const struct tw_sf_view *sf, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (sf[i].active && sf[i].tcp_queued)
+			return true;
+	return false;
+}
+
+u32 tw_qa_decide_retrans(const struct tw_sf_view *sf, u32 n, bool all,
+			 struct tw_qa_decision *d)
 {
 	u32 i;
 
 	if (WARN_ON_ONCE(n > TW_QA_MAX_SUBFLOWS))
 		n = TW_QA_MAX_SUBFLOWS;
-	d->set = 0;
-	d->waited = false;
-	for (i = 0; i < TW_QA_MAX_SUBFLOWS; i++)
-		d->score[i] = TW_QA_NO_SCORE;
+	tw_qa_decision_reset(d);
+	d->pick = tw_qa_rank_idle(sf, n, false, d);
+	if (d->pick == TW_QA_NONE && !tw_qa_any_tcp_queued(sf, n))
+		d->pick = tw_qa_rank_idle(sf, n, true, d);
+	if (d->pick == TW_QA_NONE)
+		return d->pick;
+	for (i = 0; i < n; i++)
+		if (d->score[i] != TW_QA_NO_SCORE && (all || i == d->pick))
+			d->set |= 1U << i;
+	return d->pick;
+}
+
+u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
+		 const struct tw_qa_msk_view *m, const struct tw_sf_view *sf,
+		 u32 n, struct tw_qa_decision *d)
+{
+	if (WARN_ON_ONCE(n > TW_QA_MAX_SUBFLOWS))
+		n = TW_QA_MAX_SUBFLOWS;
+	tw_qa_decision_reset(d);
 	d->pick = tw_qa_pick(c, policy, m, sf, n, d);
 	if (d->pick != TW_QA_NONE)
 		d->set |= 1U << d->pick;

@@ -88,6 +88,9 @@ struct tw_sf_view {
 				 * glue's statistics only
 				 */
 	u64 pacing_rate;	/* bytes/s; as wmem_queued */
+	bool tcp_queued;	/* TCP's write or retransmission queue
+				 * holds data (unsent or unacked)
+				 */
 	bool active;		/* established, not stale, not closing */
 	bool backup;		/* backup priority (MP_PRIO / address flag) */
 	bool can_send;		/* send buffer room (new data: cwnd too, see
@@ -153,6 +156,19 @@ void tw_qa_conn_init(struct tw_qa_conn *c, u32 rr_burst);
 u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
 		 const struct tw_qa_msk_view *m, const struct tw_sf_view *sf,
 		 u32 n, struct tw_qa_decision *d);
+
+/*
+ * An MPTCP-level retransmission, whatever the policy (6.12's rule,
+ * mptcp_subflow_get_retrans()): only to an active subflow whose TCP
+ * queues are empty (!tcp_queued), so that it leaves at once instead of
+ * behind that subflow's own backlog; the non-backup ones first, the
+ * lowest SRTT of them, and a backup one only when no active subflow has
+ * data in its TCP queues (no progress anywhere).  @all (redundant): every
+ * such subflow of the class in d->set.  Fills @d (scores: SRTT in ns) and
+ * returns d->pick, TW_QA_NONE when every TCP queue is busy.
+ */
+u32 tw_qa_decide_retrans(const struct tw_sf_view *sf, u32 n, bool all,
+			 struct tw_qa_decision *d);
 
 /*
  * BLEST's lambda adaptation (the reference implementation's rule): once per

@@ -354,6 +354,7 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->unsent_bytes = (s32)unsent > 0 ? unsent : 0;
 	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
 	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
+	v->tcp_queued = !tcp_rtx_and_write_queues_empty(ssk);
 	v->backup = subflow->backup || subflow->request_bkup;
 	v->active = __mptcp_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
@@ -469,25 +470,36 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	}
 	if (!reinject)
 		qa_set_rtx_interval(msk, timeout);
-	if (policy == TW_QA_BLEST)
+	if (policy == TW_QA_BLEST && !reinject)
 		qa_blest_adapt(conn, msk, n, now);
 	return n;
 }
 
 /*
- * A retransmission goes where the lowest RTT is (redundant: everywhere),
- * whatever the policy: ECF and BLEST would hold it back, rr would count it
- * as a turn.
+ * A retransmission follows the kernel's own rule whatever the policy
+ * (tw_qa_decide_retrans(): a subflow whose TCP queues are empty; redundant
+ * every such one): ECF and BLEST would hold it back, rr would count it as
+ * a turn, and behind a subflow's own backlog it would come no sooner.
  */
-static enum tw_qa_policy qa_policy_for(const struct qa_sched *sched,
-				       bool reinject)
+static void qa_decide(struct qa_conn *conn, const struct qa_sched *sched,
+		      struct mptcp_sock *msk, unsigned int n, bool reinject)
 {
-	if (!reinject || sched->policy == TW_QA_REDUNDANT)
-		return sched->policy;
-	return TW_QA_MINRTT;
+	struct tw_qa_msk_view m;
+
+	if (reinject) {
+		tw_qa_decide_retrans(conn->view, n,
+				     sched->policy == TW_QA_REDUNDANT,
+				     &conn->d);
+		return;
+	}
+	qa_msk_view(msk, &m);
+	tw_qa_decide(&conn->core, sched->policy, &m, conn->view, n, &conn->d);
 }
 
-/* No state (its allocation failed): the first subflow that can send. */
+/*
+ * No state (its allocation failed): the first subflow that can send, for
+ * a retransmission the first whose TCP queues are empty.
+ */
 static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 {
 	struct mptcp_subflow_context *subflow, *pick = NULL;
@@ -500,7 +512,8 @@ static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 		    qa_subflow_stale(subflow, ssk))
 			continue;
 		timeout = max(timeout, qa_subflow_timeout(ssk));
-		if (!pick && sk_stream_memory_free(ssk))
+		if (!pick && sk_stream_memory_free(ssk) &&
+		    (!reinject || tcp_rtx_and_write_queues_empty(ssk)))
 			pick = subflow;
 	}
 	if (!reinject)
@@ -625,8 +638,6 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
 	struct qa_sched *sched = container_of(msk->sched, struct qa_sched, ops);
 	struct mptcp_subflow_context *subflows[TW_QA_MAX_SUBFLOWS];
-	enum tw_qa_policy policy = qa_policy_for(sched, data->reinject);
-	struct tw_qa_msk_view m;
 	struct qa_conn *conn;
 	unsigned int n;
 	int err = 0;
@@ -640,9 +651,9 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
 	if (conn) {
-		n = qa_snapshot(conn, msk, policy, data->reinject, subflows);
-		qa_msk_view(msk, &m);
-		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
+		n = qa_snapshot(conn, msk, sched->policy, data->reinject,
+				subflows);
+		qa_decide(conn, sched, msk, n, data->reinject);
 		qa_move_head(sched, conn, msk, subflows, n, data->reinject);
 		if (!qa_schedule(sched, conn, subflows, n))
 			err = -EINVAL;

@@ -558,6 +558,69 @@ TEST_F(qa, blest_skips_slow_exactly_by_the_window)
 	ASSERT_EQ(0, decide(self, TW_QA_BLEST, 2));
 }
 
+/*
+ * A retransmission at the MPTCP level goes, as 6.12's own rule sends it,
+ * only where TCP has nothing queued (nothing unsent, nothing unacked):
+ * there it leaves at once instead of behind the subflow's own backlog.
+ * The fastest such subflow of the class; a backup only when no active
+ * subflow has data in its TCP queues (no progress anywhere).
+ */
+static u32 retrans(FIXTURE_DATA(qa) *self, bool all, u32 n)
+{
+	return tw_qa_decide_retrans(self->sf, n, all, &self->d);
+}
+
+TEST_F(qa, retrans_prefers_empty_tcp_queues)
+{
+	self->sf[0] = sf(5 * MS);
+	self->sf[0].tcp_queued = true;
+	self->sf[1] = sf(30 * MS);
+	self->sf[2] = sf(20 * MS);
+	ASSERT_EQ(2, retrans(self, false, 3));
+	ASSERT_EQ(1U << 2, self->d.set);
+	ASSERT_EQ(TW_QA_NO_SCORE, self->d.score[0]);
+	ASSERT_EQ(30 * NS_PER_MS, self->d.score[1]);
+	/* can_send is not asked: an empty TCP queue has room */
+	self->sf[2].can_send = false;
+	ASSERT_EQ(2, retrans(self, false, 3));
+	/* every TCP queue busy: nothing now, the timer asks again */
+	self->sf[1].tcp_queued = true;
+	self->sf[2].tcp_queued = true;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 3));
+	ASSERT_EQ(0, self->d.set);
+	/* redundant: every candidate */
+	self->sf[1].tcp_queued = false;
+	self->sf[2].tcp_queued = false;
+	ASSERT_EQ(2, retrans(self, true, 3));
+	ASSERT_EQ((1U << 1) | (1U << 2), self->d.set);
+}
+
+TEST_F(qa, retrans_backup_only_without_progress)
+{
+	self->sf[0] = sf(5 * MS);
+	self->sf[0].tcp_queued = true;
+	self->sf[1] = sf(10 * MS);
+	self->sf[1].backup = true;
+	/* the non-backup has data in flight: it may still progress */
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 2));
+	/* stale (inactive): no progress anywhere, the backup takes it */
+	self->sf[0].active = false;
+	ASSERT_EQ(1, retrans(self, false, 2));
+	/* a busy backup blocks as well; an idle non-backup wins */
+	self->sf[2] = sf(10 * MS);
+	self->sf[2].backup = true;
+	self->sf[2].tcp_queued = true;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 3));
+	self->sf[3] = sf(40 * MS);
+	ASSERT_EQ(3, retrans(self, false, 4));
+	/* inactive subflows never take it */
+	self->sf[3].active = false;
+	self->sf[2].active = false;
+	ASSERT_EQ(1, retrans(self, false, 4));
+	self->sf[1].active = false;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 4));
+}
+
 /* Every active sendable subflow of the class, the fastest as the pick. */
 TEST_F(qa, redundant_returns_every_sendable)
 {
