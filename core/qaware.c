@@ -363,7 +363,8 @@ static bool tw_qa_ecf_wait(struct tw_qa_conn *c, const struct tw_sf_view *f,
 }
 
 /*
- * BLEST (Ferlin et al. 2016): during one RTT of s, f sends
+ * BLEST (Ferlin et al. 2016; qaware.rst lists where this reading differs
+ * from the multipath-tcp.org kernel's): during one RTT of s, f sends
  * lambda * MSS_f * (cwnd_f + (r - 1) / 2) * r bytes, r = RTT_s / RTT_f
  * (whole RTTs, at least one; cwnd growing by one a round).  Skip s when
  * that exceeds the MPTCP window left beside s's bytes in flight.

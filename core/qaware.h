@@ -73,7 +73,9 @@ enum tw_qa_policy {
 /* One subflow as the glue reads it at decision time. */
 struct tw_sf_view {
 	u32 srtt_us;		/* smoothed RTT, us (tcp_sock's srtt_us >> 3) */
-	u32 rttvar_us;		/* RTT variation, us (ECF's delta) */
+	u32 rttvar_us;		/* RTT variation, us (ECF's delta): about
+				 * 2 mdev (tcp_sock's rttvar_us >> 1)
+				 */
 	u32 cwnd;		/* congestion window, packets */
 	u32 in_flight;		/* packets sent and not acknowledged */
 	u32 mss;		/* bytes per packet; 0 is taken as 1 */
@@ -171,10 +173,11 @@ u32 tw_qa_decide_retrans(const struct tw_sf_view *sf, u32 n, bool all,
 			 struct tw_qa_decision *d);
 
 /*
- * BLEST's lambda adaptation (the reference implementation's rule): once per
- * RTT of the slow subflow the glue reports whether the connection saw
- * head-of-line blocking since (an MPTCP-level retransmission); lambda
- * rises by 4 % if so, else falls by 1 %, within 1.0..1.3.
+ * BLEST's lambda adaptation (this module's rule, see qaware.rst for how
+ * it differs from the multipath-tcp.org kernel's): once per RTT of the
+ * slow subflow the glue reports whether the connection retransmitted at
+ * the MPTCP level since; lambda rises by 0.04 if so, else falls by 0.01,
+ * within 1.0..1.3.
  */
 void tw_qa_blest_adapt(struct tw_qa_conn *c, bool blocked);
 

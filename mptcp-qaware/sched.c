@@ -346,7 +346,8 @@ static void qa_view_fill(struct tw_sf_view *v,
 
 	memset(v, 0, sizeof(*v));
 	v->srtt_us = READ_ONCE(tp->srtt_us) >> 3;
-	v->rttvar_us = READ_ONCE(tp->rttvar_us) >> 2;	/* 4 * mdev */
+	/* rttvar_us is about 4 x mdev; ECF's delta is half, as mptcp_ecf.c's */
+	v->rttvar_us = READ_ONCE(tp->rttvar_us) >> 1;
 	v->cwnd = tcp_snd_cwnd(tp);
 	v->in_flight = tcp_packets_in_flight(tp);
 	v->mss = READ_ONCE(tp->mss_cache);
