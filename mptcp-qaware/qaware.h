@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mptcp_qaware.ko: MPTCP packet schedulers registered from a module on
- * stock kernels (6.6-6.15 shape: get_subflow + mptcp_sched_data).  Every
+ * stock kernels (6.6-6.14 shape: get_subflow + mptcp_sched_data).  Every
  * decision is the portable core's (core/qaware.c, compiled in by core.c);
  * sched.c only reads the sockets into its views.
  */
