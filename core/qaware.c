@@ -438,6 +438,27 @@ static u32 tw_qa_pick(struct tw_qa_conn *c, enum tw_qa_policy policy,
 	}
 }
 
+static bool tw_qa_seq_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+u32 tw_qa_redundant_next(const struct tw_qa_decision *d, const u64 *sent,
+			 u32 n, u64 end)
+{
+	u32 i, pick = TW_QA_NONE;
+
+	for (i = 0; i < n && i < TW_QA_MAX_SUBFLOWS; i++) {
+		if (!(d->set & (1U << i)) || !tw_qa_seq_before(sent[i], end))
+			continue;
+		if (pick == TW_QA_NONE ||
+		    tw_qa_seq_before(sent[i], sent[pick]) ||
+		    (sent[i] == sent[pick] && d->score[i] < d->score[pick]))
+			pick = i;
+	}
+	return pick;
+}
+
 static void tw_qa_decision_reset(struct tw_qa_decision *d)
 {
 	u32 i;

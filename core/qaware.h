@@ -160,6 +160,15 @@ u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
 		 u32 n, struct tw_qa_decision *d);
 
 /*
+ * Redundant's next copy: of the subflows in @d->set whose data sent so far
+ * (@sent[i], a 64-bit sequence number that may wrap) is before @end, the
+ * one furthest behind, the lowest score (the fastest) on a tie;
+ * TW_QA_NONE if none is behind.
+ */
+u32 tw_qa_redundant_next(const struct tw_qa_decision *d, const u64 *sent,
+			 u32 n, u64 end);
+
+/*
  * An MPTCP-level retransmission, whatever the policy (6.12's rule,
  * mptcp_subflow_get_retrans()): only to an active subflow whose TCP
  * queues are empty (!tcp_queued), so that it leaves at once instead of

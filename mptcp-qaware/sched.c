@@ -574,16 +574,18 @@ static void qa_sent_raise(struct qa_sf_state *st, u64 seq)
  * data after it, so scheduling them all would spread the data (only the
  * retransmission path sends the same data on each, as the kernel's test
  * scheduler bpf_red relies on).  Each subflow's own position is kept here
- * instead: the candidate furthest behind is scheduled alone, and the send
- * head is moved to its position first (push.c); the next call credits it
- * with what it sent.  With no candidate, the head goes back to snd_nxt.
+ * instead: the candidate furthest behind (the fastest on a tie,
+ * tw_qa_redundant_next()) is scheduled alone, and the send head is moved
+ * to its position first (push.c); the next call credits it with what it
+ * sent.  With no candidate, the head goes back to snd_nxt.
  */
 static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 			      struct mptcp_subflow_context **subflows,
 			      unsigned int n)
 {
 	u64 una = qa_read_acked64(msk, &msk->snd_una), end = qa_data_end(msk);
-	u32 i, pick = TW_QA_NONE;
+	u64 sent[TW_QA_MAX_SUBFLOWS];
+	u32 i, pick;
 
 	for (i = 0; i < n; i++) {
 		struct qa_sf_state *st = &conn->sf[i];
@@ -594,11 +596,9 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 		qa_sent_raise(st, una);
 		if (after64(st->sent_seq, end))
 			st->sent_seq = end;
-		if ((conn->d.set & BIT(i)) && before64(st->sent_seq, end) &&
-		    (pick == TW_QA_NONE ||
-		     before64(st->sent_seq, conn->sf[pick].sent_seq)))
-			pick = i;
+		sent[i] = st->sent_seq;
 	}
+	pick = tw_qa_redundant_next(&conn->d, sent, n, end);
 	conn->d.pick = pick;
 	conn->d.set = pick == TW_QA_NONE ? 0 : BIT(pick);
 	conn->red_last = pick == TW_QA_NONE ? NULL : subflows[pick];

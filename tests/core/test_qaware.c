@@ -621,6 +621,42 @@ TEST_F(qa, retrans_backup_only_without_progress)
 	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 4));
 }
 
+/*
+ * Redundant sends each subflow's copy in turn: the candidate furthest
+ * behind goes next, and on a tie (all caught up when new data arrives)
+ * the fastest, so that new data leaves first where it arrives first.
+ */
+TEST_F(qa, redundant_next_furthest_behind_then_fastest)
+{
+	u64 sent[3] = { 1000, 1000, 1000 };
+
+	self->sf[0] = sf(30 * MS);
+	self->sf[1] = sf(5 * MS);
+	self->sf[2] = sf(20 * MS);
+	ASSERT_EQ(1, decide(self, TW_QA_REDUNDANT, 3));
+	/* a tie: the fastest, not the first */
+	ASSERT_EQ(1, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* the fastest has sent more: the faster of the two behind */
+	sent[1] = 1500;
+	ASSERT_EQ(2, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* behind wins over fast */
+	sent[2] = 1600;
+	ASSERT_EQ(0, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* caught up with the end: not a candidate */
+	sent[0] = sent[1] = sent[2] = 2000;
+	ASSERT_EQ(TW_QA_NONE, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* not in the decision's set: never, however far behind */
+	sent[0] = 0;
+	self->d.set &= ~1U;
+	ASSERT_EQ(TW_QA_NONE, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* sequence numbers wrap */
+	self->d.set = 0x7;
+	sent[0] = 0xfffffffffffffff0ULL;
+	sent[1] = 0x10;
+	sent[2] = 0x20;
+	ASSERT_EQ(0, tw_qa_redundant_next(&self->d, sent, 3, 0x20));
+}
+
 /* Every active sendable subflow of the class, the fastest as the pick. */
 TEST_F(qa, redundant_returns_every_sendable)
 {
