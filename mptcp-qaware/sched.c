@@ -289,33 +289,46 @@ static bool qa_sf_is(const struct qa_sf_state *st,
 	       st->token == token;
 }
 
-/*
- * Subflow i's state, new when the subflow is; a subflow that moved up the
- * list (one before it closed) takes its state along.  A disconnect
- * (connect(AF_UNSPEC)) keeps the socket, its scheduler and its first
- * subflow for the next connection, whose sequence space is another: the
- * token tells the connections apart.
- */
-static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
-				      const struct mptcp_subflow_context *sf,
-				      u32 token, u64 now)
+static void qa_sf_new(struct qa_sf_state *st,
+		      const struct mptcp_subflow_context *sf, u32 token, u64 now)
 {
-	struct qa_sf_state *st = &conn->sf[i];
-	unsigned int j;
-
-	if (qa_sf_is(st, sf, token))
-		return st;
-	for (j = i + 1; j < TW_QA_MAX_SUBFLOWS; j++)
-		if (qa_sf_is(&conn->sf[j], sf, token)) {
-			swap(conn->sf[i], conn->sf[j]);
-			return st;
-		}
 	memset(st, 0, sizeof(*st));
 	st->subflow = sf;
 	st->subflow_id = sf->subflow_id;
 	st->token = token;
 	tw_qa_est_init(&st->est, 0, now);
-	return st;
+}
+
+/*
+ * Each subflow's state into its place, conn->sf[i] for @subflows[i].  A
+ * subflow's state is looked for in every slot no subflow has claimed yet,
+ * before or after its own (it moves up the list when one before it
+ * closes, and may find a new one before it), and only then do the new
+ * subflows clear their slots: none clears the state of a subflow still in
+ * the list.  A disconnect (connect(AF_UNSPEC)) keeps the socket, its
+ * scheduler and its first subflow for the next connection, whose sequence
+ * space is another: the token tells the connections apart.
+ */
+static void qa_sf_claim(struct qa_conn *conn,
+			struct mptcp_subflow_context **subflows,
+			unsigned int n, u32 token, u64 now)
+{
+	u32 claimed = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < TW_QA_MAX_SUBFLOWS; j++) {
+			if ((claimed & BIT(j)) ||
+			    !qa_sf_is(&conn->sf[j], subflows[i], token))
+				continue;
+			if (j != i)
+				swap(conn->sf[i], conn->sf[j]);
+			claimed |= BIT(i);
+			break;
+		}
+	for (i = 0; i < n; i++)
+		if (!(claimed & BIT(i)))
+			qa_sf_new(&conn->sf[i], subflows[i], token, now);
 }
 
 /*
@@ -447,19 +460,22 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	bool qaware = policy == TW_QA_QAWARE || policy == TW_QA_QAWARE_WAIT;
 	struct mptcp_subflow_context *subflow;
 	u64 now = ktime_get_ns();
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	long timeout = 0;
 
 	conn->any_stale = false;
 	mptcp_for_each_subflow(msk, subflow) {
-		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
-		struct tw_sf_view *v = &conn->view[n];
-		struct qa_sf_state *st;
-
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
-		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
-		qa_view_fill(v, subflow, !reinject, qaware);
+		subflows[n++] = subflow;
+	}
+	qa_sf_claim(conn, subflows, n, READ_ONCE(msk->token), now);
+	for (i = 0; i < n; i++) {
+		struct sock *ssk = mptcp_subflow_tcp_sock(subflows[i]);
+		struct tw_sf_view *v = &conn->view[i];
+		struct qa_sf_state *st = &conn->sf[i];
+
+		qa_view_fill(v, subflows[i], !reinject, qaware);
 		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
 			conn->any_stale = true;
@@ -467,7 +483,6 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 		qa_view_queue(v, ssk, st, now);
 		if (v->active)
 			timeout = max(timeout, qa_subflow_timeout(ssk));
-		subflows[n++] = subflow;
 	}
 	if (!reinject)
 		qa_set_rtx_interval(msk, timeout);
