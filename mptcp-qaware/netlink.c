@@ -119,6 +119,10 @@ static int qa_nl_fill_queue(struct sk_buff *msg, const struct qa_sf_stats *sf)
 	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QDISC_BYTES,
 			sf->queue.qdisc_bytes) ||
 	    nla_put_u32(msg, QAWARE_SUBFLOW_A_UNSENT_BYTES, sf->unsent_bytes) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QUEUE_IFINDEX,
+			sf->queue.queue_ifindex) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QUEUE_DEVS,
+			sf->queue.queue_devs) ||
 	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_SRTT_NS, sf->srtt_ns,
 			      QAWARE_SUBFLOW_A_PAD) ||
 	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_WAIT_NS, sf->wait_ns,

@@ -57,7 +57,12 @@ void qa_conn_release(struct mptcp_sock *msk);
 /* What the last reading of a subflow's egress queue found (sched.c). */
 struct qa_queue_parts {
 	int ifindex;		/* the device; 0: no route seen yet */
-	bool bql;		/* its tx queue runs BQL */
+	int queue_ifindex;	/* where the queue was read: @ifindex, or a
+				 * device below it (the first of a bond's
+				 * slaves); 0: no device on the way queues
+				 */
+	u32 queue_devs;		/* devices whose queues were summed */
+	bool bql;		/* a tx queue read runs BQL */
 	u32 bql_bytes;		/* DQL in flight */
 	u32 qdisc_bytes;	/* backlog of the qdisc above it */
 };

@@ -46,7 +46,11 @@ struct qa_sf_state {
 	int ifindex;		/* device of @dequeued; 0: no sample yet */
 	int txq;		/* its tx queue */
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
-	u64 dequeued;		/* the counter at the last decision */
+	u32 queue_devs;		/* devices summed in @dequeued */
+	unsigned long ident;	/* and their qdiscs */
+	u32 dequeued;		/* the counter at the last reading */
+	u32 queued;		/* the queue's bytes then (queue_source) */
+	u64 read_ns;		/* when; 0: never */
 	struct tw_qa_est est;
 	struct qa_queue_parts queue;	/* the last reading, for stats.c */
 	u32 ack_stamp;		/* stale clock: rcv_tstamp last seen */
@@ -175,16 +179,29 @@ static bool qa_sf_stale(struct qa_conn *conn, struct qa_sf_state *st,
 	return st->stale;
 }
 
-/* The local egress queue of one subflow, as its device shows it. */
+/*
+ * The local egress queue of one subflow.  The route's device may have none
+ * of its own (noqueue and no BQL: a VLAN, macvlan or bond): its packets
+ * then queue on the devices below it, whose tx queues are summed instead
+ * (a bond: each slave's).  A device with no lower one and no queue
+ * (WireGuard, PPP, a plain veth) gives n_k its socket's part alone.
+ */
 struct qa_queue {
-	int ifindex;
-	int txq;
-	bool bql;		/* the device runs BQL (DQL has counted) */
+	int ifindex;		/* the route's device */
+	int txq;		/* its tx queue */
+	int queue_ifindex;	/* where the queue was read; 0: nowhere */
+	u32 queue_devs;		/* devices read: 1, or a bond's slaves */
+	unsigned long ident;	/* the qdiscs read (a new one restarts) */
+	bool bql;		/* a queue read runs BQL (DQL has counted) */
 	u32 queued;		/* bytes waiting, per queue_source */
 	u32 bql_bytes;		/* its parts, whatever queue_source says */
 	u32 qdisc_bytes;
-	u64 dequeued;		/* running count of bytes the queue let go */
+	u32 dequeued;		/* bytes the queues let go, modulo 2^32 */
 };
+
+/* Lower devices, and tx queues of each, read at most. */
+#define QA_LOWER_MAX	4
+#define QA_LOWER_TXQ_MAX	8
 
 static u32 qa_add_sat(u32 a, u32 b)
 {
@@ -205,18 +222,95 @@ static void qa_read_qdisc(struct Qdisc *q, u32 *backlog, u64 *bytes)
 }
 
 /*
+ * Add one tx queue to @out: its BQL in flight, the backlog of its qdisc,
+ * and what left it (DQL's count, else the qdisc's: without BQL, what
+ * leaves the qdisc leaves the device).  @seen: a qdisc already added (a
+ * root that is not mq is every tx queue's), added once.  False if it
+ * queues nothing (noqueue qdisc, no BQL).  Caller holds rcu_read_lock().
+ */
+static bool qa_add_txq(struct netdev_queue *txq, const struct Qdisc *seen,
+		       struct qa_queue *out)
+{
+	struct Qdisc *q = rcu_dereference(txq->qdisc);
+	u32 done = 0, queued = 0, backlog = 0;
+	bool qdisc = q && q->enqueue && q != seen;
+	u64 qbytes = 0;
+
+#ifdef CONFIG_BQL
+	/* completed first: a later num_queued is never below it */
+	done = READ_ONCE(txq->dql.num_completed);
+	queued = READ_ONCE(txq->dql.num_queued);
+#endif
+	if (!queued && !qdisc)
+		return q && q == seen && q->enqueue;
+	if (qdisc) {
+		qa_read_qdisc(q, &backlog, &qbytes);
+		out->ident ^= (unsigned long)q;
+	}
+	if ((s32)(queued - done) > 0)
+		out->bql_bytes = qa_add_sat(out->bql_bytes, queued - done);
+	out->qdisc_bytes = qa_add_sat(out->qdisc_bytes, backlog);
+	out->bql |= queued != 0;
+	out->dequeued += queued ? done : (u32)qbytes;
+	return true;
+}
+
+/* Add the first tx queues of @dev; false if none of them queues. */
+static bool qa_add_dev(struct net_device *dev, struct qa_queue *out)
+{
+	unsigned int i, n = min(dev->real_num_tx_queues, QA_LOWER_TXQ_MAX);
+	const struct Qdisc *first = NULL;
+	bool any = false;
+
+	for (i = 0; i < n; i++) {
+		struct netdev_queue *txq = netdev_get_tx_queue(dev, i);
+
+		any |= qa_add_txq(txq, first, out);
+		if (!i)
+			first = rcu_dereference(txq->qdisc);
+	}
+	return any;
+}
+
+struct qa_lower_walk {
+	struct qa_queue *out;
+	const struct net_device *seen[QA_LOWER_MAX];
+	unsigned int n;
+};
+
+/*
+ * Each device below the route's, once (the walk may come back to one);
+ * stops after QA_LOWER_MAX.
+ */
+static int qa_lower_one(struct net_device *dev,
+			struct netdev_nested_priv *priv)
+{
+	struct qa_lower_walk *w = priv->data;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->seen[i] == dev)
+			return 0;
+	w->seen[w->n++] = dev;
+	if (qa_add_dev(dev, w->out)) {
+		if (!w->out->queue_devs++)
+			w->out->queue_ifindex = dev->ifindex;
+	}
+	return w->n == QA_LOWER_MAX;
+}
+
+/*
  * The tx queue the subflow's packets leave through: its dst's device, the
- * queue the socket was mapped to (the first if none yet).  Caller holds
- * rcu_read_lock(); false if the subflow has no route now.
+ * queue the socket was mapped to (the first if none yet); if that queues
+ * nothing, the devices below it.  Caller holds rcu_read_lock(); false if
+ * the subflow has no route now.
  */
 static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 {
 	struct dst_entry *dst = __sk_dst_get(ssk);
-	struct netdev_queue *txq;
+	struct qa_lower_walk walk = { .out = out };
+	struct netdev_nested_priv priv = { .data = &walk };
 	struct net_device *dev;
-	u32 backlog = 0;
-	u64 qbytes = 0;
-	struct Qdisc *q;
 	int idx;
 
 	if (!dst || !dst->dev)
@@ -225,59 +319,42 @@ static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 	idx = sk_tx_queue_get(ssk);
 	if (idx < 0 || idx >= dev->real_num_tx_queues)
 		idx = 0;
-	txq = netdev_get_tx_queue(dev, idx);
 	memset(out, 0, sizeof(*out));
 	out->ifindex = dev->ifindex;
 	out->txq = idx;
-#ifdef CONFIG_BQL
-	{
-		/* completed first: a later num_queued is never below it */
-		u32 done = READ_ONCE(txq->dql.num_completed);
-		u32 queued = READ_ONCE(txq->dql.num_queued);
-
-		out->bql = queued != 0;
-		out->dequeued = done;
-		if ((s32)(queued - done) > 0)
-			out->bql_bytes = queued - done;
+	if (qa_add_txq(netdev_get_tx_queue(dev, idx), NULL, out)) {
+		out->queue_ifindex = dev->ifindex;
+		out->queue_devs = 1;
+	} else {
+		netdev_walk_all_lower_dev_rcu(dev, qa_lower_one, &priv);
 	}
-#endif
-	q = rcu_dereference(txq->qdisc);
-	if (q)
-		qa_read_qdisc(q, &backlog, &qbytes);
-	out->qdisc_bytes = backlog;
 	if (queue_source != QA_QUEUE_QDISC)
 		out->queued = out->bql_bytes;
 	if (queue_source != QA_QUEUE_BQL)
-		out->queued = qa_add_sat(out->queued, backlog);
-	/* without BQL, what leaves the qdisc leaves the device */
-	if (!out->bql)
-		out->dequeued = qbytes;
+		out->queued = qa_add_sat(out->queued, out->qdisc_bytes);
 	return true;
 }
 
 /*
- * Bytes the queue let go since the last decision; 0 on another counter
- * (another device or queue) or a qdisc's that restarted (replaced).
+ * Bytes the queues let go since the last decision; 0 when other queues
+ * were read (another device, queue, qdisc or kind of counter).  Modulo
+ * 2^32: the sum of DQL's u32 counters wraps, and more than 4 GiB between
+ * two readings only pass across an idle gap, whose window the estimator
+ * drops (tw_qa_est_update()).
  */
 static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
 {
 	u64 delta = 0;
 
 	if (st->ifindex == q->ifindex && st->txq == q->txq &&
-	    st->bql == q->bql) {
-		/*
-		 * DQL's counters are u32 and wrap; more than 4 GiB between
-		 * two readings only across an idle gap, whose window the
-		 * estimator drops (tw_qa_est_update()).
-		 */
-		if (q->bql)
-			delta = (u32)(q->dequeued - st->dequeued);
-		else if (q->dequeued > st->dequeued)
-			delta = q->dequeued - st->dequeued;
-	}
+	    st->bql == q->bql && st->ident == q->ident &&
+	    st->queue_devs == q->queue_devs)
+		delta = (u32)(q->dequeued - st->dequeued);
 	st->ifindex = q->ifindex;
 	st->txq = q->txq;
 	st->bql = q->bql;
+	st->ident = q->ident;
+	st->queue_devs = q->queue_devs;
 	st->dequeued = q->dequeued;
 	return delta;
 }
@@ -377,16 +454,34 @@ static void qa_view_fill(struct tw_sf_view *v,
 		       tw_qa_window_room(v, qaware, READ_ONCE(backlog_pct)));
 }
 
+/*
+ * The push loop asks for a decision per fragment, back to back, and each
+ * reading sums a qdisc's per-CPU counters over every CPU, per subflow and
+ * per device read: within QA_QUEUE_FRESH_NS of a reading the queue is
+ * taken as it was then.  What this connection pushes meanwhile waits in
+ * the subflow's socket (unsent_bytes, read at every decision), not yet in
+ * the egress queue.
+ */
+#define QA_QUEUE_FRESH_NS	(50 * NSEC_PER_USEC)
+
 /* The subflow's queue and QAware's estimate of its wait. */
 static void qa_view_queue(struct tw_sf_view *v, struct sock *ssk,
 			  struct qa_sf_state *st, u64 now)
 {
 	struct qa_queue q;
 
+	if (st->read_ns && now - st->read_ns < QA_QUEUE_FRESH_NS) {
+		v->queued_bytes = st->queued;
+		v->wait_ns = st->est.wait_ns;
+		return;
+	}
 	if (!qa_read_queue(ssk, &q))
 		return;
+	st->read_ns = now;
+	st->queued = q.queued;
 	st->queue = (struct qa_queue_parts){ .ifindex = q.ifindex, .bql = q.bql,
-		.bql_bytes = q.bql_bytes, .qdisc_bytes = q.qdisc_bytes };
+		.bql_bytes = q.bql_bytes, .qdisc_bytes = q.qdisc_bytes,
+		.queue_ifindex = q.queue_ifindex, .queue_devs = q.queue_devs };
 	v->queued_bytes = q.queued;
 	tw_qa_est_update(&st->est, q.queued, qa_dequeued_since(st, &q), now);
 	v->wait_ns = st->est.wait_ns;
