@@ -636,20 +636,21 @@ static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 }
 
 /* Mark the decision's subflows; false if it has none. */
-static bool qa_schedule(struct qa_sched *sched, const struct qa_conn *conn,
+static bool qa_schedule(struct qa_sched *sched, const struct net *net,
+			const struct qa_conn *conn,
 			struct mptcp_subflow_context **subflows, unsigned int n)
 {
 	unsigned int i;
 
 	if (conn->d.waited)
-		atomic64_inc(&sched->waits);
+		qa_count(net, sched, QA_WAITS, 1);
 	if (!conn->d.set)
 		return false;
 	/* mptcp_subflow_set_scheduled() is sealed under IBT: its body. */
 	for (i = 0; i < n; i++)
 		if (conn->d.set & BIT(i)) {
 			WRITE_ONCE(subflows[i]->scheduled, true);
-			atomic64_inc(&sched->decisions);
+			qa_count(net, sched, QA_DECISIONS, 1);
 		}
 	return true;
 }
@@ -733,7 +734,9 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 {
 	bool redundant = sched->policy == TW_QA_REDUNDANT;
 
-	atomic64_add(conn->went_stale, &sched->stale);
+	if (conn->went_stale)
+		qa_count(sock_net((struct sock *)msk), sched, QA_STALE,
+			 conn->went_stale);
 	conn->resend = (conn->resend || conn->went_stale) && conn->any_stale;
 	conn->went_stale = 0;
 	if (redundant && !reinject) {
@@ -766,17 +769,19 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 				subflows);
 		qa_decide(conn, sched, msk, n, data->reinject);
 		qa_move_head(sched, conn, msk, subflows, n, data->reinject);
-		if (!qa_schedule(sched, conn, subflows, n))
+		if (!qa_schedule(sched, sock_net((struct sock *)msk), conn,
+				 subflows, n))
 			err = -EINVAL;
 		qa_record(conn, msk, subflows, n);
 	} else {
 		err = qa_get_subflow_stateless(msk, data->reinject);
 		if (!err)
-			atomic64_inc(&sched->decisions);
+			qa_count(sock_net((struct sock *)msk), sched,
+				 QA_DECISIONS, 1);
 	}
 	rcu_read_unlock();
 	if (err)
-		atomic64_inc(&sched->refusals);
+		qa_count(sock_net((struct sock *)msk), sched, QA_REFUSALS, 1);
 	return err;
 }
 
@@ -802,3 +807,4 @@ struct qa_sched qa_scheds[] = {
 };
 
 const unsigned int qa_nr_scheds = ARRAY_SIZE(qa_scheds);
+static_assert(ARRAY_SIZE(qa_scheds) == QA_NR_SCHEDS);

@@ -8,7 +8,7 @@
  * The module registers its schedulers (qaware and the baselines) with the
  * kernel's MPTCP scheduler list; each network namespace selects one with
  * sysctl net.mptcp.scheduler.  The schedulers are the module's, so every
- * namespace sees the same ones; their counters count over all of them.
+ * namespace sees the same ones, each with its own namespace's counters.
  * The connections that run them are their namespace's: a namespace lists
  * only its own.
  *
@@ -24,7 +24,8 @@
  *   Reply:   QAWARE_A_SCHED, QAWARE_A_DECISIONS, QAWARE_A_REFUSALS,
  *            QAWARE_A_WAITS
  *   -ENOENT when the module has no scheduler of that name.  The counters
- *   count over every network namespace since the module was loaded.
+ *   count the caller's network namespace's connections since the module
+ *   was loaded (or the namespace created).
  *
  * QAWARE_CMD_CONN_GET (dump)
  *   Request: QAWARE_A_SCHED (optional: only connections of that scheduler)
