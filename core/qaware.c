@@ -138,12 +138,28 @@ static u64 tw_qa_wait_sample(u32 queued, u64 dequeued, u64 dt_ns)
 	return min(div64_u64(prod, dequeued), TW_QA_WAIT_MAX_NS);
 }
 
+/*
+ * A window still open after TW_QA_GAP_INTERVALS intervals spans a pause of
+ * the decisions (an idle connection): its rate is not the queue's now, and
+ * a 32-bit counter (DQL's) may have wrapped in it.  It restarts instead.
+ */
+static bool tw_qa_est_gap(struct tw_qa_est *e, u64 dt, u64 now_ns)
+{
+	if (dt <= (u64)e->interval_ns * TW_QA_GAP_INTERVALS)
+		return false;
+	e->win_start_ns = now_ns;
+	e->win_dequeued = 0;
+	return true;
+}
+
 bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 		      u64 dequeued_bytes, u64 now_ns)
 {
 	u64 dt = now_ns > e->win_start_ns ? now_ns - e->win_start_ns : 0;
 	u64 w;
 
+	if (tw_qa_est_gap(e, dt, now_ns))
+		return false;
 	e->win_dequeued += min(dequeued_bytes, U64_MAX - e->win_dequeued);
 	if (dt < e->interval_ns)
 		return false;
@@ -347,7 +363,8 @@ static bool tw_qa_ecf_wait(struct tw_qa_conn *c, const struct tw_sf_view *f,
 }
 
 /*
- * BLEST (Ferlin et al. 2016): during one RTT of s, f sends
+ * BLEST (Ferlin et al. 2016; qaware.rst lists where this reading differs
+ * from the multipath-tcp.org kernel's): during one RTT of s, f sends
  * lambda * MSS_f * (cwnd_f + (r - 1) / 2) * r bytes, r = RTT_s / RTT_f
  * (whole RTTs, at least one; cwnd growing by one a round).  Skip s when
  * that exceeds the MPTCP window left beside s's bytes in flight.
@@ -421,18 +438,87 @@ static u32 tw_qa_pick(struct tw_qa_conn *c, enum tw_qa_policy policy,
 	}
 }
 
-u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
-		 const struct tw_qa_msk_view *m, const struct tw_sf_view *sf,
-		 u32 n, struct tw_qa_decision *d)
+static bool tw_qa_seq_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+u32 tw_qa_redundant_next(const struct tw_qa_decision *d, const u64 *sent,
+			 u32 n, u64 end)
+{
+	u32 i, pick = TW_QA_NONE;
+
+	for (i = 0; i < n && i < TW_QA_MAX_SUBFLOWS; i++) {
+		if (!(d->set & (1U << i)) || !tw_qa_seq_before(sent[i], end))
+			continue;
+		if (pick == TW_QA_NONE ||
+		    tw_qa_seq_before(sent[i], sent[pick]) ||
+		    (sent[i] == sent[pick] && d->score[i] < d->score[pick]))
+			pick = i;
+	}
+	return pick;
+}
+
+static void tw_qa_decision_reset(struct tw_qa_decision *d)
+{
+	u32 i;
+
+	d->set = 0;
+	d->waited = false;
+	for (i = 0; i < TW_QA_MAX_SUBFLOWS; i++)
+		d->score[i] = TW_QA_NO_SCORE;
+}
+
+/* The retransmission's candidates of a class: active, TCP queues empty. */
+static u32 tw_qa_rank_idle(const struct tw_sf_view *sf, u32 n, bool backup,
+			   struct tw_qa_decision *d)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		d->score[i] = tw_qa_in_class(&sf[i], backup) &&
+			      !sf[i].tcp_queued ?
+			      tw_qa_srtt_ns(&sf[i]) : TW_QA_NO_SCORE;
+	return tw_qa_argmin(d, n);
+}
+
+/* Does an active subflow still have data in TCP (it may progress)? */
+static bool tw_qa_any_tcp_queued(const struct tw_sf_view *sf, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (sf[i].active && sf[i].tcp_queued)
+			return true;
+	return false;
+}
+
+u32 tw_qa_decide_retrans(const struct tw_sf_view *sf, u32 n, bool all,
+			 struct tw_qa_decision *d)
 {
 	u32 i;
 
 	if (WARN_ON_ONCE(n > TW_QA_MAX_SUBFLOWS))
 		n = TW_QA_MAX_SUBFLOWS;
-	d->set = 0;
-	d->waited = false;
-	for (i = 0; i < TW_QA_MAX_SUBFLOWS; i++)
-		d->score[i] = TW_QA_NO_SCORE;
+	tw_qa_decision_reset(d);
+	d->pick = tw_qa_rank_idle(sf, n, false, d);
+	if (d->pick == TW_QA_NONE && !tw_qa_any_tcp_queued(sf, n))
+		d->pick = tw_qa_rank_idle(sf, n, true, d);
+	if (d->pick == TW_QA_NONE)
+		return d->pick;
+	for (i = 0; i < n; i++)
+		if (d->score[i] != TW_QA_NO_SCORE && (all || i == d->pick))
+			d->set |= 1U << i;
+	return d->pick;
+}
+
+u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
+		 const struct tw_qa_msk_view *m, const struct tw_sf_view *sf,
+		 u32 n, struct tw_qa_decision *d)
+{
+	if (WARN_ON_ONCE(n > TW_QA_MAX_SUBFLOWS))
+		n = TW_QA_MAX_SUBFLOWS;
+	tw_qa_decision_reset(d);
 	d->pick = tw_qa_pick(c, policy, m, sf, n, d);
 	if (d->pick != TW_QA_NONE)
 		d->set |= 1U << d->pick;

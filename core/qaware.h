@@ -37,6 +37,8 @@
 #define TW_QA_ALPHA_DEN		5
 /* Default sampling interval of the dequeue rate. */
 #define TW_QA_SAMPLE_NS		10000000U
+/* A window open longer than this many intervals restarts unsampled. */
+#define TW_QA_GAP_INTERVALS	2
 /* Cap on one W sample: a queue that dequeued nothing in an interval. */
 #define TW_QA_WAIT_MAX_NS	10000000000ULL
 /* S never falls below SRTT / 2^this (see qaware.c). */
@@ -71,7 +73,9 @@ enum tw_qa_policy {
 /* One subflow as the glue reads it at decision time. */
 struct tw_sf_view {
 	u32 srtt_us;		/* smoothed RTT, us (tcp_sock's srtt_us >> 3) */
-	u32 rttvar_us;		/* RTT variation, us (ECF's delta) */
+	u32 rttvar_us;		/* RTT variation, us (ECF's delta): about
+				 * 2 mdev (tcp_sock's rttvar_us >> 1)
+				 */
 	u32 cwnd;		/* congestion window, packets */
 	u32 in_flight;		/* packets sent and not acknowledged */
 	u32 mss;		/* bytes per packet; 0 is taken as 1 */
@@ -86,6 +90,9 @@ struct tw_sf_view {
 				 * glue's statistics only
 				 */
 	u64 pacing_rate;	/* bytes/s; as wmem_queued */
+	bool tcp_queued;	/* TCP's write or retransmission queue
+				 * holds data (unsent or unacked)
+				 */
 	bool active;		/* established, not stale, not closing */
 	bool backup;		/* backup priority (MP_PRIO / address flag) */
 	bool can_send;		/* send buffer room (new data: cwnd too, see
@@ -153,10 +160,33 @@ u32 tw_qa_decide(struct tw_qa_conn *c, enum tw_qa_policy policy,
 		 u32 n, struct tw_qa_decision *d);
 
 /*
- * BLEST's lambda adaptation (the reference implementation's rule): once per
- * RTT of the slow subflow the glue reports whether the connection saw
- * head-of-line blocking since (an MPTCP-level retransmission); lambda
- * rises by 4 % if so, else falls by 1 %, within 1.0..1.3.
+ * Redundant's next copy: of the subflows in @d->set whose data sent so far
+ * (@sent[i], a 64-bit sequence number that may wrap) is before @end, the
+ * one furthest behind, the lowest score (the fastest) on a tie;
+ * TW_QA_NONE if none is behind.
+ */
+u32 tw_qa_redundant_next(const struct tw_qa_decision *d, const u64 *sent,
+			 u32 n, u64 end);
+
+/*
+ * An MPTCP-level retransmission, whatever the policy (6.12's rule,
+ * mptcp_subflow_get_retrans()): only to an active subflow whose TCP
+ * queues are empty (!tcp_queued), so that it leaves at once instead of
+ * behind that subflow's own backlog; the non-backup ones first, the
+ * lowest SRTT of them, and a backup one only when no active subflow has
+ * data in its TCP queues (no progress anywhere).  @all (redundant): every
+ * such subflow of the class in d->set.  Fills @d (scores: SRTT in ns) and
+ * returns d->pick, TW_QA_NONE when every TCP queue is busy.
+ */
+u32 tw_qa_decide_retrans(const struct tw_sf_view *sf, u32 n, bool all,
+			 struct tw_qa_decision *d);
+
+/*
+ * BLEST's lambda adaptation (this module's rule, see qaware.rst for how
+ * it differs from the multipath-tcp.org kernel's): once per RTT of the
+ * slow subflow the glue reports whether the connection retransmitted at
+ * the MPTCP level since; lambda rises by 0.04 if so, else falls by 0.01,
+ * within 1.0..1.3.
  */
 void tw_qa_blest_adapt(struct tw_qa_conn *c, bool blocked);
 
@@ -166,6 +196,8 @@ void tw_qa_est_init(struct tw_qa_est *e, u32 interval_ns, u64 now_ns);
 /*
  * @dequeued_bytes left the queue since the previous call, @queued_bytes
  * wait in it now.  Returns true when an interval closed and wait_ns moved.
+ * A window open for more than TW_QA_GAP_INTERVALS intervals (the calls
+ * paused) restarts at @now_ns without a sample, @dequeued_bytes dropped.
  */
 bool tw_qa_est_update(struct tw_qa_est *e, u32 queued_bytes,
 		      u64 dequeued_bytes, u64 now_ns);

@@ -6,27 +6,32 @@
 #
 #   OUT/protocol.h, OUT/mib.h  net/mptcp/ of Debian's linux-source-6.12,
 #                              which must be the exact version being built for
-#   OUT/qaware_layout.h        the offsets and sizes the module relies on, as
-#                              the target kernel's BTF ($KDIR/vmlinux) has them:
-#                              static asserts, a table of bit-fields that the
-#                              module checks once at load, and the lists of
-#                              members and structures that it looks up in the
-#                              running kernel's BTF at load (btf.c)
+#   OUT/qaware_layout.h        the offsets, widths and sizes the module relies
+#                              on, as the target kernel's BTF ($KDIR/vmlinux)
+#                              has them: static asserts, a table of bit-fields
+#                              that the module checks once at load, and the
+#                              lists of members and structures that it looks
+#                              up in the running kernel's BTF at load
+#                              (layout.c); the scheduler API's structures of
+#                              <net/mptcp.h> too, which the kernel reads
 #
 # Usage: gen-private.sh OUT VERSION KDIR     (VERSION: 6.12.117)
 #
 # Two modules that must refuse to load, for the tests (tests/qaware):
 # QA_LAYOUT_SKEW=N moves every bit-field N bits from where BTF has it;
 # QA_LAYOUT_PAD=1 compiles against a protocol.h whose mptcp_subflow_context
-# starts with 8 more bytes, as if built for another kernel (its build-time
-# asserts are left out: they held for that other kernel).
+# starts with 8 more bytes, as if built for another kernel; QA_LAYOUT_NARROW=1
+# against one whose mptcp_sock.token is a u16, every offset and size as
+# before (both leave the build-time asserts out: they held for that other
+# kernel).
 set -euo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 OUT VERSION KDIR" >&2; exit 2; }
 out=$1 want=$2 kdir=$3
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 skew=${QA_LAYOUT_SKEW:-0}
 pad=${QA_LAYOUT_PAD:-0}
-stamp="$want $skew $pad $(stat -c "%s %Y" "$tarball" 2>/dev/null || echo none) $(md5sum < "$0" | cut -c1-12)"
+narrow=${QA_LAYOUT_NARROW:-0}
+stamp="$want $skew $pad $narrow $(stat -c "%s %Y" "$tarball" 2>/dev/null || echo none) $(md5sum < "$0" | cut -c1-12)"
 
 die() { echo "mptcp_qaware: $*" >&2; exit 1; }
 
@@ -54,7 +59,8 @@ private layout against"
 
 # pahole prints "type name;  /* offset size */" and, for bit-fields,
 # "type name:bits;  /* offset:bit size */" (bit counted from the least
-# significant bit on little endian).
+# significant bit on little endian); a function pointer as
+# "type (*name)(args);", an array as "type name[n];".
 layout() {	# layout STRUCT FIELD...
 	local s=$1
 	shift
@@ -63,6 +69,9 @@ layout() {	# layout STRUCT FIELD...
 	/;[ \t]*\/\*/ {
 		line = $0
 		sub(/;.*/, "", line)
+		if (match(line, /\(\*[A-Za-z0-9_]+\)/))
+			line = substr(line, RSTART + 2, RLENGTH - 3)
+		sub(/\[[0-9]*\]$/, "", line)
 		n = split(line, w, /[ \t*]+/)
 		name = w[n]
 		bits = ""
@@ -73,10 +82,11 @@ layout() {	# layout STRUCT FIELD...
 		sub(/.*\/\*[ \t]*/, "", c)
 		if (bits != "") {
 			split(c, p, /[: \t]+/)
-			printf "\tcheck(%s, %s, %d, %d); \\\n", s, name, p[1], p[2] + skew
+			printf "\tcheck(%s, %s, %d, %d, %d); \\\n", s, name, p[1], p[2] + skew, bits
 		} else {
 			split(c, p, /[ \t]+/)
 			printf "static_assert(offsetof(struct %s, %s) == %d, \"%s.%s moved: protocol.h does not match the kernel\");\n", s, name, p[1], s, name > "/dev/stderr"
+			printf "static_assert(sizeof_field(struct %s, %s) == %d, \"%s.%s changed width: protocol.h does not match the kernel\");\n", s, name, p[2], s, name > "/dev/stderr"
 		}
 	}
 	END {
@@ -106,26 +116,33 @@ btf_lists() {	# btf_lists ASSERTS
 		recovery_snd_nxt token snd_burst timer_ival 2> "$tmp/asserts"
 	layout mptcp_data_frag list data_seq data_len already_sent \
 		2>> "$tmp/asserts"
-	printf "/* check(struct, field, byte, bit): each bit-field used */\n"
+	layout mptcp_sched_ops get_subflow name owner list init release \
+		2>> "$tmp/asserts"
+	layout mptcp_sched_data reinject 2>> "$tmp/asserts"
+	printf "/* check(struct, field, byte, bit, bits): each bit-field used */\n"
 	echo "#define QA_LAYOUT_BITFIELDS(check) do { \\"
 	layout mptcp_subflow_context node subflow_id scheduled fully_established \
 		stale_rcv_tstamp tcp_sock request_join request_bkup backup stale \
 		2>> "$tmp/asserts"
 	echo "} while (0)"
 	btf_lists "$tmp/asserts"
-	if [ "$pad" = 0 ]; then
+	if [ "$pad" = 0 ] && [ "$narrow" = 0 ]; then
 		cat "$tmp/asserts"
 	else
-		echo "/* protocol.h padded (QA_LAYOUT_PAD): must not load */"
+		echo "/* protocol.h changed (QA_LAYOUT_PAD, _NARROW): must not load */"
 	fi
 	echo "#endif"
 } > "$tmp/qaware_layout.h" || die "pahole found no mptcp_sock, \
 mptcp_data_frag or mptcp_subflow_context in $kdir/vmlinux"
+# 32 members (offset and width each) and 5 structure sizes
 n=$(grep -c '^static_assert' "$tmp/asserts")
-[ "$n" -eq 28 ] || die "expected 28 layout checks from BTF, found $n"
+[ "$n" -eq 69 ] || die "expected 69 layout checks from BTF, found $n"
 [ "$(grep -c 'check(mptcp' "$tmp/qaware_layout.h")" -eq 4 ] ||
 	die "expected 4 bit-fields from BTF"
 [ "$pad" = 0 ] || sed -i '/^struct mptcp_subflow_context {$/a\	u64 qa_layout_pad;' \
+	"$tmp/net/mptcp/protocol.h"
+# mptcp_sock's token is the one u32 member indented by two tabs
+[ "$narrow" = 0 ] || sed -i 's/^\tu32\t\ttoken;$/\tu16\t\ttoken;/' \
 	"$tmp/net/mptcp/protocol.h"
 mv "$tmp/net/mptcp/protocol.h" "$tmp/net/mptcp/mib.h" "$tmp/qaware_layout.h" "$out/"
 echo "$stamp" > "$out/.stamp"

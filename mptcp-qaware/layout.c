@@ -3,8 +3,10 @@
  * The private layout, checked at load (the offsets and sizes were asserted
  * at build time against the BTF of the kernel built for, qaware_layout.h):
  *
- *   - against the running kernel: every member and structure size the
- *     module uses must be where /sys/kernel/btf/vmlinux has it.  The kernel
+ *   - against the running kernel: every member the module uses (of the
+ *     private structures and of the scheduler API's, which the kernel
+ *     reads) must be where /sys/kernel/btf/vmlinux has it and as wide, and
+ *     every structure as large.  The kernel
  *     parses its BTF itself but exports no way to reach it (neither
  *     bpf_get_btf_vmlinux nor btf_find_by_name_kind; only btf_type_by_id,
  *     which needs the struct btf), so the file is read and walked here:
@@ -161,13 +163,69 @@ static const struct btf_type *qa_btf_struct(const struct qa_btf *btf,
 	return NULL;
 }
 
+/* Where a member lies and how wide it is, in bits. */
+struct qa_btf_loc {
+	u32 bits;
+	long width;		/* -1: a type this module cannot size */
+};
+
 /*
- * The bit offset of member @name of @t, looking into anonymous structs and
- * unions as C does; false if it has none.  @depth bounds a malformed
- * (cyclic) file.
+ * Bits a value of type @id takes: through typedefs and qualifiers to an
+ * integer (its bits), a pointer, an array, or what else has a size.
+ */
+static long qa_btf_type_bits(const struct qa_btf *btf, u32 id,
+			     unsigned int depth)
+{
+	const struct btf_type *t;
+	const struct btf_array *a;
+	long elem;
+
+	if (!id || id > btf->nr || !depth)
+		return -1;
+	t = btf->by_id[id];
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		/* the int's encoding follows its btf_type */
+		return BTF_INT_BITS(*(const u32 *)(t + 1));
+	case BTF_KIND_PTR:
+		return BITS_PER_LONG;
+	case BTF_KIND_ARRAY:
+		a = btf_array(t);
+		elem = qa_btf_type_bits(btf, a->type, depth - 1);
+		return elem < 0 ? -1 : elem * a->nelems;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return qa_btf_type_bits(btf, t->type, depth - 1);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		return (long)t->size * BITS_PER_BYTE;
+	default:
+		return -1;
+	}
+}
+
+static void qa_btf_found(const struct qa_btf *btf, const struct btf_type *t,
+			 const struct btf_member *m, u32 at,
+			 struct qa_btf_loc *loc)
+{
+	u32 bitfield = __btf_member_bitfield_size(t, m);
+
+	loc->bits = at;
+	loc->width = bitfield ? bitfield : qa_btf_type_bits(btf, m->type, 8);
+}
+
+/*
+ * Member @name of @t, looking into anonymous structs and unions as C
+ * does; false if it has none.  @depth bounds a malformed (cyclic) file.
  */
 static bool qa_btf_member(const struct qa_btf *btf, const struct btf_type *t,
-			  const char *name, u32 base, u32 *bits,
+			  const char *name, u32 base, struct qa_btf_loc *loc,
 			  unsigned int depth)
 {
 	const struct btf_member *m = btf_type_member(t);
@@ -180,7 +238,7 @@ static bool qa_btf_member(const struct qa_btf *btf, const struct btf_type *t,
 		if (m->name_off) {
 			if (strcmp(qa_btf_name(btf, m->name_off), name))
 				continue;
-			*bits = at;
+			qa_btf_found(btf, t, m, at, loc);
 			return true;
 		}
 		if (!m->type || m->type > btf->nr || !depth)
@@ -188,33 +246,41 @@ static bool qa_btf_member(const struct qa_btf *btf, const struct btf_type *t,
 		inner = btf->by_id[m->type];
 		if ((btf_kind(inner) == BTF_KIND_STRUCT ||
 		     btf_kind(inner) == BTF_KIND_UNION) &&
-		    qa_btf_member(btf, inner, name, at, bits, depth - 1))
+		    qa_btf_member(btf, inner, name, at, loc, depth - 1))
 			return true;
 	}
 	return false;
 }
 
-/* Where the module's @s.@f lies (@bits from the start) must be BTF's. */
+/*
+ * Where the module's @s.@f lies (@bits from the start) and its @width in
+ * bits must be BTF's.
+ */
 static int qa_btf_expect(const struct qa_btf *btf, const char *s,
-			 const char *f, long bits)
+			 const char *f, long bits, long width)
 {
 	const struct btf_type *t = qa_btf_struct(btf, s);
-	u32 btf_bits;
+	struct qa_btf_loc loc;
 
 	if (!t) {
 		pr_err("struct %s is not in the running kernel's BTF (%s): refusing to load\n",
 		       s, QA_BTF_PATH);
 		return -EINVAL;
 	}
-	if (!qa_btf_member(btf, t, f, 0, &btf_bits, 4)) {
+	if (!qa_btf_member(btf, t, f, 0, &loc, 4)) {
 		pr_err("%s.%s is not in the running kernel's BTF (%s): refusing to load\n",
 		       s, f, QA_BTF_PATH);
 		return -EINVAL;
 	}
-	if (bits == btf_bits)
+	if (bits != loc.bits) {
+		pr_err("%s.%s is at bit %ld in this module, at bit %u in the running kernel's BTF (%s): the private layout does not match, refusing to load\n",
+		       s, f, bits, loc.bits, QA_BTF_PATH);
+		return -EINVAL;
+	}
+	if (width == loc.width)
 		return 0;
-	pr_err("%s.%s is at bit %ld in this module, at bit %u in the running kernel's BTF (%s): the private layout does not match, refusing to load\n",
-	       s, f, bits, btf_bits, QA_BTF_PATH);
+	pr_err("%s.%s is %ld bits wide in this module, %ld in the running kernel's BTF (%s): the private layout does not match, refusing to load\n",
+	       s, f, width, loc.width, QA_BTF_PATH);
 	return -EINVAL;
 }
 
@@ -246,7 +312,22 @@ static long qa_bit_pos(const u8 *obj, size_t size)
 	return pos;
 }
 
-/* Set bit-field @f of a zeroed struct @s at @scratch: where did it land? */
+/* The bits set in @obj. */
+static long qa_bit_count(const u8 *obj, size_t size)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		n += hweight8(obj[i]);
+	return n;
+}
+
+/*
+ * Bit-field @f of a zeroed struct @s at @scratch (qa_scratch_size() bytes,
+ * enough for every struct of the lists): set to 1, where did it land?
+ * Counted down from 0 (every bit of it set), how wide is it?
+ */
 #define QA_BITFIELD_POS(s, f, scratch) ({				\
 	struct s *obj = (scratch);					\
 									\
@@ -255,25 +336,36 @@ static long qa_bit_pos(const u8 *obj, size_t size)
 	qa_bit_pos((const u8 *)obj, sizeof(*obj));			\
 })
 
+#define QA_BITFIELD_WIDTH(s, f, scratch) ({				\
+	struct s *obj = (scratch);					\
+									\
+	memset(obj, 0, sizeof(*obj));					\
+	obj->f--;							\
+	qa_bit_count((const u8 *)obj, sizeof(*obj));			\
+})
+
 #define QA_BTF_MEMBER(s, f)						\
 	do {								\
 		if (!err)						\
 			err = qa_btf_expect(btf, #s, #f,		\
-				offsetof(struct s, f) * BITS_PER_BYTE);	\
+				offsetof(struct s, f) * BITS_PER_BYTE,	\
+				sizeof_field(struct s, f) * BITS_PER_BYTE); \
 	} while (0)
 
 /*
- * A bit-field must lie where the running kernel's BTF has it, and where
- * the build's had it (@byte, @bit: qaware_layout.h), which C could not
- * assert at build time.
+ * A bit-field must lie where the running kernel's BTF has it and be as
+ * wide, and be where and as wide as the build's had it (@byte, @bit,
+ * @bits: qaware_layout.h), which C could not assert at build time.
  */
-#define QA_BTF_BITFIELD(s, f, byte, bit)				\
+#define QA_BTF_BITFIELD(s, f, byte, bit, bits)				\
 	do {								\
 		long pos = QA_BITFIELD_POS(s, f, scratch);		\
+		long width = QA_BITFIELD_WIDTH(s, f, scratch);		\
 									\
 		if (!err)						\
-			err = qa_btf_expect(btf, #s, #f, pos);		\
-		if (!err && pos != (byte) * BITS_PER_BYTE + (bit))	\
+			err = qa_btf_expect(btf, #s, #f, pos, width);	\
+		if (!err && (pos != (byte) * BITS_PER_BYTE + (bit) ||	\
+			     width != (bits)))				\
 			err = qa_build_mismatch(#s "." #f);		\
 	} while (0)
 
@@ -362,12 +454,27 @@ static int qa_check_running_btf(void *scratch)
 	return err;
 }
 
+/*
+ * The scratch struct of the bit-field checks: as large as the largest
+ * structure of the lists, which name every structure a bit-field comes
+ * from (gen-private.sh sizes each one it reads).
+ */
+static size_t qa_scratch_size(void)
+{
+	size_t size = 0;
+
+#define QA_SCRATCH_FITS(s) (size = max(size, sizeof(struct s)))
+	QA_LAYOUT_STRUCTS(QA_SCRATCH_FITS);
+#undef QA_SCRATCH_FITS
+	return size;
+}
+
 int qa_check_layout(void)
 {
 	void *scratch;
 	int err;
 
-	scratch = kzalloc(sizeof(struct mptcp_subflow_context), GFP_KERNEL);
+	scratch = kzalloc(qa_scratch_size(), GFP_KERNEL);
 	if (!scratch)
 		return -ENOMEM;
 	err = qa_check_running_btf(scratch);

@@ -13,44 +13,58 @@
 #include "qaware_layout.h"
 #include "qaware.h"
 
-/* Read-only counters, one "name decisions refusals waits stale" line each. */
+/*
+ * Read-only counters, one "name decisions refusals waits stale" line each:
+ * the module's totals over every network namespace, so readable by root
+ * only (sysfs is not per namespace; each namespace reads its own counts
+ * over netlink).
+ */
 static int qa_decisions_get(char *buf, const struct kernel_param *kp)
 {
 	unsigned int i;
 	int len = 0;
 
-	for (i = 0; i < qa_nr_scheds; i++)
+	for (i = 0; i < qa_nr_scheds; i++) {
+		const struct qa_counts *t = &qa_scheds[i].total;
+
 		len += scnprintf(buf + len, PAGE_SIZE - len,
 				 "%s %lld %lld %lld %lld\n",
 				 qa_scheds[i].ops.name,
-				 atomic64_read(&qa_scheds[i].decisions),
-				 atomic64_read(&qa_scheds[i].refusals),
-				 atomic64_read(&qa_scheds[i].waits),
-				 atomic64_read(&qa_scheds[i].stale));
+				 atomic64_read(&t->c[QA_DECISIONS]),
+				 atomic64_read(&t->c[QA_REFUSALS]),
+				 atomic64_read(&t->c[QA_WAITS]),
+				 atomic64_read(&t->c[QA_STALE]));
+	}
 	return len;
 }
 
 static const struct kernel_param_ops qa_decisions_ops = {
 	.get = qa_decisions_get,
 };
-module_param_cb(decisions, &qa_decisions_ops, NULL, 0444);
-MODULE_PARM_DESC(decisions, "per scheduler: name, subflows picked, calls with none, ECF/BLEST/qaware_wait waits, subflows found stale");
+module_param_cb(decisions, &qa_decisions_ops, NULL, 0400);
+MODULE_PARM_DESC(decisions, "per scheduler, summed over every network namespace: name, subflows picked, calls with none, ECF/BLEST/qaware_wait waits, subflows found stale");
 
 static int __init qa_init(void)
 {
 	int err = qa_check_layout();
 
 	if (!err)
-		err = qa_nl_init();
+		err = qa_counters_init();
 	if (err)
 		return err;
+	err = qa_nl_init();
+	if (err)
+		goto counters;
 	/*
 	 * Last: a socket may take a scheduler, and a reference to the module,
 	 * as soon as it is registered; nothing may fail after that.
 	 */
 	err = qa_register();
-	if (err)
-		qa_nl_exit();
+	if (!err)
+		return 0;
+	qa_nl_exit();
+counters:
+	qa_counters_exit();
 	return err;
 }
 
@@ -58,6 +72,7 @@ static void __exit qa_exit(void)
 {
 	qa_unregister();
 	qa_nl_exit();
+	qa_counters_exit();
 }
 
 module_init(qa_init);

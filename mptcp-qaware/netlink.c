@@ -2,9 +2,10 @@
 /*
  * The "qaware" generic netlink family: what the module's schedulers
  * decided (include/uapi/linux/qaware.h).  The schedulers are the module's,
- * not a namespace's, so every namespace may read them; the connections are
- * their namespace's (stats.c lists them, with their own locking).  Nothing
- * here changes state.
+ * so every namespace may list them, but their counters are each
+ * namespace's own (counters.c); the connections are their namespace's too
+ * (stats.c lists them, with their own locking).  Nothing here changes
+ * state.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -23,15 +24,19 @@ static const struct nla_policy qa_sched_policy[QAWARE_A_SCHED + 1] = {
 /* A dump of the schedulers takes no attribute: every one is rejected. */
 static const struct nla_policy qa_none_policy[QAWARE_A_MAX + 1];
 
-static int qa_nl_fill_sched(struct sk_buff *msg, const struct qa_sched *s)
+/* @s with the counters of @net, the caller's namespace. */
+static int qa_nl_fill_sched(struct sk_buff *msg, const struct qa_sched *s,
+			    const struct net *net)
 {
 	if (nla_put_string(msg, QAWARE_A_SCHED, s->ops.name) ||
-	    nla_put_u64_64bit(msg, QAWARE_A_DECISIONS, qa_sched_decisions(s),
+	    nla_put_u64_64bit(msg, QAWARE_A_DECISIONS,
+			      qa_count_read(net, s, QA_DECISIONS),
 			      QAWARE_A_PAD) ||
 	    nla_put_u64_64bit(msg, QAWARE_A_REFUSALS,
-			      atomic64_read(&s->refusals), QAWARE_A_PAD) ||
-	    nla_put_u64_64bit(msg, QAWARE_A_WAITS, atomic64_read(&s->waits),
-			      QAWARE_A_PAD))
+			      qa_count_read(net, s, QA_REFUSALS),
+			      QAWARE_A_PAD) ||
+	    nla_put_u64_64bit(msg, QAWARE_A_WAITS,
+			      qa_count_read(net, s, QA_WAITS), QAWARE_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -67,7 +72,7 @@ static int qa_nl_sched_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &qa_family, 0, QAWARE_CMD_SCHED_GET);
-	if (!hdr || qa_nl_fill_sched(msg, s)) {
+	if (!hdr || qa_nl_fill_sched(msg, s, genl_info_net(info))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -87,7 +92,8 @@ static int qa_nl_sched_dump(struct sk_buff *skb, struct netlink_callback *cb)
 				  QAWARE_CMD_SCHED_GET);
 		if (!hdr)
 			break;
-		if (qa_nl_fill_sched(skb, &qa_scheds[i])) {
+		if (qa_nl_fill_sched(skb, &qa_scheds[i],
+				     sock_net(cb->skb->sk))) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
@@ -119,6 +125,10 @@ static int qa_nl_fill_queue(struct sk_buff *msg, const struct qa_sf_stats *sf)
 	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QDISC_BYTES,
 			sf->queue.qdisc_bytes) ||
 	    nla_put_u32(msg, QAWARE_SUBFLOW_A_UNSENT_BYTES, sf->unsent_bytes) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QUEUE_IFINDEX,
+			sf->queue.queue_ifindex) ||
+	    nla_put_u32(msg, QAWARE_SUBFLOW_A_QUEUE_DEVS,
+			sf->queue.queue_devs) ||
 	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_SRTT_NS, sf->srtt_ns,
 			      QAWARE_SUBFLOW_A_PAD) ||
 	    nla_put_u64_64bit(msg, QAWARE_SUBFLOW_A_WAIT_NS, sf->wait_ns,

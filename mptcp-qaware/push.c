@@ -10,7 +10,8 @@
  * stale (__mptcp_retransmit_pending_data(), not exported): the fragments
  * from there on count as unsent, and recovery mode lets ACKs arrive for
  * data beyond the head.  Fragments, their memory and the retransmission
- * queue stay the kernel's; only these three fields are written.
+ * queue stay the kernel's; only these fields are written, recovery mode
+ * under the data lock.
  *
  * Caller: a get_subflow() callback, which runs either with the MPTCP
  * socket owned (process context) or under its spinlock without an owner
@@ -61,6 +62,31 @@ u64 qa_send_head(const struct mptcp_sock *msk)
 }
 
 /*
+ * Recovery mode, written under the data lock as the kernel's own
+ * __mptcp_retransmit_pending_data() does: __mptcp_clean_una() reads it
+ * there, from softirq too.  Owned: by this caller, which does not hold
+ * that lock; not owned: the caller (softirq) holds it already.
+ */
+static void qa_set_recovery(struct mptcp_sock *msk, u64 nxt)
+{
+	msk->recovery_snd_nxt = nxt;
+	msk->recovery = true;
+}
+
+static void qa_enter_recovery(struct mptcp_sock *msk, u64 nxt)
+{
+	struct sock *sk = (struct sock *)msk;
+
+	if (!sock_owned_by_user(sk)) {
+		qa_set_recovery(msk, nxt);
+		return;
+	}
+	mptcp_data_lock(sk);
+	qa_set_recovery(msk, nxt);
+	mptcp_data_unlock(sk);
+}
+
+/*
  * Make the next push start at @seq (clamped to [snd_una, snd_nxt]): the
  * fragments before it count as sent, the one holding it as sent up to it,
  * the later ones as unsent.
@@ -89,8 +115,6 @@ void qa_send_from(struct mptcp_sock *msk, u64 seq)
 		}
 	}
 	msk->first_pending = head;
-	if (before64(seq, nxt)) {
-		msk->recovery_snd_nxt = nxt;
-		msk->recovery = true;
-	}
+	if (before64(seq, nxt))
+		qa_enter_recovery(msk, nxt);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mptcp_qaware.ko: MPTCP packet schedulers registered from a module on
- * stock kernels (6.6-6.15 shape: get_subflow + mptcp_sched_data).  Every
+ * stock kernels (6.6-6.14 shape: get_subflow + mptcp_sched_data).  Every
  * decision is the portable core's (core/qaware.c, compiled in by core.c);
  * sched.c only reads the sockets into its views.
  */
@@ -17,27 +17,46 @@
 #include <net/net_namespace.h>
 #include "../core/qaware.h"
 
+enum qa_counter {
+	QA_DECISIONS,		/* subflows picked (redundant: each one) */
+	QA_REFUSALS,		/* calls that found no subflow */
+	QA_WAITS,		/* ECF/BLEST/qaware_wait: data held back */
+	QA_STALE,		/* subflows found stale (sched.c) */
+	QA_NR_COUNTERS,
+};
+
+struct qa_counts {
+	atomic64_t c[QA_NR_COUNTERS];
+};
+
 /*
- * One registered scheduler and its counters, read by the "decisions"
- * parameter (main.c) and by the statistics over netlink.
+ * One registered scheduler and the module's total of its counters over
+ * every namespace, read by the "decisions" parameter (main.c); each
+ * namespace's own, read over netlink, are counters.c's.
  */
 struct qa_sched {
 	struct mptcp_sched_ops ops;
 	enum tw_qa_policy policy;
-	atomic64_t decisions;	/* subflows picked (redundant: each one) */
-	atomic64_t refusals;	/* calls that found no subflow */
-	atomic64_t waits;	/* ECF/BLEST/qaware_wait: data held back */
-	atomic64_t stale;	/* subflows found stale (sched.c) */
+	struct qa_counts total;
 };
 
-/* What the netlink family reports of a scheduler's counters. */
-static inline u64 qa_sched_decisions(const struct qa_sched *s)
-{
-	return atomic64_read(&s->decisions);
-}
-
+/* The registered schedulers: qa_scheds[0..QA_NR_SCHEDS - 1]. */
+#define QA_NR_SCHEDS	7
 extern struct qa_sched qa_scheds[];
 extern const unsigned int qa_nr_scheds;
+
+/*
+ * counters.c: each network namespace's counters of each scheduler, so
+ * that one namespace does not see another's traffic.
+ */
+int qa_counters_init(void);
+void qa_counters_exit(void);
+/* Count @n in @s's total and in @net's counters. */
+void qa_count(const struct net *net, struct qa_sched *s,
+	      enum qa_counter which, s64 n);
+/* @s's counter in @net. */
+u64 qa_count_read(const struct net *net, const struct qa_sched *s,
+		  enum qa_counter which);
 
 /* push.c: the send head of 6.12's push loop (see there). */
 u64 qa_read_acked64(struct mptcp_sock *msk, const u64 *field);
@@ -57,7 +76,12 @@ void qa_conn_release(struct mptcp_sock *msk);
 /* What the last reading of a subflow's egress queue found (sched.c). */
 struct qa_queue_parts {
 	int ifindex;		/* the device; 0: no route seen yet */
-	bool bql;		/* its tx queue runs BQL */
+	int queue_ifindex;	/* where the queue was read: @ifindex, or a
+				 * device below it (the first of a bond's
+				 * slaves); 0: no device on the way queues
+				 */
+	u32 queue_devs;		/* devices whose queues were summed */
+	bool bql;		/* a tx queue read runs BQL */
 	u32 bql_bytes;		/* DQL in flight */
 	u32 qdisc_bytes;	/* backlog of the qdisc above it */
 };

@@ -46,7 +46,11 @@ struct qa_sf_state {
 	int ifindex;		/* device of @dequeued; 0: no sample yet */
 	int txq;		/* its tx queue */
 	bool bql;		/* @dequeued is DQL's, else the qdisc's */
-	u64 dequeued;		/* the counter at the last decision */
+	u32 queue_devs;		/* devices summed in @dequeued */
+	unsigned long ident;	/* and their qdiscs */
+	u32 dequeued;		/* the counter at the last reading */
+	u32 queued;		/* the queue's bytes then (queue_source) */
+	u64 read_ns;		/* when; 0: never */
 	struct tw_qa_est est;
 	struct qa_queue_parts queue;	/* the last reading, for stats.c */
 	u32 ack_stamp;		/* stale clock: rcv_tstamp last seen */
@@ -175,16 +179,29 @@ static bool qa_sf_stale(struct qa_conn *conn, struct qa_sf_state *st,
 	return st->stale;
 }
 
-/* The local egress queue of one subflow, as its device shows it. */
+/*
+ * The local egress queue of one subflow.  The route's device may have none
+ * of its own (noqueue and no BQL: a VLAN, macvlan or bond): its packets
+ * then queue on the devices below it, whose tx queues are summed instead
+ * (a bond: each slave's).  A device with no lower one and no queue
+ * (WireGuard, PPP, a plain veth) gives n_k its socket's part alone.
+ */
 struct qa_queue {
-	int ifindex;
-	int txq;
-	bool bql;		/* the device runs BQL (DQL has counted) */
+	int ifindex;		/* the route's device */
+	int txq;		/* its tx queue */
+	int queue_ifindex;	/* where the queue was read; 0: nowhere */
+	u32 queue_devs;		/* devices read: 1, or a bond's slaves */
+	unsigned long ident;	/* the qdiscs read (a new one restarts) */
+	bool bql;		/* a queue read runs BQL (DQL has counted) */
 	u32 queued;		/* bytes waiting, per queue_source */
 	u32 bql_bytes;		/* its parts, whatever queue_source says */
 	u32 qdisc_bytes;
-	u64 dequeued;		/* running count of bytes the queue let go */
+	u32 dequeued;		/* bytes the queues let go, modulo 2^32 */
 };
+
+/* Lower devices, and tx queues of each, read at most. */
+#define QA_LOWER_MAX	4
+#define QA_LOWER_TXQ_MAX	8
 
 static u32 qa_add_sat(u32 a, u32 b)
 {
@@ -205,18 +222,95 @@ static void qa_read_qdisc(struct Qdisc *q, u32 *backlog, u64 *bytes)
 }
 
 /*
+ * Add one tx queue to @out: its BQL in flight, the backlog of its qdisc,
+ * and what left it (DQL's count, else the qdisc's: without BQL, what
+ * leaves the qdisc leaves the device).  @seen: a qdisc already added (a
+ * root that is not mq is every tx queue's), added once.  False if it
+ * queues nothing (noqueue qdisc, no BQL).  Caller holds rcu_read_lock().
+ */
+static bool qa_add_txq(struct netdev_queue *txq, const struct Qdisc *seen,
+		       struct qa_queue *out)
+{
+	struct Qdisc *q = rcu_dereference(txq->qdisc);
+	u32 done = 0, queued = 0, backlog = 0;
+	bool qdisc = q && q->enqueue && q != seen;
+	u64 qbytes = 0;
+
+#ifdef CONFIG_BQL
+	/* completed first: a later num_queued is never below it */
+	done = READ_ONCE(txq->dql.num_completed);
+	queued = READ_ONCE(txq->dql.num_queued);
+#endif
+	if (!queued && !qdisc)
+		return q && q == seen && q->enqueue;
+	if (qdisc) {
+		qa_read_qdisc(q, &backlog, &qbytes);
+		out->ident ^= (unsigned long)q;
+	}
+	if ((s32)(queued - done) > 0)
+		out->bql_bytes = qa_add_sat(out->bql_bytes, queued - done);
+	out->qdisc_bytes = qa_add_sat(out->qdisc_bytes, backlog);
+	out->bql |= queued != 0;
+	out->dequeued += queued ? done : (u32)qbytes;
+	return true;
+}
+
+/* Add the first tx queues of @dev; false if none of them queues. */
+static bool qa_add_dev(struct net_device *dev, struct qa_queue *out)
+{
+	unsigned int i, n = min(dev->real_num_tx_queues, QA_LOWER_TXQ_MAX);
+	const struct Qdisc *first = NULL;
+	bool any = false;
+
+	for (i = 0; i < n; i++) {
+		struct netdev_queue *txq = netdev_get_tx_queue(dev, i);
+
+		any |= qa_add_txq(txq, first, out);
+		if (!i)
+			first = rcu_dereference(txq->qdisc);
+	}
+	return any;
+}
+
+struct qa_lower_walk {
+	struct qa_queue *out;
+	const struct net_device *seen[QA_LOWER_MAX];
+	unsigned int n;
+};
+
+/*
+ * Each device below the route's, once (the walk may come back to one);
+ * stops after QA_LOWER_MAX.
+ */
+static int qa_lower_one(struct net_device *dev,
+			struct netdev_nested_priv *priv)
+{
+	struct qa_lower_walk *w = priv->data;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->seen[i] == dev)
+			return 0;
+	w->seen[w->n++] = dev;
+	if (qa_add_dev(dev, w->out)) {
+		if (!w->out->queue_devs++)
+			w->out->queue_ifindex = dev->ifindex;
+	}
+	return w->n == QA_LOWER_MAX;
+}
+
+/*
  * The tx queue the subflow's packets leave through: its dst's device, the
- * queue the socket was mapped to (the first if none yet).  Caller holds
- * rcu_read_lock(); false if the subflow has no route now.
+ * queue the socket was mapped to (the first if none yet); if that queues
+ * nothing, the devices below it.  Caller holds rcu_read_lock(); false if
+ * the subflow has no route now.
  */
 static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 {
 	struct dst_entry *dst = __sk_dst_get(ssk);
-	struct netdev_queue *txq;
+	struct qa_lower_walk walk = { .out = out };
+	struct netdev_nested_priv priv = { .data = &walk };
 	struct net_device *dev;
-	u32 backlog = 0;
-	u64 qbytes = 0;
-	struct Qdisc *q;
 	int idx;
 
 	if (!dst || !dst->dev)
@@ -225,55 +319,42 @@ static bool qa_read_queue(struct sock *ssk, struct qa_queue *out)
 	idx = sk_tx_queue_get(ssk);
 	if (idx < 0 || idx >= dev->real_num_tx_queues)
 		idx = 0;
-	txq = netdev_get_tx_queue(dev, idx);
 	memset(out, 0, sizeof(*out));
 	out->ifindex = dev->ifindex;
 	out->txq = idx;
-#ifdef CONFIG_BQL
-	{
-		/* completed first: a later num_queued is never below it */
-		u32 done = READ_ONCE(txq->dql.num_completed);
-		u32 queued = READ_ONCE(txq->dql.num_queued);
-
-		out->bql = queued != 0;
-		out->dequeued = done;
-		if ((s32)(queued - done) > 0)
-			out->bql_bytes = queued - done;
+	if (qa_add_txq(netdev_get_tx_queue(dev, idx), NULL, out)) {
+		out->queue_ifindex = dev->ifindex;
+		out->queue_devs = 1;
+	} else {
+		netdev_walk_all_lower_dev_rcu(dev, qa_lower_one, &priv);
 	}
-#endif
-	q = rcu_dereference(txq->qdisc);
-	if (q)
-		qa_read_qdisc(q, &backlog, &qbytes);
-	out->qdisc_bytes = backlog;
 	if (queue_source != QA_QUEUE_QDISC)
 		out->queued = out->bql_bytes;
 	if (queue_source != QA_QUEUE_BQL)
-		out->queued = qa_add_sat(out->queued, backlog);
-	/* without BQL, what leaves the qdisc leaves the device */
-	if (!out->bql)
-		out->dequeued = qbytes;
+		out->queued = qa_add_sat(out->queued, out->qdisc_bytes);
 	return true;
 }
 
 /*
- * Bytes the queue let go since the last decision; 0 on another counter
- * (another device or queue) or a qdisc's that restarted (replaced).
+ * Bytes the queues let go since the last decision; 0 when other queues
+ * were read (another device, queue, qdisc or kind of counter).  Modulo
+ * 2^32: the sum of DQL's u32 counters wraps, and more than 4 GiB between
+ * two readings only pass across an idle gap, whose window the estimator
+ * drops (tw_qa_est_update()).
  */
 static u64 qa_dequeued_since(struct qa_sf_state *st, const struct qa_queue *q)
 {
 	u64 delta = 0;
 
 	if (st->ifindex == q->ifindex && st->txq == q->txq &&
-	    st->bql == q->bql) {
-		/* DQL's counters are u32 and wrap */
-		if (q->bql)
-			delta = (u32)(q->dequeued - st->dequeued);
-		else if (q->dequeued > st->dequeued)
-			delta = q->dequeued - st->dequeued;
-	}
+	    st->bql == q->bql && st->ident == q->ident &&
+	    st->queue_devs == q->queue_devs)
+		delta = (u32)(q->dequeued - st->dequeued);
 	st->ifindex = q->ifindex;
 	st->txq = q->txq;
 	st->bql = q->bql;
+	st->ident = q->ident;
+	st->queue_devs = q->queue_devs;
 	st->dequeued = q->dequeued;
 	return delta;
 }
@@ -285,33 +366,46 @@ static bool qa_sf_is(const struct qa_sf_state *st,
 	       st->token == token;
 }
 
-/*
- * Subflow i's state, new when the subflow is; a subflow that moved up the
- * list (one before it closed) takes its state along.  A disconnect
- * (connect(AF_UNSPEC)) keeps the socket, its scheduler and its first
- * subflow for the next connection, whose sequence space is another: the
- * token tells the connections apart.
- */
-static struct qa_sf_state *qa_sf_slot(struct qa_conn *conn, unsigned int i,
-				      const struct mptcp_subflow_context *sf,
-				      u32 token, u64 now)
+static void qa_sf_new(struct qa_sf_state *st,
+		      const struct mptcp_subflow_context *sf, u32 token, u64 now)
 {
-	struct qa_sf_state *st = &conn->sf[i];
-	unsigned int j;
-
-	if (qa_sf_is(st, sf, token))
-		return st;
-	for (j = i + 1; j < TW_QA_MAX_SUBFLOWS; j++)
-		if (qa_sf_is(&conn->sf[j], sf, token)) {
-			swap(conn->sf[i], conn->sf[j]);
-			return st;
-		}
 	memset(st, 0, sizeof(*st));
 	st->subflow = sf;
 	st->subflow_id = sf->subflow_id;
 	st->token = token;
 	tw_qa_est_init(&st->est, 0, now);
-	return st;
+}
+
+/*
+ * Each subflow's state into its place, conn->sf[i] for @subflows[i].  A
+ * subflow's state is looked for in every slot no subflow has claimed yet,
+ * before or after its own (it moves up the list when one before it
+ * closes, and may find a new one before it), and only then do the new
+ * subflows clear their slots: none clears the state of a subflow still in
+ * the list.  A disconnect (connect(AF_UNSPEC)) keeps the socket, its
+ * scheduler and its first subflow for the next connection, whose sequence
+ * space is another: the token tells the connections apart.
+ */
+static void qa_sf_claim(struct qa_conn *conn,
+			struct mptcp_subflow_context **subflows,
+			unsigned int n, u32 token, u64 now)
+{
+	u32 claimed = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < TW_QA_MAX_SUBFLOWS; j++) {
+			if ((claimed & BIT(j)) ||
+			    !qa_sf_is(&conn->sf[j], subflows[i], token))
+				continue;
+			if (j != i)
+				swap(conn->sf[i], conn->sf[j]);
+			claimed |= BIT(i);
+			break;
+		}
+	for (i = 0; i < n; i++)
+		if (!(claimed & BIT(i)))
+			qa_sf_new(&conn->sf[i], subflows[i], token, now);
 }
 
 /*
@@ -342,7 +436,8 @@ static void qa_view_fill(struct tw_sf_view *v,
 
 	memset(v, 0, sizeof(*v));
 	v->srtt_us = READ_ONCE(tp->srtt_us) >> 3;
-	v->rttvar_us = READ_ONCE(tp->rttvar_us) >> 2;	/* 4 * mdev */
+	/* rttvar_us is about 4 x mdev; ECF's delta is half, as mptcp_ecf.c's */
+	v->rttvar_us = READ_ONCE(tp->rttvar_us) >> 1;
 	v->cwnd = tcp_snd_cwnd(tp);
 	v->in_flight = tcp_packets_in_flight(tp);
 	v->mss = READ_ONCE(tp->mss_cache);
@@ -350,6 +445,7 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->unsent_bytes = (s32)unsent > 0 ? unsent : 0;
 	v->wmem_queued = READ_ONCE(ssk->sk_wmem_queued);
 	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
+	v->tcp_queued = !tcp_rtx_and_write_queues_empty(ssk);
 	v->backup = subflow->backup || subflow->request_bkup;
 	v->active = __mptcp_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
@@ -358,16 +454,34 @@ static void qa_view_fill(struct tw_sf_view *v,
 		       tw_qa_window_room(v, qaware, READ_ONCE(backlog_pct)));
 }
 
+/*
+ * The push loop asks for a decision per fragment, back to back, and each
+ * reading sums a qdisc's per-CPU counters over every CPU, per subflow and
+ * per device read: within QA_QUEUE_FRESH_NS of a reading the queue is
+ * taken as it was then.  What this connection pushes meanwhile waits in
+ * the subflow's socket (unsent_bytes, read at every decision), not yet in
+ * the egress queue.
+ */
+#define QA_QUEUE_FRESH_NS	(50 * NSEC_PER_USEC)
+
 /* The subflow's queue and QAware's estimate of its wait. */
 static void qa_view_queue(struct tw_sf_view *v, struct sock *ssk,
 			  struct qa_sf_state *st, u64 now)
 {
 	struct qa_queue q;
 
+	if (st->read_ns && now - st->read_ns < QA_QUEUE_FRESH_NS) {
+		v->queued_bytes = st->queued;
+		v->wait_ns = st->est.wait_ns;
+		return;
+	}
 	if (!qa_read_queue(ssk, &q))
 		return;
+	st->read_ns = now;
+	st->queued = q.queued;
 	st->queue = (struct qa_queue_parts){ .ifindex = q.ifindex, .bql = q.bql,
-		.bql_bytes = q.bql_bytes, .qdisc_bytes = q.qdisc_bytes };
+		.bql_bytes = q.bql_bytes, .qdisc_bytes = q.qdisc_bytes,
+		.queue_ifindex = q.queue_ifindex, .queue_devs = q.queue_devs };
 	v->queued_bytes = q.queued;
 	tw_qa_est_update(&st->est, q.queued, qa_dequeued_since(st, &q), now);
 	v->wait_ns = st->est.wait_ns;
@@ -441,19 +555,22 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	bool qaware = policy == TW_QA_QAWARE || policy == TW_QA_QAWARE_WAIT;
 	struct mptcp_subflow_context *subflow;
 	u64 now = ktime_get_ns();
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 	long timeout = 0;
 
 	conn->any_stale = false;
 	mptcp_for_each_subflow(msk, subflow) {
-		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
-		struct tw_sf_view *v = &conn->view[n];
-		struct qa_sf_state *st;
-
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
-		st = qa_sf_slot(conn, n, subflow, READ_ONCE(msk->token), now);
-		qa_view_fill(v, subflow, !reinject, qaware);
+		subflows[n++] = subflow;
+	}
+	qa_sf_claim(conn, subflows, n, READ_ONCE(msk->token), now);
+	for (i = 0; i < n; i++) {
+		struct sock *ssk = mptcp_subflow_tcp_sock(subflows[i]);
+		struct tw_sf_view *v = &conn->view[i];
+		struct qa_sf_state *st = &conn->sf[i];
+
+		qa_view_fill(v, subflows[i], !reinject, qaware);
 		if (qa_sf_stale(conn, st, ssk, now)) {
 			v->active = v->can_send = false;
 			conn->any_stale = true;
@@ -461,29 +578,39 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 		qa_view_queue(v, ssk, st, now);
 		if (v->active)
 			timeout = max(timeout, qa_subflow_timeout(ssk));
-		subflows[n++] = subflow;
 	}
 	if (!reinject)
 		qa_set_rtx_interval(msk, timeout);
-	if (policy == TW_QA_BLEST)
+	if (policy == TW_QA_BLEST && !reinject)
 		qa_blest_adapt(conn, msk, n, now);
 	return n;
 }
 
 /*
- * A retransmission goes where the lowest RTT is (redundant: everywhere),
- * whatever the policy: ECF and BLEST would hold it back, rr would count it
- * as a turn.
+ * A retransmission follows the kernel's own rule whatever the policy
+ * (tw_qa_decide_retrans(): a subflow whose TCP queues are empty; redundant
+ * every such one): ECF and BLEST would hold it back, rr would count it as
+ * a turn, and behind a subflow's own backlog it would come no sooner.
  */
-static enum tw_qa_policy qa_policy_for(const struct qa_sched *sched,
-				       bool reinject)
+static void qa_decide(struct qa_conn *conn, const struct qa_sched *sched,
+		      struct mptcp_sock *msk, unsigned int n, bool reinject)
 {
-	if (!reinject || sched->policy == TW_QA_REDUNDANT)
-		return sched->policy;
-	return TW_QA_MINRTT;
+	struct tw_qa_msk_view m;
+
+	if (reinject) {
+		tw_qa_decide_retrans(conn->view, n,
+				     sched->policy == TW_QA_REDUNDANT,
+				     &conn->d);
+		return;
+	}
+	qa_msk_view(msk, &m);
+	tw_qa_decide(&conn->core, sched->policy, &m, conn->view, n, &conn->d);
 }
 
-/* No state (its allocation failed): the first subflow that can send. */
+/*
+ * No state (its allocation failed): the first subflow that can send, for
+ * a retransmission the first whose TCP queues are empty.
+ */
 static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 {
 	struct mptcp_subflow_context *subflow, *pick = NULL;
@@ -496,7 +623,8 @@ static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 		    qa_subflow_stale(subflow, ssk))
 			continue;
 		timeout = max(timeout, qa_subflow_timeout(ssk));
-		if (!pick && sk_stream_memory_free(ssk))
+		if (!pick && sk_stream_memory_free(ssk) &&
+		    (!reinject || tcp_rtx_and_write_queues_empty(ssk)))
 			pick = subflow;
 	}
 	if (!reinject)
@@ -508,20 +636,21 @@ static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 }
 
 /* Mark the decision's subflows; false if it has none. */
-static bool qa_schedule(struct qa_sched *sched, const struct qa_conn *conn,
+static bool qa_schedule(struct qa_sched *sched, const struct net *net,
+			const struct qa_conn *conn,
 			struct mptcp_subflow_context **subflows, unsigned int n)
 {
 	unsigned int i;
 
 	if (conn->d.waited)
-		atomic64_inc(&sched->waits);
+		qa_count(net, sched, QA_WAITS, 1);
 	if (!conn->d.set)
 		return false;
 	/* mptcp_subflow_set_scheduled() is sealed under IBT: its body. */
 	for (i = 0; i < n; i++)
 		if (conn->d.set & BIT(i)) {
 			WRITE_ONCE(subflows[i]->scheduled, true);
-			atomic64_inc(&sched->decisions);
+			qa_count(net, sched, QA_DECISIONS, 1);
 		}
 	return true;
 }
@@ -556,16 +685,18 @@ static void qa_sent_raise(struct qa_sf_state *st, u64 seq)
  * data after it, so scheduling them all would spread the data (only the
  * retransmission path sends the same data on each, as the kernel's test
  * scheduler bpf_red relies on).  Each subflow's own position is kept here
- * instead: the candidate furthest behind is scheduled alone, and the send
- * head is moved to its position first (push.c); the next call credits it
- * with what it sent.  With no candidate, the head goes back to snd_nxt.
+ * instead: the candidate furthest behind (the fastest on a tie,
+ * tw_qa_redundant_next()) is scheduled alone, and the send head is moved
+ * to its position first (push.c); the next call credits it with what it
+ * sent.  With no candidate, the head goes back to snd_nxt.
  */
 static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 			      struct mptcp_subflow_context **subflows,
 			      unsigned int n)
 {
 	u64 una = qa_read_acked64(msk, &msk->snd_una), end = qa_data_end(msk);
-	u32 i, pick = TW_QA_NONE;
+	u64 sent[TW_QA_MAX_SUBFLOWS];
+	u32 i, pick;
 
 	for (i = 0; i < n; i++) {
 		struct qa_sf_state *st = &conn->sf[i];
@@ -576,11 +707,9 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 		qa_sent_raise(st, una);
 		if (after64(st->sent_seq, end))
 			st->sent_seq = end;
-		if ((conn->d.set & BIT(i)) && before64(st->sent_seq, end) &&
-		    (pick == TW_QA_NONE ||
-		     before64(st->sent_seq, conn->sf[pick].sent_seq)))
-			pick = i;
+		sent[i] = st->sent_seq;
 	}
+	pick = tw_qa_redundant_next(&conn->d, sent, n, end);
 	conn->d.pick = pick;
 	conn->d.set = pick == TW_QA_NONE ? 0 : BIT(pick);
 	conn->red_last = pick == TW_QA_NONE ? NULL : subflows[pick];
@@ -605,7 +734,9 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 {
 	bool redundant = sched->policy == TW_QA_REDUNDANT;
 
-	atomic64_add(conn->went_stale, &sched->stale);
+	if (conn->went_stale)
+		qa_count(sock_net((struct sock *)msk), sched, QA_STALE,
+			 conn->went_stale);
 	conn->resend = (conn->resend || conn->went_stale) && conn->any_stale;
 	conn->went_stale = 0;
 	if (redundant && !reinject) {
@@ -621,8 +752,6 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
 	struct qa_sched *sched = container_of(msk->sched, struct qa_sched, ops);
 	struct mptcp_subflow_context *subflows[TW_QA_MAX_SUBFLOWS];
-	enum tw_qa_policy policy = qa_policy_for(sched, data->reinject);
-	struct tw_qa_msk_view m;
 	struct qa_conn *conn;
 	unsigned int n;
 	int err = 0;
@@ -636,21 +765,23 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
 	if (conn) {
-		n = qa_snapshot(conn, msk, policy, data->reinject, subflows);
-		qa_msk_view(msk, &m);
-		tw_qa_decide(&conn->core, policy, &m, conn->view, n, &conn->d);
+		n = qa_snapshot(conn, msk, sched->policy, data->reinject,
+				subflows);
+		qa_decide(conn, sched, msk, n, data->reinject);
 		qa_move_head(sched, conn, msk, subflows, n, data->reinject);
-		if (!qa_schedule(sched, conn, subflows, n))
+		if (!qa_schedule(sched, sock_net((struct sock *)msk), conn,
+				 subflows, n))
 			err = -EINVAL;
 		qa_record(conn, msk, subflows, n);
 	} else {
 		err = qa_get_subflow_stateless(msk, data->reinject);
 		if (!err)
-			atomic64_inc(&sched->decisions);
+			qa_count(sock_net((struct sock *)msk), sched,
+				 QA_DECISIONS, 1);
 	}
 	rcu_read_unlock();
 	if (err)
-		atomic64_inc(&sched->refusals);
+		qa_count(sock_net((struct sock *)msk), sched, QA_REFUSALS, 1);
 	return err;
 }
 
@@ -676,3 +807,4 @@ struct qa_sched qa_scheds[] = {
 };
 
 const unsigned int qa_nr_scheds = ARRAY_SIZE(qa_scheds);
+static_assert(ARRAY_SIZE(qa_scheds) == QA_NR_SCHEDS);

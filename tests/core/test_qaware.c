@@ -320,6 +320,66 @@ TEST_F(qa, estimator_ewma_sequence)
 	ASSERT_EQ(5, est.samples);
 }
 
+/*
+ * Decisions that pause (the connection idled) leave a window open across
+ * the gap: one longer than two intervals restarts without a sample, so
+ * a sample never averages a gap, and the next one counts only its own
+ * window's bytes.  Exactly two intervals still close one.
+ */
+TEST_F(qa, estimator_restarts_after_idle_gap)
+{
+	struct tw_qa_est est;
+
+	tw_qa_est_init(&est, 10 * NS_PER_MS, 0);
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 20000, 10 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1000000, est.wait_ns);
+
+	/* 2 s idle, then a full queue that moved little: no sample */
+	ASSERT_FALSE(tw_qa_est_update(&est, 50000, 1000, 2010 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1000000, est.wait_ns);
+	ASSERT_EQ(1, est.samples);
+	ASSERT_EQ(2010 * NS_PER_MS, est.win_start_ns);
+	ASSERT_EQ(0, est.win_dequeued);
+
+	/* the next interval: its 20000 bytes only, W = 5 ms again */
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 20000, 2020 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(1800000, est.wait_ns);
+
+	/* a window of exactly two intervals is still sampled */
+	ASSERT_TRUE(tw_qa_est_update(&est, 10000, 40000, 2040 * NS_PER_MS));
+	ASSERT_EQ(5000000, est.sample_ns);
+	ASSERT_EQ(3, est.samples);
+	/* one nanosecond more is a gap */
+	ASSERT_FALSE(tw_qa_est_update(&est, 10000, 40000,
+				      2060 * NS_PER_MS + 1));
+	ASSERT_EQ(3, est.samples);
+}
+
+/*
+ * The glue's BQL counter is DQL's u32: across a long gap more than 4 GiB
+ * may leave, and the delta it computes aliases to a small value (here
+ * 6.25 GB in 5 s idle at 10 Gbit/s reads as 1.96 GB, or less).  The
+ * window across the gap is dropped, so the alias never becomes W.
+ */
+TEST_F(qa, estimator_ignores_wrapped_counter_after_gap)
+{
+	u32 before = 4000000000U, after = before + 6250000000ULL;
+	struct tw_qa_est est;
+
+	tw_qa_est_init(&est, 10 * NS_PER_MS, 0);
+	ASSERT_TRUE(tw_qa_est_update(&est, 0, 1000, 10 * NS_PER_MS));
+	ASSERT_EQ(0, est.wait_ns);
+	ASSERT_EQ(1955032704U, (u32)(after - before));
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, (u32)(after - before),
+				      5010 * NS_PER_MS));
+	ASSERT_EQ(0, est.wait_ns);
+	ASSERT_EQ(0, est.sample_ns);
+	ASSERT_EQ(1, est.samples);
+}
+
 /* S = SRTT - W, never below SRTT / 8, never 0. */
 TEST_F(qa, service_time_clamps)
 {
@@ -498,6 +558,105 @@ TEST_F(qa, blest_skips_slow_exactly_by_the_window)
 	ASSERT_EQ(0, decide(self, TW_QA_BLEST, 2));
 }
 
+/*
+ * A retransmission at the MPTCP level goes, as 6.12's own rule sends it,
+ * only where TCP has nothing queued (nothing unsent, nothing unacked):
+ * there it leaves at once instead of behind the subflow's own backlog.
+ * The fastest such subflow of the class; a backup only when no active
+ * subflow has data in its TCP queues (no progress anywhere).
+ */
+static u32 retrans(FIXTURE_DATA(qa) *self, bool all, u32 n)
+{
+	return tw_qa_decide_retrans(self->sf, n, all, &self->d);
+}
+
+TEST_F(qa, retrans_prefers_empty_tcp_queues)
+{
+	self->sf[0] = sf(5 * MS);
+	self->sf[0].tcp_queued = true;
+	self->sf[1] = sf(30 * MS);
+	self->sf[2] = sf(20 * MS);
+	ASSERT_EQ(2, retrans(self, false, 3));
+	ASSERT_EQ(1U << 2, self->d.set);
+	ASSERT_EQ(TW_QA_NO_SCORE, self->d.score[0]);
+	ASSERT_EQ(30 * NS_PER_MS, self->d.score[1]);
+	/* can_send is not asked: an empty TCP queue has room */
+	self->sf[2].can_send = false;
+	ASSERT_EQ(2, retrans(self, false, 3));
+	/* every TCP queue busy: nothing now, the timer asks again */
+	self->sf[1].tcp_queued = true;
+	self->sf[2].tcp_queued = true;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 3));
+	ASSERT_EQ(0, self->d.set);
+	/* redundant: every candidate */
+	self->sf[1].tcp_queued = false;
+	self->sf[2].tcp_queued = false;
+	ASSERT_EQ(2, retrans(self, true, 3));
+	ASSERT_EQ((1U << 1) | (1U << 2), self->d.set);
+}
+
+TEST_F(qa, retrans_backup_only_without_progress)
+{
+	self->sf[0] = sf(5 * MS);
+	self->sf[0].tcp_queued = true;
+	self->sf[1] = sf(10 * MS);
+	self->sf[1].backup = true;
+	/* the non-backup has data in flight: it may still progress */
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 2));
+	/* stale (inactive): no progress anywhere, the backup takes it */
+	self->sf[0].active = false;
+	ASSERT_EQ(1, retrans(self, false, 2));
+	/* a busy backup blocks as well; an idle non-backup wins */
+	self->sf[2] = sf(10 * MS);
+	self->sf[2].backup = true;
+	self->sf[2].tcp_queued = true;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 3));
+	self->sf[3] = sf(40 * MS);
+	ASSERT_EQ(3, retrans(self, false, 4));
+	/* inactive subflows never take it */
+	self->sf[3].active = false;
+	self->sf[2].active = false;
+	ASSERT_EQ(1, retrans(self, false, 4));
+	self->sf[1].active = false;
+	ASSERT_EQ(TW_QA_NONE, retrans(self, false, 4));
+}
+
+/*
+ * Redundant sends each subflow's copy in turn: the candidate furthest
+ * behind goes next, and on a tie (all caught up when new data arrives)
+ * the fastest, so that new data leaves first where it arrives first.
+ */
+TEST_F(qa, redundant_next_furthest_behind_then_fastest)
+{
+	u64 sent[3] = { 1000, 1000, 1000 };
+
+	self->sf[0] = sf(30 * MS);
+	self->sf[1] = sf(5 * MS);
+	self->sf[2] = sf(20 * MS);
+	ASSERT_EQ(1, decide(self, TW_QA_REDUNDANT, 3));
+	/* a tie: the fastest, not the first */
+	ASSERT_EQ(1, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* the fastest has sent more: the faster of the two behind */
+	sent[1] = 1500;
+	ASSERT_EQ(2, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* behind wins over fast */
+	sent[2] = 1600;
+	ASSERT_EQ(0, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* caught up with the end: not a candidate */
+	sent[0] = sent[1] = sent[2] = 2000;
+	ASSERT_EQ(TW_QA_NONE, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* not in the decision's set: never, however far behind */
+	sent[0] = 0;
+	self->d.set &= ~1U;
+	ASSERT_EQ(TW_QA_NONE, tw_qa_redundant_next(&self->d, sent, 3, 2000));
+	/* sequence numbers wrap */
+	self->d.set = 0x7;
+	sent[0] = 0xfffffffffffffff0ULL;
+	sent[1] = 0x10;
+	sent[2] = 0x20;
+	ASSERT_EQ(0, tw_qa_redundant_next(&self->d, sent, 3, 0x20));
+}
+
 /* Every active sendable subflow of the class, the fastest as the pick. */
 TEST_F(qa, redundant_returns_every_sendable)
 {
@@ -585,15 +744,19 @@ TEST_F(qa, extremes_saturate)
 	self->sf[1].mss = U32_MAX;
 	ASSERT_EQ(TW_QA_NONE, decide(self, TW_QA_BLEST, 2));
 
-	/* 4 GB queued over the longest interval: the cap */
+	/* 4 GB queued over the longest window (two intervals): the cap */
 	tw_qa_est_init(&est, U32_MAX, 0);
-	ASSERT_TRUE(tw_qa_est_update(&est, U32_MAX, 1, U64_MAX));
+	ASSERT_TRUE(tw_qa_est_update(&est, U32_MAX, 1, 2ULL * U32_MAX));
 	ASSERT_EQ(TW_QA_WAIT_MAX_NS, est.sample_ns);
 	ASSERT_EQ(TW_QA_WAIT_MAX_NS / 5, est.wait_ns);
 	/* dequeued bytes saturate; a clock going back is no interval */
-	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX, U64_MAX));
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX,
+				      2ULL * U32_MAX + 1));
 	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, U64_MAX, 0));
 	ASSERT_EQ(U64_MAX, est.win_dequeued);
+	ASSERT_EQ(1, est.samples);
+	/* the end of time is a gap, not a sample */
+	ASSERT_FALSE(tw_qa_est_update(&est, U32_MAX, 1, U64_MAX));
 	ASSERT_EQ(1, est.samples);
 }
 

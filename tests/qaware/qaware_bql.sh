@@ -17,12 +17,19 @@
 # frames: path 1 keeps the lower RTT, its device queue is full and path
 # 2's is empty.
 #
+# "qaware_bql.sh vlan" (qaware_vlan.sh) runs path 1 over a VLAN on the NIC
+# pair (c1.10, s1.10): the route's device then has no queue of its own
+# (noqueue, no BQL) and QAware must read the NIC's below it.
+#
 #   the NIC counts: DQL's in flight > 0 with the filler running
 #   minrtt, then qaware with queue_source=1 (BQL only: the qdisc's backlog
 #   is not looked at): a 3 MiB upload each with the filler running; both
 #   arrive whole, the filler is still queued after each (the device queue
 #   stayed full throughout), and qaware sends a smaller share of the
 #   bytes on path 1 than minrtt
+#   "timewire qaware stats" during the qaware upload: path 1's subflow
+#   leaves through c1 (vlan: c1.10) and its queue was read on c1, one
+#   device, running BQL
 #
 # No warning in the kernel log.
 set -u
@@ -36,8 +43,12 @@ command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
 nicpair_find || tap_skip_all "$nicpair_why"
 
+mode=${1:-nic}
 cli=qbc-$$
 srv=qbs-$$
+# path 1's device in each namespace: the NIC, or a VLAN on it
+dev1=c1 sdev1=s1
+[ "$mode" = vlan ] && dev1=c1.10 sdev1=s1.10
 size=$((3 * 1024 * 1024))
 qsrc=/sys/module/mptcp_qaware/parameters/queue_source
 dql=/sys/class/net/c1/queues/tx-0/byte_queue_limits
@@ -69,13 +80,19 @@ topology() {
 	nicpair_split "$cli" c1 "$srv" s1 &&
 	ip link add c2 netns "$cli" type veth peer name s2 netns "$srv" &&
 	ip -n "$cli" link set c2 up && ip -n "$srv" link set s2 up || return 1
-	for i in 1 2; do
-		ip -n "$cli" addr add 10.0.$i.1/24 dev c$i &&
-		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i || return 1
-	done
+	if [ "$mode" = vlan ]; then
+		ip -n "$cli" link add link c1 name c1.10 type vlan id 10 &&
+		ip -n "$srv" link add link s1 name s1.10 type vlan id 10 &&
+		ip -n "$cli" link set c1.10 up && ip -n "$srv" link set s1.10 up ||
+			return 1
+	fi
+	ip -n "$cli" addr add 10.0.1.1/24 dev "$dev1" &&
+	ip -n "$srv" addr add 10.0.1.2/24 dev "$sdev1" &&
+	ip -n "$cli" addr add 10.0.2.1/24 dev c2 &&
+	ip -n "$srv" addr add 10.0.2.2/24 dev s2 || return 1
 	nic_egress &&
 	ip netns exec "$cli" sh -c "echo 3000 > $dql/limit_max" &&
-	tc -n "$srv" qdisc add dev s1 root netem delay 5ms limit 1000 &&
+	tc -n "$srv" qdisc add dev "$sdev1" root netem delay 5ms limit 1000 &&
 	tc -n "$srv" qdisc add dev s2 root netem delay 15ms limit 1000 &&
 	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
 	ip -n "$cli" mptcp limits set subflows 2 add_addr_accepted 2 &&
@@ -126,10 +143,45 @@ sample_inflight() {
 
 tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
 
+# stats_sample: the client namespace's qaware connections (JSON) into
+# $out/stats.json once one lists path 1's subflow (up to 30 s).
+stats_sample() {
+	local i
+
+	for i in $(seq 150); do
+		ip netns exec "$cli" timewire -j qaware stats qaware \
+			> "$out/stats.json" 2>/dev/null &&
+			grep -q '"10.0.1.1"' "$out/stats.json" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# Path 1's subflow in that sample: "ok" when it leaves through $dev1 and
+# its queue was read on c1, one device, running BQL; else what it shows.
+queue_where() {
+	python3 - "$out/stats.json" "$dev1" <<'PY'
+import json, sys
+path, dev = sys.argv[1:]
+try:
+    conns = json.load(open(path))["conns"]
+except (OSError, ValueError, KeyError):
+    conns = []
+for c in conns:
+    for s in c["subflows"]:
+        if s["saddr"] == "10.0.1.1":
+            ok = (s.get("dev") == dev and s.get("queue_dev") == "c1" and
+                  s.get("queue_devs") == 1 and s.get("bql") is True)
+            print("ok" if ok else json.dumps(s))
+            sys.exit(0)
+print("no subflow from 10.0.1.1 sampled")
+PY
+}
+
 # transfer SCHED: the filler on, then the upload; sets got, share1
 # (path 1's percentage of the TCP bytes) and left (filler still queued).
 transfer() {
-	local a0 b0 path1 path2
+	local a0 b0 path1 path2 sampler
 
 	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
 	flood_start
@@ -137,8 +189,12 @@ transfer() {
 	a0=$(band 12 sent)
 	b0=$(tx_bytes c2)
 	: > "$out/server.out"
+	rm -f "$out/stats.json"
+	stats_sample &
+	sampler=$!
 	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 "$size" ||
 		tap_diag "$1: upload failed"
+	wait "$sampler"
 	left=$(band 13 backlog)
 	flood_stop
 	sleep 1
@@ -149,7 +205,8 @@ transfer() {
 	tap_diag "$1: server read ${got:-nothing} bytes; path 1 (NIC) $path1, path 2 (veth) $path2 bytes: $share1 % on the NIC; filler left ${left:-0} bytes"
 }
 
-tap_plan 6
+tap_plan 7
+tap_diag "path 1 over $dev1"
 tap_diag "NIC pair: $nicpair_dev1 and $nicpair_dev2, driver $(basename "$(readlink "/sys/class/net/$nicpair_dev1/device/driver")"), virtio_net napi_tx $(cat /sys/module/virtio_net/parameters/napi_tx 2>/dev/null)"
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
@@ -168,11 +225,15 @@ echo 1 > "$qsrc"
 transfer qaware
 echo 0 > "$qsrc"
 qaware_got=${got:-0} qaware_share=$share1 qaware_left=${left:-0}
+where=$(queue_where)
 tap_ok "full NIC queue: both uploads arrive whole" \
 	test "$minrtt_got" = "$size" -a "$qaware_got" = "$size"
 tap_ok "full NIC queue: the filler outlasts both uploads" \
 	test "$minrtt_left" -gt 0 -a "$qaware_left" -gt 0
 tap_ok "full NIC queue: qaware (BQL only) sends a smaller share there than minrtt ($qaware_share % < $minrtt_share %)" \
 	test "$qaware_share" -lt "$minrtt_share"
+[ "$where" = ok ] || tap_diag "path 1's subflow: $where"
+tap_ok "qaware stats: path 1 leaves through $dev1, its queue read on c1 (BQL)" \
+	test "$where" = ok
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 tap_done

@@ -7,7 +7,9 @@
 #   b) "timewire qaware show" lists the module's schedulers with the
 #      decisions, refusals and waits its decisions parameter counts, as text
 #      and JSON, one by name, from another network namespace too; an
-#      unknown name is refused.  "timewire qaware stats" with no MPTCP
+#      unknown name is refused.  A transfer with rr in that namespace
+#      counts there and in the parameter's totals, not in the initial
+#      namespace's show.  "timewire qaware stats" with no MPTCP
 #      connection lists none (text and JSON) and refuses an unknown name
 #   c) the kernel's ynl with Documentation/netlink/specs/qaware.yaml: the
 #      kernel's operations and policies agree with the spec, a dump and a do
@@ -44,7 +46,33 @@ qa_param_counts() {
 	awk '{ print $1, $2 }' /sys/module/mptcp_qaware/parameters/decisions
 }
 
-tap_plan 17
+# rr_decisions [NS]: rr's decisions as "timewire qaware show" gives them
+# in NS (default: this namespace).
+rr_decisions() {
+	${1:+ip netns exec "$1"} timewire -j qaware show rr | "$py" -c 'import json, sys
+print(json.load(sys.stdin)["scheds"][0]["decisions"])'
+}
+
+# A small MPTCP upload over the loopback of $ns with rr; true if it
+# arrived whole.
+rr_transfer() {
+	local server got
+
+	ip netns exec "$ns" ip link set lo up &&
+	ip netns exec "$ns" sysctl -qw net.mptcp.scheduler=rr || return 1
+	ip netns exec "$ns" python3 "$xfer" serve 5301 > "$tmp/serve.out" &
+	server=$!
+	sleep 1
+	timeout 60 ip netns exec "$ns" python3 "$xfer" upload 127.0.0.1 5301 65536
+	sleep 0.5
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+	got=$(tail -n 1 "$tmp/serve.out")
+	tap_diag "rr upload in $ns: ${got:-nothing} bytes read"
+	test "$got" = 65536
+}
+
+tap_plan 18
 
 tap_ok "timewire qaware load ko FILE loads it" qa_load
 tap_ok "a second load is refused: exit 1, loaded already" \
@@ -71,6 +99,13 @@ ip netns add "$ns"
 tap_ok "show from another network namespace: the same schedulers" \
 	eval 'diff <(ip netns exec "$ns" timewire qaware show | awk "{ print \$1 }") \
 		   <(qa_param_counts | awk "{ print \$1 }")'
+rr_transfer || tap_diag "the rr upload in $ns did not arrive whole"
+there=$(rr_decisions "$ns")
+here=$(rr_decisions)
+total=$(qa_param_counts | awk '$1 == "rr" { print $2 }')
+tap_diag "rr decisions: $there in $ns, $here here, $total in all"
+tap_ok "a transfer with rr in another namespace counts there, not here" \
+	test "${there:-0}" -gt 0 -a "${here:-x}" = 0 -a "${total:-0}" -ge "${there:-1}"
 tap_ok "show nosuch: refused by the kernel, exit 1, saying why" \
 	eval 'timewire qaware show nosuch 2>"$tmp/nosuch"; [ $? -eq 1 ] &&
 	      grep -q "no scheduler of this name" "$tmp/nosuch"'

@@ -7,7 +7,8 @@
 #      and the lock swapped, bit-fields one bit off the build's BTF, a
 #      module compiled for another layout (the running kernel's BTF
 #      disagrees, with the right addresses and through the modprobe.d
-#      rule): each load is refused with a message naming the reason, and
+#      rule), one compiled with a member narrower than BTF's at the same
+#      offset: each load is refused with a message naming the reason, and
 #      nothing is registered
 #   b) with the addresses of /proc/kallsyms it loads, and its schedulers
 #      (qaware minrtt rr redundant ecf blest qaware_wait) are in
@@ -57,7 +58,7 @@ refused() {
 		kmsg_has "$m" "$pattern"
 }
 
-tap_plan 17
+tap_plan 18
 
 refused "$qa_ko" "no address" "sched_list= not given"
 refused "$qa_ko" "a wrong symbol (init_net)" \
@@ -73,6 +74,9 @@ refused "$here/mptcp_qaware-skewed.ko" "a layout one bit off BTF" \
 	sched_list="$list" sched_list_lock="$lock"
 refused "$here/mptcp_qaware-padded.ko" "compiled for another layout" \
 	"mptcp_subflow_context.node is at bit 64 in this module, at bit 0 in the running kernel's BTF \(/sys/kernel/btf/vmlinux\)" \
+	sched_list="$list" sched_list_lock="$lock"
+refused "$here/mptcp_qaware-narrow.ko" "a member narrower than BTF's" \
+	"mptcp_sock.token is 16 bits wide in this module, 32 in the running kernel's BTF" \
 	sched_list="$list" sched_list_lock="$lock"
 tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 

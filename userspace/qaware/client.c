@@ -79,6 +79,8 @@ static int parse_subflow(struct nlattr *nest, struct qaware_subflow *sf)
 	sf->sport = ntohs(nla_get_u16(tb[QAWARE_SUBFLOW_A_SPORT]));
 	sf->dport = ntohs(nla_get_u16(tb[QAWARE_SUBFLOW_A_DPORT]));
 	sf->ifindex = get_u32(tb[QAWARE_SUBFLOW_A_IFINDEX]);
+	sf->queue_ifindex = get_u32(tb[QAWARE_SUBFLOW_A_QUEUE_IFINDEX]);
+	sf->queue_devs = get_u32(tb[QAWARE_SUBFLOW_A_QUEUE_DEVS]);
 	sf->bql = tb[QAWARE_SUBFLOW_A_BQL];
 	sf->backup = tb[QAWARE_SUBFLOW_A_BACKUP];
 	sf->active = tb[QAWARE_SUBFLOW_A_ACTIVE];

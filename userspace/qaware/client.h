@@ -33,6 +33,7 @@ struct qaware_subflow {
 	struct in6_addr saddr, daddr;	/* IPv4: the first 4 bytes */
 	uint16_t sport, dport;		/* host order */
 	uint32_t ifindex;
+	uint32_t queue_ifindex, queue_devs;	/* where n_k's queue was read */
 	bool bql, backup, active;
 	uint64_t picks;
 	uint32_t queued_pkts;		/* n_k */

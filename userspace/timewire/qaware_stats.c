@@ -21,14 +21,15 @@ static void print_addr(const char *key, int family, const struct in6_addr *a)
 		print_null(key, "?");
 }
 
-/* The egress device: its index, and its name while it exists. */
-static void print_dev(uint32_t ifindex)
+/* A device: its index, and its name while it exists in this namespace. */
+static void print_dev(const char *index_key, const char *name_key,
+		      uint32_t ifindex)
 {
 	char name[IF_NAMESIZE];
 
-	print_uint("ifindex", ifindex);
+	print_uint(index_key, ifindex);
 	if (ifindex && if_indextoname(ifindex, name))
-		print_string("dev", name);
+		print_string(name_key, name);
 }
 
 static void print_subflow(const struct qaware_subflow *sf)
@@ -39,7 +40,9 @@ static void print_subflow(const struct qaware_subflow *sf)
 	print_uint("sport", sf->sport);
 	print_addr("daddr", sf->family, &sf->daddr);
 	print_uint("dport", sf->dport);
-	print_dev(sf->ifindex);
+	print_dev("ifindex", "dev", sf->ifindex);
+	print_dev("queue_ifindex", "queue_dev", sf->queue_ifindex);
+	print_uint("queue_devs", sf->queue_devs);
 	print_bool("active", sf->active, "active", "inactive");
 	print_bool("backup", sf->backup, "backup", "regular");
 	print_bool("bql", sf->bql, "bql", "no-bql");
@@ -99,7 +102,10 @@ static const char stats_notes[] =
 "waits ahead of a new packet, in packets), its parts in bytes: bql_bytes\n"
 "(the device queue's BQL in flight), qdisc_bytes (the qdisc backlog above\n"
 "it) and unsent_bytes (in the subflow's socket, not sent yet), srtt_ns,\n"
-"wait_ns (W_k) and service_ns (S_k = SRTT - W_k).\n"
+"wait_ns (W_k) and service_ns (S_k = SRTT - W_k).  queue_dev is where the\n"
+"queue was read: dev itself, or when dev queues nothing (a VLAN, macvlan or\n"
+"bond) a device below it; queue_devs how many were summed (a bond's slaves),\n"
+"0 when no device on the way queues (WireGuard, PPP).\n"
 "Only the connections of this network namespace are listed.\n";
 
 const struct tw_cmd qaware_stats_cmd = {

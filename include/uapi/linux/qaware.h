@@ -8,7 +8,7 @@
  * The module registers its schedulers (qaware and the baselines) with the
  * kernel's MPTCP scheduler list; each network namespace selects one with
  * sysctl net.mptcp.scheduler.  The schedulers are the module's, so every
- * namespace sees the same ones; their counters count over all of them.
+ * namespace sees the same ones, each with its own namespace's counters.
  * The connections that run them are their namespace's: a namespace lists
  * only its own.
  *
@@ -24,7 +24,8 @@
  *   Reply:   QAWARE_A_SCHED, QAWARE_A_DECISIONS, QAWARE_A_REFUSALS,
  *            QAWARE_A_WAITS
  *   -ENOENT when the module has no scheduler of that name.  The counters
- *   count over every network namespace since the module was loaded.
+ *   count the caller's network namespace's connections since the module
+ *   was loaded (or the namespace created).
  *
  * QAWARE_CMD_CONN_GET (dump)
  *   Request: QAWARE_A_SCHED (optional: only connections of that scheduler)
@@ -53,6 +54,12 @@
  *   parts    BQL_BYTES: the queue's DQL in flight (num_queued -
  *            num_completed; 0 without BQL), QDISC_BYTES: the backlog of the
  *            qdisc above it; both whatever queue_source says
+ *   where    QUEUE_IFINDEX: the device whose tx queue was read, IFINDEX
+ *            itself or, when that queues nothing (noqueue, no BQL: a
+ *            VLAN, macvlan, bond), a device below it; QUEUE_DEVS: how many
+ *            devices were summed (a bond's slaves), 0 when no device on
+ *            the way queues (WireGuard, PPP, a veth without a qdisc): n_k
+ *            is then the socket's unsent data alone
  *   W_k      WAIT_NS: the EWMA of the local queue wait, ns
  *   S_k      SERVICE_NS: SRTT - W_k, at least SRTT / 8 and 1 ns
  *   SRTT_NS  the subflow's smoothed RTT, ns
@@ -117,6 +124,8 @@ enum qaware_subflow_attr {
 	QAWARE_SUBFLOW_A_WAIT_NS,	/* u64: W_k */
 	QAWARE_SUBFLOW_A_SERVICE_NS,	/* u64: S_k */
 	QAWARE_SUBFLOW_A_UNSENT_BYTES,	/* u32: unsent in the socket */
+	QAWARE_SUBFLOW_A_QUEUE_IFINDEX,	/* u32: where the queue was read */
+	QAWARE_SUBFLOW_A_QUEUE_DEVS,	/* u32: devices whose queues were summed */
 	__QAWARE_SUBFLOW_A_MAX,
 };
 
