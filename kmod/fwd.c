@@ -31,8 +31,8 @@
 #define TFIB_BURST_BINS	12	/* the last holds bursts of 1024 */
 
 /*
- * The table's counters: TFIB_STATS_A_RX..DROP_XMIT in order, DROP_BAD_MAC,
- * then the histograms.
+ * The table's counters: TFIB_STATS_A_RX..DROP_XMIT in order, DROP_BAD_MAC
+ * to DROP_CONTROL_SRC in order, then the histograms.
  */
 enum tfib_ctr {
 	TFIB_C_RX,
@@ -357,11 +357,12 @@ static enum tfib_ctr tfib_check_control(const struct tfib_fwd *fwd,
 					const struct sk_buff *skb,
 					const struct tfib_hdr *h)
 {
+	/* first: an unlisted sender moves no counter of content errors */
+	if (!tfib_control_src_ok(fwd, skb))
+		return TFIB_C_DROP_CONTROL_SRC;
 	/* a group next hop would send the user's data everywhere */
 	if (!is_valid_ether_addr(h->mac))
 		return TFIB_C_DROP_BAD_MAC;
-	if (!tfib_control_src_ok(fwd, skb))
-		return TFIB_C_DROP_CONTROL_SRC;
 	return TFIB_C_RX_CONTROL;
 }
 
@@ -516,9 +517,10 @@ static int tfib_rcv(struct sk_buff *skb, struct net_device *dev,
 	enum skb_drop_reason reason = SKB_DROP_REASON_NOT_SPECIFIED;
 	int kind;
 
+	/* not a drop: the upper device's own handlers may take it */
 	if (dev != fwd->dev) {
-		reason = SKB_DROP_REASON_UNHANDLED_PROTO;
-		goto drop;
+		consume_skb(skb);
+		return NET_RX_SUCCESS;
 	}
 	/* a frame for another host, seen in promiscuous mode */
 	if (skb->pkt_type == PACKET_OTHERHOST) {
@@ -593,6 +595,8 @@ static int tfib_burst(struct tfib_worker *w)
 	for (i = 0; i < n; i++) {
 		if (i && !(i % TFIB_BH_BATCH)) {
 			local_bh_enable();
+			/* no lock held: let softirqs and other tasks run */
+			cond_resched();
 			local_bh_disable();
 		}
 		/* the next one's bucket comes in while this one runs */

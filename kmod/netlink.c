@@ -716,9 +716,21 @@ static int tfib_nl_check_inline(struct genl_info *info)
 	return 0;
 }
 
+static bool tfib_nl_control_src_dup(const struct tfib_bind_cfg *cfg,
+				    const u8 *mac)
+{
+	u32 i;
+
+	for (i = 0; i < cfg->n_control_src; i++)
+		if (!memcmp(cfg->control_src[i], mac, ETH_ALEN))
+			return true;
+	return false;
+}
+
 /*
- * The TFIB_A_CONTROL_SRC attributes of BIND, each validated by the policy
- * already: unicast, at most TFIB_MAX_CONTROL_SRC of them.
+ * The TFIB_A_CONTROL_SRC attributes of BIND, 6 bytes each by the policy:
+ * here at most TFIB_MAX_CONTROL_SRC of them, unicast, none twice.  The
+ * family has no header of its own: the attributes follow genlmsghdr.
  */
 static int tfib_nl_control_src(struct genl_info *info,
 			       struct tfib_bind_cfg *cfg)
@@ -734,11 +746,16 @@ static int tfib_nl_control_src(struct genl_info *info,
 			NL_SET_ERR_MSG_ATTR_FMT(info->extack, attr,
 						"more than %u control sources",
 						TFIB_MAX_CONTROL_SRC);
-			return -E2BIG;
+			return -EINVAL;
 		}
 		if (!is_valid_ether_addr(nla_data(attr))) {
 			NL_SET_ERR_MSG_ATTR(info->extack, attr,
 					    "control source must be a unicast MAC address");
+			return -EINVAL;
+		}
+		if (tfib_nl_control_src_dup(cfg, nla_data(attr))) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "control source given twice");
 			return -EINVAL;
 		}
 		memcpy(cfg->control_src[cfg->n_control_src++], nla_data(attr),

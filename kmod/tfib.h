@@ -51,9 +51,12 @@ struct tfib_bind_cfg {
 	u32 control_ring;
 	u32 data_ring;
 	u32 burst;
-	/* Accepted sources of control packets; any when there are none. */
+	/*
+	 * Accepted sources of control packets; any when there are none.
+	 * ether_addr_equal() wants each u16-aligned.
+	 */
+	u8 control_src[TFIB_MAX_CONTROL_SRC][ETH_ALEN] __aligned(2);
 	u8 n_control_src;
-	u8 control_src[TFIB_MAX_CONTROL_SRC][ETH_ALEN];
 };
 
 /* Serialises every change of tables and bindings, in all namespaces. */

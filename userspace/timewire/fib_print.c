@@ -141,20 +141,22 @@ void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
 		    int type)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
+	const char *key = set->keys[type];
+	bool json = print_is_json(), open = false;
 	struct nlattr *a;
-	bool open = false;
 	int rem;
 
+	/* JSON: one array; text: "KEY MAC" for each, as the request reads */
 	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
 			  rem) {
 		if (nla_type(a) != type)
 			continue;
-		if (!open)
-			open_array(set->keys[type]);
+		if (json && !open)
+			open_array(key);
 		open = true;
-		print_mac(NULL, a);
+		print_mac(json ? NULL : key, a);
 	}
-	if (open)
+	if (json && open)
 		close_array();
 }
 

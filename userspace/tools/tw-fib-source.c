@@ -1070,6 +1070,7 @@ static void print_run(const struct run *r, const struct counters *ctr,
 		     o->sink_ifname ? o->sink_ifname : o->ifname);
 	print_mac("forwarder_mac", o->fwd_mac);
 	print_mac("sink_mac", r->sink_mac);
+	print_mac("source_mac", r->tx_mac);
 	print_string("tx", o->simulate ? "simulated" :
 		     o->pace_omware ? "omware" : "sendmmsg");
 	print_string("clock", "CLOCK_MONOTONIC");
@@ -1276,7 +1277,7 @@ static int check_label(const char *s)
 	static const char *const own[] = {
 		"rate_pps", "burst", "cdr", "users", "seed", "trace", "rows",
 		"interface", "sink_interface", "forwarder_mac", "sink_mac",
-		"tx", "clock", "start_ns", "send_end_ns", "end_ns", "drain_ms",
+		"source_mac", "tx", "clock", "start_ns", "send_end_ns", "end_ns", "drain_ms",
 		"stop", "sent_pps", "packets_sent", "control_sent",
 		"packets_received", "rx_other", "rx_no_record",
 		"rx_socket_drops", "tx_short", "counters", "tx_dropped",

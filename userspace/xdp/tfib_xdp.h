@@ -29,13 +29,13 @@ struct tfib_xdp_tuple {
 };
 
 /*
- * Indices of the per-CPU counters map, each a u64.  Up to DROP_TABLE_FULL
- * they are named after tfib's TFIB_STATS_A_*, but RX_CONTROL counts every
- * control packet here, those then refused (DROP_TABLE_FULL, DROP_BAD_MAC)
- * included; tfib stores any MAC, so it has no DROP_BAD_MAC.  With control packets handled in
- * user space, the server (tw-fib-xdp serve) owns the control drops, the
- * last three, and writes them as CPU 0's values; the program does not
- * touch them then.
+ * Indices of the per-CPU counters map, each a u64, named after tfib's
+ * TFIB_STATS_A_* (not in their order).  RX_CONTROL counts every control
+ * packet here, those then refused (DROP_TABLE_FULL, DROP_BAD_MAC)
+ * included, where tfib counts what passed its checks.  With control
+ * packets handled in user space, the server (tw-fib-xdp serve) owns the
+ * control drops, the last three, and writes them as CPU 0's values; the
+ * program does not touch them then.
  */
 enum tfib_xdp_counter {
 	TFIB_XDP_RX,		/* update packets for this host */

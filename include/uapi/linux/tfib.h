@@ -177,8 +177,10 @@ struct tfib_hdr {
 				 * data: the tuple's, written by the forwarder
 				 */
 	__u8	mac[6];		/* control: the user's next hop */
-	__u8	hop_limit;	/* data: forwarders it may still cross; each
-				 * one takes one, none forwards it at 1 or 0
+	__u8	hop_limit;	/* data: each forwarder takes one and none
+				 * forwards it at 1 or 0, so a packet sent
+				 * with N crosses N - 1 at most (version 2
+				 * split version 1's __be16 reserved)
 				 */
 	__u8	reserved;	/* 0; forwarded untouched */
 };
