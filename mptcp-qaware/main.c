@@ -41,16 +41,22 @@ static int __init qa_init(void)
 	int err = qa_check_layout();
 
 	if (!err)
-		err = qa_nl_init();
+		err = qa_conns_init();
 	if (err)
 		return err;
+	err = qa_nl_init();
+	if (err)
+		goto out_conns;
 	/*
 	 * Last: a socket may take a scheduler, and a reference to the module,
 	 * as soon as it is registered; nothing may fail after that.
 	 */
 	err = qa_register();
-	if (err)
-		qa_nl_exit();
+	if (!err)
+		return 0;
+	qa_nl_exit();
+out_conns:
+	qa_conns_exit();
 	return err;
 }
 
@@ -58,6 +64,7 @@ static void __exit qa_exit(void)
 {
 	qa_unregister();
 	qa_nl_exit();
+	qa_conns_exit();
 }
 
 module_init(qa_init);
