@@ -9,6 +9,11 @@
  *   qa_socks conns K                K connections over 127.0.0.1, one byte
  *                                   sent on each; prints "ready K", holds
  *                                   them until stdin closes
+ *   qa_socks relisten               a connection sends a byte, is
+ *                                   disconnected (connect(AF_UNSPEC)) and
+ *                                   listens; the socket it accepts sends a
+ *                                   byte back; prints "ready", holds them
+ *                                   until stdin closes
  *   qa_socks refuse CGROUP N        attaches a cgroup sock_create program
  *                                   that refuses every socket (r0 = 0;
  *                                   exit) to CGROUP, joins it and asks for
@@ -127,6 +132,50 @@ static int conns(unsigned long k)
 	return 0;
 }
 
+/* A socket connected to @lfd's address; with one byte read on @lfd's side. */
+static int connect_to(int lfd, int *afd)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int fd;
+
+	if (getsockname(lfd, (struct sockaddr *)&a, &len))
+		return -1;
+	fd = mptcp_socket(AF_INET);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)))
+		return -1;
+	*afd = accept(lfd, NULL, NULL);
+	return *afd < 0 ? -1 : fd;
+}
+
+static int relisten(void)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	int lfd, fd, afd, cfd, pfd;
+	char c;
+
+	lfd = mptcp_socket(AF_INET);
+	if (lfd < 0 || listen_on(lfd, 0, 4))
+		return fail("listener");
+	fd = connect_to(lfd, &afd);
+	if (fd < 0 || send(fd, "x", 1, 0) != 1 || recv(afd, &c, 1, 0) != 1)
+		return fail("first connection");
+	if (connect(fd, &unspec, sizeof(unspec)))
+		return fail("disconnect");
+	/* the port the connection had was given back: any one */
+	if (listen(fd, 4))
+		return fail("listen after disconnect");
+	cfd = connect_to(fd, &pfd);
+	if (cfd < 0)
+		return fail("connection to the socket that listens again");
+	if (send(pfd, "y", 1, 0) != 1 || recv(cfd, &c, 1, 0) != 1)
+		return fail("the accepted socket's byte");
+	printf("ready\n");
+	fflush(stdout);
+	hold();
+	return 0;
+}
+
 static int bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -201,8 +250,10 @@ int main(int argc, char **argv)
 			    strtoul(argv[4], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "conns"))
 		return conns(strtoul(argv[2], NULL, 0));
+	if (argc == 2 && !strcmp(argv[1], "relisten"))
+		return relisten();
 	if (argc == 4 && !strcmp(argv[1], "refuse"))
 		return refuse(argv[2], strtoul(argv[3], NULL, 0));
-	fprintf(stderr, "usage: qa_socks idle N LISTENERS UID | conns K | refuse CGROUP N\n");
+	fprintf(stderr, "usage: qa_socks idle N LISTENERS UID | conns K | relisten | refuse CGROUP N\n");
 	return 1;
 }

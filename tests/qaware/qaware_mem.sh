@@ -18,6 +18,10 @@
 #             states' bytes more than under the default scheduler
 #   cap       with max_conns=10, 20 connections: all connect and send, at
 #             most 10 have state, decisions were made without it
+#   relisten  a connection sends, is disconnected (connect(AF_UNSPEC)),
+#             listens, and the socket it accepts sends: both have state of
+#             their own (a passive socket is given its listener's ops, here
+#             a copy with the listener's state behind it)
 #   refused   a cgroup sock_create program refusing every socket (r0 = 0;
 #             exit) refuses $refused IPv4 and $refused IPv6 MPTCP sockets
 #             created under qaware: the module's reference count is 0
@@ -154,7 +158,7 @@ file_max=$(sysctl -n fs.file-max)
 # a guest of 1 GiB allows ~100 000 open files in all
 [ "$file_max" -gt $((idle + 10000)) ] || sysctl -qw fs.file-max=$((idle + 10000))
 
-tap_plan 13
+tap_plan 14
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 ip netns add "$ns" && in_ns ip link set lo up || tap_diag "no namespace"
 
@@ -201,6 +205,15 @@ tap_ok "max_conns 10: 20 connections connect and send" test "$capped_ok" = 1
 tap_ok "max_conns 10: at most 10 have state" test "$nlive" -le 10
 tap_ok "max_conns 10: the others' decisions are made without state" \
 	test "$(conns_param stateless)" -gt "$s0"
+
+ip netns del "$ns"
+ip netns add "$ns" && in_ns ip link set lo up && set_sched qaware ||
+	tap_diag "no namespace"
+hold in_ns "$socks" relisten && relisten_ok=1 || relisten_ok=0
+nlisted=$(listed)
+release
+tap_ok "relisten: the accepted socket sends ($relisten_ok), both sockets with state ($nlisted listed)" \
+	test "$relisten_ok" = 1 -a "$nlisted" = 2
 
 ip netns del "$ns"
 if [ -n "$cgroot" ]; then
