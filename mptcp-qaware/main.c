@@ -52,9 +52,12 @@ static int __init qa_init(void)
 		err = qa_counters_init();
 	if (err)
 		return err;
-	err = qa_nl_init();
+	err = qa_conns_init();
 	if (err)
 		goto counters;
+	err = qa_nl_init();
+	if (err)
+		goto conns;
 	/*
 	 * Last: a socket may take a scheduler, and a reference to the module,
 	 * as soon as it is registered; nothing may fail after that.
@@ -63,6 +66,8 @@ static int __init qa_init(void)
 	if (!err)
 		return 0;
 	qa_nl_exit();
+conns:
+	qa_conns_exit();
 counters:
 	qa_counters_exit();
 	return err;
@@ -72,6 +77,7 @@ static void __exit qa_exit(void)
 {
 	qa_unregister();
 	qa_nl_exit();
+	qa_conns_exit();
 	qa_counters_exit();
 }
 

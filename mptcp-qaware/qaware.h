@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/in6.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <net/mptcp.h>
@@ -70,8 +71,37 @@ int qa_check_layout(void);
 int qa_register(void);
 void qa_unregister(void);
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
+
+struct qa_stats;
+
+/*
+ * conn.c: what every connection's state starts with.  Its own copy of the
+ * scheduler's ops is what msk->sched points to once the state exists.
+ */
+struct qa_conn_hdr {
+	struct mptcp_sched_ops ops;
+	struct qa_sched *sched;		/* the registered one */
+	const struct mptcp_sock *msk;	/* key of the table, not read */
+	struct rhash_head node;
+	struct qa_stats *stats;
+	unsigned int lookup_steps;	/* the most one lookup compared */
+	struct rcu_head rcu;
+};
+
+/* The scheduler's init() and release() (conn.c). */
 void qa_conn_init(struct mptcp_sock *msk);
 void qa_conn_release(struct mptcp_sock *msk);
+/*
+ * Under the MPTCP socket lock: the connection's state, made at its first
+ * decision (@size bytes, zeroed, *@fresh set), or NULL when it has none
+ * (over max_conns, out of memory or of its cgroup's).
+ */
+struct qa_conn_hdr *qa_conn_get(struct mptcp_sock *msk, size_t size,
+				bool *fresh);
+/* The registered scheduler of @msk, whose msk->sched may be a copy. */
+struct qa_sched *qa_sched_of(const struct mptcp_sock *msk);
+int qa_conns_init(void);
+void qa_conns_exit(void);
 
 /* What the last reading of a subflow's egress queue found (sched.c). */
 struct qa_queue_parts {
@@ -117,20 +147,25 @@ struct qa_stats_snap {
 
 /*
  * Per-connection statistics, allocated with the connection's state
- * (sched.c) and listed in a registry (stats.c) for the netlink dump.  @s
+ * (conn.c) and listed in a registry (stats.c) for the netlink dump.  @s
  * is written at each decision and copied by readers, both under @lock
  * (_bh: decisions run in softirq too).
  */
 struct qa_stats {
 	spinlock_t lock;
-	u32 id;			/* index in the registry */
+	u32 id;			/* index in the registry; 0: unlisted */
 	possible_net_t net;	/* the connection's; compared only */
 	struct rcu_head rcu;
 	struct qa_stats_snap s;
 };
 
-/* stats.c: NULL when out of memory (the connection is then not listed). */
-struct qa_stats *qa_stats_new(const struct mptcp_sock *msk);
+/*
+ * stats.c: allocated with the connection's state (conn.c), NULL when out
+ * of memory; unlisted when the connection is released, freed with it.
+ */
+struct qa_stats *qa_stats_new(const struct mptcp_sock *msk,
+			      const struct qa_sched *sched, gfp_t gfp);
+void qa_stats_unlist(struct qa_stats *st);
 void qa_stats_free(struct qa_stats *st);
 /* Both under st->lock, once per decision: the connection, then each subflow. */
 void qa_stats_conn(struct qa_stats *st, const struct mptcp_sock *msk,

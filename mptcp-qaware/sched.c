@@ -6,14 +6,13 @@
  * the subflows' "scheduled" flags.
  *
  * Locking: get_subflow() runs under the MPTCP socket lock, which serialises
- * every use of one connection's state; the state is found under RCU.  The
+ * every use of one connection's state (conn.c finds it).  The
  * subflows' tcp_sock fields are read without their own lock, as the
  * kernel's default scheduler reads them: a decision on a value one ACK old
  * is still a decision.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hashtable.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -62,12 +61,11 @@ struct qa_sf_state {
 
 /*
  * Per-connection state: 6.12's mptcp_sock has no room for a scheduler's
- * own, so it lives here, keyed by the socket.  init() may run in softirq
- * (a passive socket is created there): GFP_ATOMIC, _bh locking.
+ * own, so it lives here, made at the connection's first decision and
+ * found through msk->sched (conn.c).
  */
 struct qa_conn {
-	struct hlist_node node;
-	const struct mptcp_sock *msk;
+	struct qa_conn_hdr hdr;	/* first: conn.c allocates and frees it */
 	struct tw_qa_conn core;
 	u64 blest_next_ns;	/* BLEST: next lambda adaptation */
 	u64 blest_retrans;	/* BLEST: msk->bytes_retrans then */
@@ -80,52 +78,22 @@ struct qa_conn {
 	struct qa_sf_state sf[TW_QA_MAX_SUBFLOWS];
 	struct tw_sf_view view[TW_QA_MAX_SUBFLOWS];	/* scratch */
 	struct tw_qa_decision d;			/* scratch */
-	struct qa_stats *stats;	/* NULL: not listed (stats.c) */
-	struct rcu_head rcu;
 };
 
-static DEFINE_HASHTABLE(qa_conns, 8);
-static DEFINE_SPINLOCK(qa_conns_lock);
-
-/* Caller holds rcu_read_lock() or qa_conns_lock. */
-static struct qa_conn *qa_conn_find(const struct mptcp_sock *msk)
+/* The connection's state, made at its first decision; NULL: none. */
+static struct qa_conn *qa_conn_find(struct mptcp_sock *msk)
 {
+	struct qa_conn_hdr *hdr;
 	struct qa_conn *conn;
+	bool fresh;
 
-	hash_for_each_possible_rcu(qa_conns, conn, node, (unsigned long)msk)
-		if (conn->msk == msk)
-			return conn;
-	return NULL;
-}
-
-void qa_conn_init(struct mptcp_sock *msk)
-{
-	struct qa_conn *conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
-
-	/* Without state, get_subflow() falls back to the first usable one. */
-	if (!conn)
-		return;
-	conn->msk = msk;
-	tw_qa_conn_init(&conn->core, 0);
-	conn->stats = qa_stats_new(msk);
-	spin_lock_bh(&qa_conns_lock);
-	hash_add_rcu(qa_conns, &conn->node, (unsigned long)msk);
-	spin_unlock_bh(&qa_conns_lock);
-}
-
-void qa_conn_release(struct mptcp_sock *msk)
-{
-	struct qa_conn *conn;
-
-	spin_lock_bh(&qa_conns_lock);
-	conn = qa_conn_find(msk);
-	if (conn)
-		hash_del_rcu(&conn->node);
-	spin_unlock_bh(&qa_conns_lock);
-	if (conn) {
-		qa_stats_free(conn->stats);
-		kfree_rcu(conn, rcu);
-	}
+	hdr = qa_conn_get(msk, sizeof(*conn), &fresh);
+	if (!hdr)
+		return NULL;
+	conn = container_of(hdr, struct qa_conn, hdr);
+	if (fresh)
+		tw_qa_conn_init(&conn->core, 0);
+	return conn;
 }
 
 /*
@@ -608,8 +576,8 @@ static void qa_decide(struct qa_conn *conn, const struct qa_sched *sched,
 }
 
 /*
- * No state (its allocation failed): the first subflow that can send, for
- * a retransmission the first whose TCP queues are empty.
+ * No state (conn.c made none): the first subflow that can send, for a
+ * retransmission the first whose TCP queues are empty.
  */
 static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 {
@@ -659,7 +627,7 @@ static bool qa_schedule(struct qa_sched *sched, const struct net *net,
 static void qa_record(struct qa_conn *conn, const struct mptcp_sock *msk,
 		      struct mptcp_subflow_context **subflows, unsigned int n)
 {
-	struct qa_stats *st = conn->stats;
+	struct qa_stats *st = conn->hdr.stats;
 	unsigned int i;
 
 	if (!st)
@@ -750,7 +718,7 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 /* Kernel glue: the callback every scheduler of the module shares. */
 int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 {
-	struct qa_sched *sched = container_of(msk->sched, struct qa_sched, ops);
+	struct qa_sched *sched = qa_sched_of(msk);
 	struct mptcp_subflow_context *subflows[TW_QA_MAX_SUBFLOWS];
 	struct qa_conn *conn;
 	unsigned int n;

@@ -24,29 +24,40 @@
 static DEFINE_XARRAY_FLAGS(qa_stats_reg, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 static u32 qa_stats_next_id;
 
-/* May run in softirq (init() of a passive socket): GFP_ATOMIC. */
-struct qa_stats *qa_stats_new(const struct mptcp_sock *msk)
+/* At a decision, in softirq too: @gfp from conn.c, which charges it. */
+struct qa_stats *qa_stats_new(const struct mptcp_sock *msk,
+			      const struct qa_sched *sched, gfp_t gfp)
 {
-	struct qa_stats *st = kzalloc(sizeof(*st), GFP_ATOMIC);
+	struct qa_stats *st = kzalloc(sizeof(*st), gfp);
 
 	if (!st)
 		return NULL;
 	spin_lock_init(&st->lock);
 	write_pnet(&st->net, sock_net((const struct sock *)msk));
-	st->s.sched = container_of(msk->sched, struct qa_sched, ops);
+	st->s.sched = sched;
 	if (xa_alloc_cyclic_bh(&qa_stats_reg, &st->id, st, xa_limit_32b,
-			       &qa_stats_next_id, GFP_ATOMIC) < 0) {
+			       &qa_stats_next_id, gfp) < 0) {
 		kfree(st);
 		return NULL;
 	}
 	return st;
 }
 
+/* Released: no longer listed, though its memory stays with the socket. */
+void qa_stats_unlist(struct qa_stats *st)
+{
+	if (!st || !st->id)
+		return;
+	xa_erase_bh(&qa_stats_reg, st->id);
+	/* the id may be someone else's from now on */
+	st->id = 0;
+}
+
 void qa_stats_free(struct qa_stats *st)
 {
 	if (!st)
 		return;
-	xa_erase_bh(&qa_stats_reg, st->id);
+	qa_stats_unlist(st);
 	/* a dump may still be copying it */
 	kfree_rcu(st, rcu);
 }
