@@ -101,11 +101,11 @@ tap_ok "show from another network namespace: the same schedulers" \
 		   <(qa_param_counts | awk "{ print \$1 }")'
 rr_transfer || tap_diag "the rr upload in $ns did not arrive whole"
 there=$(rr_decisions "$ns")
-here=$(rr_decisions)
+home=$(rr_decisions)	# not $here: the suite's directory, for nlfuzz below
 total=$(qa_param_counts | awk '$1 == "rr" { print $2 }')
-tap_diag "rr decisions: $there in $ns, $here here, $total in all"
+tap_diag "rr decisions: $there in $ns, $home here, $total in all"
 tap_ok "a transfer with rr in another namespace counts there, not here" \
-	test "${there:-0}" -gt 0 -a "${here:-x}" = 0 -a "${total:-0}" -ge "${there:-1}"
+	test "${there:-0}" -gt 0 -a "${home:-x}" = 0 -a "${total:-0}" -ge "${there:-1}"
 tap_ok "show nosuch: refused by the kernel, exit 1, saying why" \
 	eval 'timewire qaware show nosuch 2>"$tmp/nosuch"; [ $? -eq 1 ] &&
 	      grep -q "no scheduler of this name" "$tmp/nosuch"'
