@@ -79,10 +79,14 @@ build() {
 	local start
 
 	[ -f "$dir/built" ] && return 0
-	echo "debug-kernel: building $kver with checkers in $dir (30-90 min on 2 cores)" >&2
-	rm -rf "$tree"
-	mkdir -p "$tree"
-	tar -xJf "$tarball" -C "$tree" --strip-components=1
+	echo "debug-kernel: building $kver with checkers in $dir (1-2 h on 2 cores)" >&2
+	# An interrupted build goes on where it stopped.
+	if [ ! -f "$dir/extracted" ]; then
+		rm -rf "$tree"
+		mkdir -p "$tree"
+		tar -xJf "$tarball" -C "$tree" --strip-components=1
+		touch "$dir/extracted"
+	fi
 	configure
 	start=$(date +%s)
 	# Idle priority: the machine's other work comes first.
