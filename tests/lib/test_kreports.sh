@@ -80,7 +80,16 @@ unreferenced object 0xffff888003a4d000 (size 128):
     [<ffffffff81234567>] do_one_initcall+0x1/0x2
 LOG
 
-tap_plan 7
+# A device held: the wait and the holder's stack, one report.
+cat > "$tmp/held" <<'LOG'
+[  389.506436] unregister_netdevice: waiting for owt0 to become free. Usage count = 2
+[  389.508220] ref_tracker: owt0@0000000019551151 has 1/1 users at
+[  389.508220]      netdev_get_by_index+0x5a/0x80
+[  389.508220]      omw_session_create+0x329/0x1160 [omware]
+[  389.508220]      genl_rcv_msg+0x439/0x700
+LOG
+
+tap_plan 8
 : > "$tmp/allow"
 is "a module frame is timewire's; other reports are others; repeats counted" \
 	"timewire 1;other 1;timewire 2;other 1;" "$(judge "$tmp/log")"
@@ -100,6 +109,9 @@ is "kmemleak: an address in module space is not timewire's by default" \
 	"other 1;other 1;" "$(judge "$tmp/leaks")"
 is "kmemleak: with modspace=1 it is (the debug kernel has no other module)" \
 	"other 1;timewire 1;" "$(judge "$tmp/leaks" -v modspace=1)"
+: > "$tmp/allow"
+is "a netdev held at unregister: one report, timewire's by its holder" \
+	"timewire 1;" "$(judge "$tmp/held")"
 sig=$(awk -v release=r -f "$awkf" "$tmp/log" | sed -n 4p | cut -f 3)
 is "a signature: the first lines without numbers, then the first frames" \
 	"refcount_t: underflow; use-after-free. / WARNING: CPU: N PID: N at lib/refcount.c:N refcount_warn_saturate @ neigh_destroy" \

@@ -21,7 +21,8 @@ function start_line(s) {
 	return s ~ /^(WARNING:|BUG:|Oops|general protection fault|Kernel panic|kernel BUG|UBSAN:|unreferenced object|INFO: task .* blocked|rcu: INFO:|INFO: rcu|refcount_t:|ODEBUG:|ref_tracker:|unregister_netdevice: waiting|list_(add|del) corruption|Call Trace:)/
 }
 
-# Lines that announce a WARNING printed just after: one report with it.
+# Lines that announce a WARNING or a ref_tracker report printed just
+# after: one report with it.
 function preamble(s) {
 	return s ~ /^(refcount_t:|ODEBUG:|ref_tracker:|list_(add|del) corruption|unregister_netdevice: waiting)/
 }
@@ -104,8 +105,8 @@ BEGIN {
 	if (start_line(s)) {
 		# a Call Trace inside a report, or the WARNING of a preamble
 		if (nlines && (s ~ /^Call Trace:/ ||
-		    (preamble(first) && nlines < 6 && s ~ /^WARNING:/))) {
-			if (s ~ /^WARNING:/)
+		    (preamble(first) && nlines < 6 && s ~ /^(WARNING:|ref_tracker:)/))) {
+			if (s !~ /^Call Trace:/)
 				head = head " / " s
 			lines[++nlines] = s
 			next
