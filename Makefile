@@ -34,7 +34,7 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host demo style bench-core bench-fib-core bench-omware bench-fib bench-qaware modules_install \
+	check-host check-debug demo style bench-core bench-fib-core bench-omware bench-fib bench-qaware modules_install \
 	install help \
 	kselftest-install
 
@@ -74,6 +74,15 @@ deps: ## install the build and test dependencies (Debian 12)
 check: .deps-ok ## install what is missing, build, run every test
 	@$(MAKE) --no-print-directory modules-test userspace
 	@tests/run.sh
+
+# The debug kernel (scripts/debug-kernel.sh) is cached outside the clone;
+# the modules are built against its tree, in .build/kmod/<its release>/.
+check-debug: .deps-ok ## every guest suite on a debug kernel (KASAN, lockdep, kmemleak...)
+	@$(MAKE) --no-print-directory userspace
+	@dir=$$(scripts/debug-kernel.sh build) && rel=$$(scripts/debug-kernel.sh release) && \
+	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
+	 $(MAKE) -j$(NPROC) -C $$dir/linux M=$(TOPDIR)/.build/kmod/$$rel TW_TEST_MODULES=1 modules
+	@TW_DEBUG_KERNEL=1 tests/run.sh
 
 check-host: .deps-ok ## the host tests only (no VM)
 	@$(MAKE) --no-print-directory userspace

@@ -7,6 +7,7 @@
 #   tap_ok  "description" command args...   # ok if the command succeeds
 #   tap_not "description" command args...   # ok if the command fails
 #   tap_skip "description" "reason"
+#   tap_ok_throughput "description" command args...  # off on the debug kernel
 #   tap_done                                 # exits with the right code
 
 KSFT_PASS=0
@@ -44,6 +45,18 @@ tap_not() {
 	local desc=$1
 	shift
 	if "$@"; then tap_result 1 "$desc"; else tap_result 0 "$desc"; fi
+}
+
+# tap_ok_throughput: tap_ok for an assertion that holds only if the guest
+# reaches the rates the test sets up (links, uploads); skipped with
+# TW_THROUGHPUT_CHECKS=0, as on the debug kernel (make check-debug), whose
+# checkers slow everything down.
+tap_ok_throughput() {
+	if [ "${TW_THROUGHPUT_CHECKS:-1}" = 0 ]; then
+		tap_skip "$1" "throughput assertions off (TW_THROUGHPUT_CHECKS=0)"
+		return
+	fi
+	tap_ok "$@"
 }
 
 tap_skip() {

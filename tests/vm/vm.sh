@@ -39,9 +39,26 @@ for d in "$@"; do
 	esac
 done
 name=$(basename "${suites[0]}")
-[ -n "$kver" ] || kver=$(tw_kernel_installed) || { echo "vm: no target kernel installed (make deps)" >&2; exit 2; }
-kernel=/boot/vmlinuz-$kver
-[ -r "$kernel" ] || { echo "vm: $kernel not readable" >&2; exit 2; }
+# TW_DEBUG_KERNEL=1 (make check-debug): the debug kernel of
+# scripts/debug-kernel.sh instead, every time limit times TW_TIMEOUT_MULT
+# (default 4 there, 1 here) and the throughput assertions off.
+debug=${TW_DEBUG_KERNEL:-0}
+mult=${TW_TIMEOUT_MULT:-1}
+if [ "$debug" = 1 ]; then
+	kver=$("$top/scripts/debug-kernel.sh" release) || exit 2
+	# vng boots a build tree with the tree's own modules directory: a
+	# modprobe of what is built in works as on the stock kernel.
+	kernel=$("$top/scripts/debug-kernel.sh" dir)/linux
+	kimage=$kernel/arch/x86/boot/bzImage
+	mult=${TW_TIMEOUT_MULT:-4}
+	export TW_THROUGHPUT_CHECKS=0
+else
+	[ -n "$kver" ] || kver=$(tw_kernel_installed) || { echo "vm: no target kernel installed (make deps)" >&2; exit 2; }
+	kernel=/boot/vmlinuz-$kver
+	kimage=$kernel
+fi
+[ -r "$kimage" ] || { echo "vm: $kimage not readable" >&2; exit 2; }
+[[ $mult =~ ^[1-9][0-9]*$ ]] || { echo "vm: TW_TIMEOUT_MULT=$mult: not a count" >&2; exit 2; }
 [ -n "$out" ] || out=$top/.build/results/$name
 rm -rf "$out"
 mkdir -p "$out"
@@ -71,20 +88,37 @@ for s in "${suites[@]}"; do
 	APPEND+=" $(setting "$s" APPEND)"
 	[ "$(setting "$s" NICS)" = pair ] && NICS=pair
 	t=$(setting "$s" timeout)
-	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45}))
+	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45} * mult))
 done
+# The checkers' memory: KASAN's shadow is an eighth of it, kmemleak's
+# objects come on top.
+[ "$debug" = 1 ] && [ "$memory" -lt 2048 ] && memory=2048
 
 # TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE installs and runs a subset.
 # One install at a time: boots may start side by side (tests/run.sh), and
 # installing builds the suites' programs in the source tree.
 mkdir -p "$top/.build"
-if ! flock "$top/.build/.install.lock" make -s -C "$top/tests" install \
+# The modules a suite builds itself (tests/qaware) are built for the kernel
+# booted: on the debug kernel, against its tree.
+kbuild=()
+[ "$debug" = 1 ] && kbuild=(KVER="$kver" KDIR="$kernel")
+if ! flock "$top/.build/.install.lock" make -s -C "$top/tests" install "${kbuild[@]}" \
 	INSTALL_PATH="$out/kselftest" SUITES="${suites[*]}" > "$out/install.log" 2>&1; then
 	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
 	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
 	echo "0 1 0" > "$out/summary"
 	echo "$name: 0 passed, 1 failed, 0 skipped"
 	exit 1
+fi
+
+# Each program's limit is its suite's timeout (kselftest's runner reads it
+# from the installed settings; guest.sh too): scaled there.
+if [ "$mult" -gt 1 ]; then
+	for s in "${suites[@]}"; do
+		t=$(setting "$s" timeout)
+		sed -i '/^timeout=/d' "$out/kselftest/$s/settings"
+		echo "timeout=$(( ${t:-45} * mult ))" >> "$out/kselftest/$s/settings"
+	done
 fi
 
 # Bash reads a script as it runs it: the guest runs a copy, so editing the
@@ -99,7 +133,7 @@ blacklist+=,scsi_common,iTCO_wdt,iTCO_vendor_support,intel_pmc_bxt,i2c_i801,i2c_
 blacklist+=,i6300esb,watchdog,serio_raw,pcspkr,evdev,lpc_ich,button,qemu_fw_cfg
 
 accel=(--disable-kvm)
-if [ "$("$top/tests/vm/kvm-probe.sh" "$kernel")" = kvm ]; then
+if [ "$("$top/tests/vm/kvm-probe.sh" "$kimage")" = kvm ]; then
 	accel=()
 elif [ "$TCG_THREAD" = single ]; then
 	accel+=("--qemu-opts=-accel tcg,thread=single")
@@ -123,7 +157,7 @@ fi
 guest_env=
 while IFS='=' read -r k _; do
 	case $k in
-	TW_BENCH_* | TW_QA_* | TW_AOI_* | TW_MPTCP_*) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
+	TW_BENCH_* | TW_QA_* | TW_AOI_* | TW_MPTCP_* | TW_THROUGHPUT_CHECKS | TW_DEBUG_KERNEL) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
 	esac
 done < <(env)
 
@@ -168,22 +202,32 @@ if [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
 	failed=$((failed + 1))
 	report FAIL "guest did not finish (status $vm_rc; see $out/console.log)"
 fi
-# The console sees what dmesg.txt would miss if the guest died.
-bad='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|kernel BUG|UBSAN:|KASAN:|unreferenced object'
-# An attempt that died before the tests counts too: a boot oops is a failure.
+# The kernel's reports (tests/vm/kreports.awk), from the console (which
+# sees what dmesg.txt would miss if the guest died), dmesg and kmemleak: one
+# with a frame of a timewire module fails the run, and so does any other
+# that tests/vm/allowlist does not name for this kernel.
 logs=()
-for f in "$out"/console-attempt*.log "$out/console.log" "$out/dmesg.txt"; do
+# An attempt that died before the tests counts too: a boot oops is a failure.
+for f in "$out"/console-attempt*.log "$out/console.log" "$out/dmesg.txt" "$out/kmemleak.txt"; do
 	[ -f "$f" ] && logs+=("$f")
 done
-# Not a pipeline: under pipefail, head closing early would hide the match.
-: > "$out/kernel-problems.txt"
-[ ${#logs[@]} -gt 0 ] && grep -Eh "$bad" "${logs[@]}" > "$out/kernel-problems.all"
-[ -f "$out/kernel-problems.all" ] && head -n 5 "$out/kernel-problems.all" > "$out/kernel-problems.txt"
+mods=$(. "$top/scripts/modules.sh" && tw_module_names | paste -sd '|')
+: > "$out/kernel-reports.sum"
+[ ${#logs[@]} -gt 0 ] &&
+	awk -v mods="$mods|twwarn" -v modspace="$debug" -v release="$kver" \
+		-v allow="$top/tests/vm/allowlist" \
+		-v full="$out/kernel-reports.txt" -f "$top/tests/vm/kreports.awk" \
+		"${logs[@]}" > "$out/kernel-reports.sum"
+grep -v '^allowed' "$out/kernel-reports.sum" | cut -f 1,3 | sed 's/\t/: /' > "$out/kernel-problems.all"
+head -n 5 "$out/kernel-problems.all" > "$out/kernel-problems.txt"
 if [ -s "$out/kernel-problems.txt" ]; then
 	failed=$((failed + 1))
 	report FAIL "kernel log: $(head -n 1 "$out/kernel-problems.txt")"
 	sed 's/^/    /' "$out/kernel-problems.txt"
+	echo "vm: the reports in full: $out/kernel-reports.txt"
 fi
+allowed=$(grep -c '^allowed' "$out/kernel-reports.sum")
+[ "$allowed" -gt 0 ] && echo "vm: $allowed allowlisted kernel report(s), see $out/kernel-reports.sum"
 echo "$passed $failed $skipped" > "$out/summary"
 echo "$name: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
