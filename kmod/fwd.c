@@ -652,7 +652,12 @@ static bool tfib_idle(struct tfib_worker *w)
 	WRITE_ONCE(fwd->draining, false);
 	/* draining false before the ring is read: see tfib_kick_data() */
 	smp_mb();
-	idle = ptr_ring_empty(&fwd->ring[TFIB_RING_KIND_DATA].r);
+	/*
+	 * Without the consumer lock, which must not nest in pick_lock (taken
+	 * in softirq): this worker is the ring's only consumer, and the ring
+	 * is never resized.
+	 */
+	idle = __ptr_ring_empty(&fwd->ring[TFIB_RING_KIND_DATA].r);
 	if (idle)
 		tw_pick_put(fwd->pick, w->index, smp_processor_id());
 	else
