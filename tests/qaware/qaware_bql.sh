@@ -149,12 +149,7 @@ tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
 # into $out/stats.json; then lets the connection go.  Sampled during the
 # upload instead, a busy guest could miss path 1's subflow.
 stats_sample() {
-	local i
-
-	for i in $(seq 1800); do
-		[ -e "$1" ] && break
-		sleep 0.1
-	done
+	qa_wait_held "$1"
 	ip netns exec "$cli" timewire -j qaware stats qaware \
 		> "$out/stats.json" 2>/dev/null
 	rm -f "$1"

@@ -41,6 +41,18 @@ qa_unload() {
 
 qa_available() { cat /proc/sys/net/mptcp/available_schedulers; }
 
+# qa_wait_held MARKER: wait (up to 180 s) until an upload started with
+# MARKER (mptcp_xfer.py upload ... MARKER) has sent everything and holds
+# its connection open; the caller reads what it needs, then removes MARKER.
+qa_wait_held() {
+	local i
+	for i in $(seq 1800); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # The kernel log checks: tw_kmsg_mark, tw_kmsg_since, tw_kmsg_clean.
 # shellcheck source=tests/lib/kmsg.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kmsg.sh"

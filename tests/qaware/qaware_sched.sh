@@ -238,11 +238,7 @@ share1() {	# path 1's share of the bytes, in percent
 # from the client namespace (OUT.cli, as text OUT.txt), the init one
 # (OUT.init) and of minrtt only (OUT.minrtt); then lets the connection go.
 stats_when_held() {
-	local i
-	for i in $(seq 1800); do
-		[ -e "$1" ] && break
-		sleep 0.1
-	done
+	qa_wait_held "$1"
 	ip netns exec "$cli" timewire -j qaware stats > "$2.cli"
 	ip netns exec "$cli" timewire qaware stats > "$2.txt"
 	timewire -j qaware stats > "$2.init"
