@@ -122,19 +122,49 @@ static struct omw_session *omw_nl_session(struct sk_buff *skb,
 
 /*
  * The caller's own session with a reference, for building packets without
- * omw_lock; release it with omw_session_put().
+ * omw_lock, and its device held through @dt: the session lets the device
+ * go when it ends, a builder only when it is done.  Release both with
+ * omw_nl_session_release().
  */
 static struct omw_session *omw_nl_session_get(struct sk_buff *skb,
-					      struct genl_info *info)
+					      struct genl_info *info,
+					      netdevice_tracker *dt)
 {
 	struct omw_session *s;
 
 	mutex_lock(&omw_lock);
 	s = omw_nl_session(skb, info, true);
-	if (!IS_ERR(s))
+	if (!IS_ERR(s)) {
 		refcount_inc(&s->ref);
+		netdev_hold(s->dev, dt, GFP_KERNEL);
+	}
 	mutex_unlock(&omw_lock);
 	return s;
+}
+
+static void omw_nl_session_release(struct omw_session *s,
+				   netdevice_tracker *dt)
+{
+	netdev_put(s->dev, dt);
+	omw_session_put(s);
+}
+
+/*
+ * A builder stops at the next packet once its session ended (an
+ * unregistering device waits for its reference) or its caller was killed.
+ */
+static int omw_nl_build_stop(const struct omw_session *s, u32 idx,
+			     struct netlink_ext_ack *extack)
+{
+	if (READ_ONCE(s->dead)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "packet %u: session ended: device gone or deleted",
+				       idx);
+		return -ENODEV;
+	}
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	return 0;
 }
 
 /* Reject send times further than the horizon from now, either way. */
@@ -281,6 +311,9 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 	struct sk_buff *skb;
 	int err;
 
+	err = omw_nl_build_stop(s, idx, extack);
+	if (err)
+		return err;
 	err = nla_parse_nested(tb, OMWARE_PKT_A_MAX, pkt, omw_pkt_policy,
 			       extack);
 	if (err)
@@ -312,13 +345,14 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
 	struct omw_session *s;
 	struct omw_entry *e;
+	netdevice_tracker dt;
 	struct nlattr *nla;
 	LIST_HEAD(batch);
 	u64 bytes = 0, now;
 	u32 pkts = 0;
 	int rem, err;
 
-	s = omw_nl_session_get(skb, info);
+	s = omw_nl_session_get(skb, info, &dt);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 
@@ -372,7 +406,7 @@ static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	omw_nl_free_batch(&batch);	/* empty once enqueued */
 out:
-	omw_session_put(s);
+	omw_nl_session_release(s, &dt);
 	return err;
 }
 
@@ -382,12 +416,13 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
 	struct omw_entry *e = NULL;
 	struct omw_session *s;
+	netdevice_tracker dt;
 	struct nlattr *nla;
 	LIST_HEAD(batch);
 	u32 n = 0, i = 0;
 	int rem, err;
 
-	s = omw_nl_session_get(skb, info);
+	s = omw_nl_session_get(skb, info, &dt);
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	if (GENL_REQ_ATTR_CHECK(info, OMWARE_A_TIME)) {
@@ -437,7 +472,7 @@ static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
 out_free:
 	omw_nl_free_batch(&batch);
 out:
-	omw_session_put(s);
+	omw_nl_session_release(s, &dt);
 	return err;
 }
 

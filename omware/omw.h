@@ -142,6 +142,11 @@ struct omw_session {
 	u32 portid;			/* owner socket's port id */
 	struct sock *owner;		/* held, to watch its receive queue */
 	struct net *net;		/* owner's namespace, also the device's */
+	/*
+	 * Held from create to omw_session_destroy(), not to the last put: a
+	 * builder's reference must not keep an unregistering device.  A
+	 * builder holds the device itself while it uses it.
+	 */
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
 	struct omw_session_cfg cfg;

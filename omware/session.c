@@ -619,7 +619,8 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 	omw_nsessions--;
 
 	spin_lock_bh(&s->lock);
-	s->dead = true;
+	/* Builders read it without the lock to stop early. */
+	WRITE_ONCE(s->dead, true);
 	spin_unlock_bh(&s->lock);
 	/* Timer first: its callback may wake the kthread. */
 	hrtimer_cancel(&s->timer);
@@ -661,6 +662,8 @@ void omw_session_destroy(struct omw_session *s, enum omw_end why)
 	omw_free_list(s, &s->done);
 	WARN_ON_ONCE(s->pend_pkts || s->pend_bytes);
 
+	/* No sk_buff of the session is left; an unregister waits on no put. */
+	netdev_put(s->dev, &s->dev_tracker);
 	omw_session_put(s);
 }
 
@@ -668,7 +671,6 @@ void omw_session_put(struct omw_session *s)
 {
 	if (!refcount_dec_and_test(&s->ref))
 		return;
-	netdev_put(s->dev, &s->dev_tracker);
 	sock_put(s->owner);
 	omw_stats_free(&s->stats);
 	kfree(s);

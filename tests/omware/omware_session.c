@@ -7,11 +7,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <linux/capability.h>
+#include <linux/rtnetlink.h>
 
 #include "omware_client.h"
 #include "kselftest_harness.h"
@@ -330,8 +333,8 @@ static void *churn_sockets(void *arg)
 	return NULL;
 }
 
-/* One SUBMIT of @n 60-byte frames parked far ahead, in one message. */
-static int submit_many(struct omw_ctx *c, uint32_t sid, int n)
+/* One SUBMIT of @n 60-byte frames over @t parked far ahead, in one message. */
+static struct nl_msg *many_msg(const struct topo *t, uint32_t sid, int n)
 {
 	struct nl_msg *m = ow_msg_size(OMWARE_CMD_SUBMIT, 0, n * 128 + 4096);
 	uint8_t frame[60] = { 0 };
@@ -339,8 +342,8 @@ static int submit_many(struct omw_ctx *c, uint32_t sid, int n)
 	struct nlattr *nest;
 	int i;
 
-	memcpy(frame, c->t->peer_mac, ETH_ALEN);
-	memcpy(frame + ETH_ALEN, c->t->mac, ETH_ALEN);
+	memcpy(frame, t->peer_mac, ETH_ALEN);
+	memcpy(frame + ETH_ALEN, t->mac, ETH_ALEN);
 	frame[12] = 0x88;
 	frame[13] = 0xb5;	/* local experimental EtherType */
 	nla_put_u32(m, OMWARE_A_SESSION_ID, sid);
@@ -350,7 +353,7 @@ static int submit_many(struct omw_ctx *c, uint32_t sid, int n)
 		nla_put(m, OMWARE_PKT_A_FRAME, sizeof(frame), frame);
 		nla_nest_end(m, nest);
 	}
-	return ow_xfer(c->o, m, NULL, NULL, NULL);
+	return m;
 }
 
 /*
@@ -380,7 +383,7 @@ TEST_F(session, large_submit_does_not_hold_close)
 	ASSERT_EQ(0, pthread_create(&th, NULL, churn_sockets, &ch));
 	usleep(20000);
 	ts = mono();
-	err = submit_many(c, sid, n);
+	err = ow_xfer(c->o, many_msg(c->t, sid, n), NULL, NULL, NULL);
 	te = mono();
 	ch.stop = true;
 	pthread_join(th, NULL);
@@ -399,6 +402,111 @@ out:
 	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
 	EXPECT_EQ(0, session_del(c->o, sid));
 	drop_reports(c->o, sid);
+}
+
+struct unplug {
+	int ifindex;
+	useconds_t after;
+	int err;
+};
+
+/* RTM_DELLINK, answered: no fork of ip(8) to make the moment late. */
+static int link_del(int ifindex)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_DELLINK,
+		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		.ifi.ifi_family = AF_UNSPEC,
+		.ifi.ifi_index = ifindex,
+	};
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr e;
+	} ans;
+	int fd, err = -EIO;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &req, sizeof(req), 0) == sizeof(req) &&
+	    recv(fd, &ans, sizeof(ans), 0) >= (ssize_t)sizeof(ans) &&
+	    ans.nh.nlmsg_type == NLMSG_ERROR)
+		err = ans.e.error;
+	close(fd);
+	return err;
+}
+
+static void *unplug_later(void *arg)
+{
+	struct unplug *u = arg;
+
+	usleep(u->after);
+	u->err = link_del(u->ifindex);
+	return NULL;
+}
+
+/*
+ * A device unregistered while a large SUBMIT builds its sk_buffs: the
+ * build stops at the next packet, whose index the extack names, instead of
+ * holding the device until the last one (the unregister waits for every
+ * reference) and failing only at the queue.  The device goes halfway
+ * through a first submit's duration; judged by what the second met:
+ * nothing to see when the device went before or after it.
+ */
+TEST_F(session, device_gone_stops_a_large_submit)
+{
+	struct omw_ctx *c = &self->c;
+	struct unplug u = { .err = -EINPROGRESS };
+	struct sopts so = { 0 };
+	struct nl_msg *m;
+	const int n = 40000;
+	struct topo t;
+	uint64_t ts, te;
+	unsigned int at;
+	struct ack a;
+	pthread_t th;
+	uint32_t sid;
+	int err;
+
+	ASSERT_EQ(0, topo_make(&t, 2));
+	so.ifindex = t.ifindex;
+	so.max_pkts = n;
+	so.max_bytes = 64 << 20;
+	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
+	ow_set_sndbuf(c->o, n * 128 + 8192);
+	m = many_msg(&t, sid, n);
+	ts = mono();
+	err = ow_xfer(c->o, m, NULL, NULL, NULL);
+	te = mono();
+	ASSERT_EQ(0, err) TH_LOG("first SUBMIT: %s", errname(err));
+	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
+	drop_reports(c->o, sid);
+
+	m = many_msg(&t, sid, n);
+	u.ifindex = t.ifindex;
+	u.after = (te - ts) / 2000;
+	ASSERT_EQ(0, pthread_create(&th, NULL, unplug_later, &u));
+	ts = mono();
+	err = ow_xfer(c->o, m, &a, NULL, NULL);
+	te = mono();
+	pthread_join(th, NULL);
+	topo_del(&t);
+	drop_reports(c->o, sid);
+	diag("submit of %d: %s after %llu us, \"%s\"",
+	     n, errname(err), (unsigned long long)(te - ts) / 1000,
+	     a.has_msg ? a.msg : "");
+	ASSERT_EQ(0, u.err) TH_LOG("RTM_DELLINK: %s", errname(u.err));
+	if (!err || err == -ENOENT)
+		SKIP(return, "the device went after or before the build");
+	ASSERT_EQ(-ENODEV, err);
+	ASSERT_TRUE(a.has_msg && strstr(a.msg, "packet "));
+	ASSERT_EQ(1, sscanf(strstr(a.msg, "packet "), "packet %u: session ended", &at))
+		TH_LOG("the build ran to its end: \"%s\"", a.msg);
+	EXPECT_LT(at, (unsigned int)n);
 }
 
 /*
