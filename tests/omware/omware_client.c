@@ -328,7 +328,7 @@ int ow_xfer(struct ow *o, struct nl_msg *m, struct ack *a,
 		a->err = -EIO;
 		return a->err;
 	}
-	deadline = mono() + 10 * NSEC_PER_SEC;
+	deadline = mono() + 10ULL * slow_mult() * NSEC_PER_SEC;
 	while (mono() < deadline) {
 		rc = ow_read(o, seq, a, cb, arg, 1000);
 		if (rc == 1)
@@ -374,7 +374,8 @@ static size_t count_reports(struct ow *o, uint32_t sid)
 size_t wait_reports(struct ow *o, uint32_t sid, size_t n,
 		    int timeout_ms, int settle_ms)
 {
-	uint64_t deadline = mono() + timeout_ms * NSEC_PER_MSEC;
+	uint64_t deadline = mono() +
+			    (uint64_t)timeout_ms * slow_mult() * NSEC_PER_MSEC;
 
 	while (count_reports(o, sid) < n && mono() < deadline)
 		ow_pump(o, 50);

@@ -155,7 +155,7 @@ static bool wait_stat(struct ow *o, uint32_t sid, int attr, uint64_t want,
 {
 	struct info in;
 
-	for (; timeout_ms > 0; timeout_ms -= 50) {
+	for (timeout_ms *= slow_mult(); timeout_ms > 0; timeout_ms -= 50) {
 		if (!session_get(o, sid, &in, NULL) && in.st[attr] >= want)
 			return true;
 		usleep(50000);
@@ -178,7 +178,7 @@ static bool wait_reports_settled(struct ow *o, struct ow *owner,
 	for (i = 0; i < 100; i++) {
 		/* longer than the work's longest retry backoff */
 		if (i)
-			usleep(300000);
+			usleep(300000 * slow_mult());
 		if (poll(&pfd, 1, 0) <= 0 || session_get(o, sid, in, NULL))
 			continue;
 		if (in->v[OMWARE_A_PENDING_PKTS] == last)
@@ -212,7 +212,7 @@ TEST_F(unread, reports_hold_the_caps)
 	 * Due once the submit is over: reading the acks of the submit
 	 * would read the reports that came meanwhile.
 	 */
-	b = park_at(c->t, n, mono() + 3 * NSEC_PER_SEC, NULL);
+	b = park_at(c->t, n, mono() + 3ULL * slow_mult() * NSEC_PER_SEC, NULL);
 	ASSERT_EQ(0, submit_all(owner, sid, &b, NULL));
 	ASSERT_TRUE(wait_stat(c->o2, sid, OMWARE_STATS_A_SENT, n, 20000))
 		TH_LOG("the packets were not all sent");

@@ -35,6 +35,22 @@ uint64_t mono(void)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
+/*
+ * What a wait's bound is multiplied by: TW_TIMEOUT_MULT on a slow (debug)
+ * kernel, where the harness scales every program's limit alike.
+ */
+unsigned int slow_mult(void)
+{
+	static unsigned int mult;
+	const char *v;
+
+	if (!mult) {
+		v = getenv("TW_TIMEOUT_MULT");
+		mult = v && atoi(v) > 0 ? atoi(v) : 1;
+	}
+	return mult;
+}
+
 void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

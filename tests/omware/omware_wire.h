@@ -42,6 +42,7 @@
 #define diag(fmt, ...)	ksft_print_msg(fmt "\n", ##__VA_ARGS__)
 
 uint64_t mono(void);
+unsigned int slow_mult(void);
 void sleep_ms(unsigned int ms);
 __printf(1, 2) int run(const char *fmt, ...);
 void *xcalloc(size_t n, size_t sz);

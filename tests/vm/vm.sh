@@ -160,6 +160,8 @@ while IFS='=' read -r k _; do
 	TW_BENCH_* | TW_QA_* | TW_AOI_* | TW_MPTCP_* | TW_THROUGHPUT_CHECKS | TW_DEBUG_KERNEL) guest_env+=" $k=$(printf '%q' "${!k}")" ;;
 	esac
 done < <(env)
+# The programs' own waits scale as their limits do.
+if [ "$mult" -gt 1 ]; then guest_env+=" TW_TIMEOUT_MULT=$mult"; fi
 
 echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s${guest_env:+, with$guest_env}"
 boot() {
