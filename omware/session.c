@@ -252,50 +252,109 @@ static enum hrtimer_restart omw_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* What the hybrid kthread's spin keeps between its steps. */
+struct omw_spin {
+	u64 now;		/* on the session's clock */
+	u64 tick;		/* on the CPU's clock */
+	u64 spun;		/* ns spun since the last send */
+	unsigned long nivcsw;
+	bool bh_off;
+};
+
+/* How late the timer woke us: the guard learns from it. */
+static void omw_hybrid_woke(struct omw_session *s, u64 now)
+{
+	s64 late;
+
+	spin_lock_bh(&s->lock);
+	late = (s64)(now - s->kick_ns);
+	/* Under the lock: SESSION_GET reads the estimator's u64s. */
+	tw_guard_observe(&s->guard, late);
+	spin_unlock_bh(&s->lock);
+	if (late > 0)
+		omw_stat_add(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
+}
+
+/* Restart the clocks after the CPU was given away or used for sending. */
+static void omw_spin_restart(struct omw_session *s, struct omw_spin *sp)
+{
+	sp->now = omw_now(s);
+	sp->tick = local_clock();
+}
+
+static void omw_spin_send(struct omw_session *s, struct omw_spin *sp)
+{
+	omw_stat_add(s, OMW_STAT_SPIN_NS, sp->spun);
+	sp->spun = 0;
+	if (!sp->bh_off)
+		local_bh_disable();
+	omw_send_due(s, sp->now);
+	local_bh_enable();
+	sp->bh_off = false;
+	/* A long backlog must not keep this CPU from others. */
+	cond_resched();
+	omw_spin_restart(s, sp);
+}
+
+/* BH off only for the last stretch before the send time. */
+static void omw_spin_bh(struct omw_spin *sp, u64 target)
+{
+	bool near = target - sp->now <= OMW_SPIN_BH_OFF_NS;
+
+	if (near && !sp->bh_off)
+		local_bh_disable();
+	else if (!near && sp->bh_off)
+		local_bh_enable();	/* the head moved later */
+	sp->bh_off = near;
+}
+
+/*
+ * One step of the spin.  No cpu_relax(): PAUSE is where a hypervisor may
+ * take the CPU from a spinning guest (KVM's pause-loop exiting can yield
+ * the vCPU; QEMU's TCG leaves its execution loop at each one), a stall at
+ * the moment this spin exists for.  The spin is bounded by the guard, and
+ * so is what running without PAUSE costs a sibling hyperthread.
+ */
+static void omw_spin_step(struct omw_session *s, struct omw_spin *sp)
+{
+	u64 prev_tick = sp->tick;
+
+	sp->now = omw_now(s);
+	sp->tick = local_clock();
+	sp->spun += sp->tick - prev_tick;
+	/*
+	 * Time lost without yielding or being preempted (interrupts, SMIs,
+	 * a hypervisor): nothing a guard could cover.
+	 */
+	if ((s64)(sp->tick - prev_tick) > OMWARE_SPIN_STALL_NS &&
+	    current->nivcsw == sp->nivcsw) {
+		omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
+		omw_stat_add(s, OMW_STAT_SPIN_STALL_MAX_NS,
+			     sp->tick - prev_tick);
+	}
+	sp->nivcsw = current->nivcsw;
+}
+
 /*
  * Spin to the head's send time while it is within the guard, transmit, and
  * go on with the next one; once the head is further away than the guard
- * (or gone), re-arm the timer and return to sleep.
+ * (or gone), re-arm the timer and return to sleep.  Spin time and stalls
+ * are timed on the CPU's clock, which no one can step: a REALTIME or TAI
+ * step is neither spin nor stall.
  */
 static void omw_hybrid_run(struct omw_session *s, bool slept)
 {
-	u64 now = omw_now(s);
-	u64 target, tick, prev_tick, spun = 0;
-	unsigned long nivcsw;
-	bool bh_off = false;
-	s64 late;
+	struct omw_spin sp = { };
+	u64 target;
 
-	if (slept) {
-		spin_lock_bh(&s->lock);
-		late = (s64)(now - s->kick_ns);
-		/* Under the lock: SESSION_GET reads the estimator's u64s. */
-		tw_guard_observe(&s->guard, late);
-		spin_unlock_bh(&s->lock);
-		if (late > 0)
-			omw_stat_add(s, OMW_STAT_WAKE_LATE_MAX_NS, late);
-		now = omw_now(s);
-	}
-
-	/*
-	 * Spin time and stalls are timed on the CPU's clock, which no one can
-	 * step: a REALTIME or TAI step is neither spin nor stall.
-	 */
-	tick = local_clock();
-	nivcsw = current->nivcsw;
+	if (slept)
+		omw_hybrid_woke(s, omw_now(s));
+	omw_spin_restart(s, &sp);
+	sp.nivcsw = current->nivcsw;
 	while (!kthread_should_stop()) {
 		target = omw_head_ns(s);
-		if (target <= now) {
-			omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
-			spun = 0;
-			if (!bh_off)
-				local_bh_disable();
-			omw_send_due(s, now);
-			local_bh_enable();
-			bh_off = false;
-			/* A long backlog must not keep this CPU from others. */
-			cond_resched();
-			now = omw_now(s);
-			tick = local_clock();
+		if (target <= sp.now) {
+			omw_spin_send(s, &sp);
 			continue;
 		}
 		/*
@@ -303,51 +362,21 @@ static void omw_hybrid_run(struct omw_session *s, bool slept)
 		 * capped by GUARD_MAX_NS.  A later head, or a wall clock that
 		 * was set back, sends us back to sleep on the timer.
 		 */
-		if (target == U64_MAX || target - now > tw_guard_ns(&s->guard))
+		if (target == U64_MAX || target - sp.now > tw_guard_ns(&s->guard))
 			break;
-		if (!bh_off && target - now <= OMW_SPIN_BH_OFF_NS) {
-			local_bh_disable();
-			bh_off = true;
-		} else if (bh_off && target - now > OMW_SPIN_BH_OFF_NS) {
-			/* The head moved later: BH back on until its stretch. */
-			local_bh_enable();
-			bh_off = false;
-		}
+		omw_spin_bh(&sp, target);
 		/* Not in the BH-off stretch, which cannot sleep. */
-		if (!bh_off && need_resched()) {
+		if (!sp.bh_off && need_resched()) {
 			cond_resched();
-			now = omw_now(s);
-			tick = local_clock();
+			omw_spin_restart(s, &sp);
 			continue;
 		}
-		/*
-		 * No cpu_relax(): PAUSE is where a hypervisor may take the
-		 * CPU from a spinning guest (KVM's pause-loop exiting can
-		 * yield the vCPU; QEMU's TCG leaves its execution loop at
-		 * each one), a stall at the moment this spin exists for.
-		 * The spin is bounded by the guard, and so is what running
-		 * without PAUSE costs a sibling hyperthread.
-		 */
-		now = omw_now(s);
-		prev_tick = tick;
-		tick = local_clock();
-		spun += tick - prev_tick;
-		/*
-		 * Time lost without yielding or being preempted (interrupts,
-		 * SMIs, a hypervisor): nothing a guard could cover.
-		 */
-		if ((s64)(tick - prev_tick) > OMWARE_SPIN_STALL_NS &&
-		    current->nivcsw == nivcsw) {
-			omw_stat_add(s, OMW_STAT_SPIN_STALLS, 1);
-			omw_stat_add(s, OMW_STAT_SPIN_STALL_MAX_NS,
-				     tick - prev_tick);
-		}
-		nivcsw = current->nivcsw;
+		omw_spin_step(s, &sp);
 	}
 	/* The head moved away, or the thread stops. */
-	if (bh_off)
+	if (sp.bh_off)
 		local_bh_enable();
-	omw_stat_add(s, OMW_STAT_SPIN_NS, spun);
+	omw_stat_add(s, OMW_STAT_SPIN_NS, sp.spun);
 
 	spin_lock_bh(&s->lock);
 	omw_arm_locked(s);
@@ -449,29 +478,20 @@ static void omw_report_workfn(struct work_struct *work)
 	omw_free_list(s, &list);
 }
 
-struct omw_session *omw_session_create(struct net *net, struct sock *owner,
-				       u32 portid, int ifindex,
-				       const struct nlattr *ifattr,
-				       const struct omw_session_cfg *cfg,
-				       struct netlink_ext_ack *extack)
+/* A session that never became visible: nothing but memory and the device. */
+static void omw_session_free_unused(struct omw_session *s)
 {
-	struct omw_net *on = omw_net(net);
+	netdev_put(s->dev, &s->dev_tracker);
+	omw_stats_free(&s->stats);
+	kfree(s);
+}
+
+/* A session holding its Ethernet device, not yet visible to anyone. */
+static struct omw_session *omw_session_alloc(struct net *net, int ifindex,
+					     const struct nlattr *ifattr,
+					     struct netlink_ext_ack *extack)
+{
 	struct omw_session *s;
-	struct net_device *dev;
-	int err, id;
-
-	lockdep_assert_held(&omw_lock);
-
-	if (omw_closing) {
-		NL_SET_ERR_MSG_MOD(extack, "module is being unloaded");
-		return ERR_PTR(-ESHUTDOWN);
-	}
-	if (omw_nsessions >= READ_ONCE(omw_max_sessions)) {
-		NL_SET_ERR_MSG_FMT_MOD(extack,
-				       "too many sessions (max_sessions=%u)",
-				       READ_ONCE(omw_max_sessions));
-		return ERR_PTR(-ENOSPC);
-	}
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s || omw_stats_init(&s->stats)) {
@@ -479,24 +499,28 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 		NL_SET_ERR_MSG_MOD(extack, "out of memory for the session");
 		return ERR_PTR(-ENOMEM);
 	}
-	s->net_stats = &on->stats;
-	refcount_set(&s->ref, 1);
-
-	dev = netdev_get_by_index(net, ifindex, &s->dev_tracker, GFP_KERNEL);
-	if (!dev) {
+	s->dev = netdev_get_by_index(net, ifindex, &s->dev_tracker,
+				     GFP_KERNEL);
+	if (!s->dev) {
 		NL_SET_ERR_MSG_ATTR(extack, ifattr,
 				    "no such device in this network namespace");
 		omw_stats_free(&s->stats);
 		kfree(s);
 		return ERR_PTR(-ENODEV);
 	}
-	s->dev = dev;
-	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+	if (s->dev->type != ARPHRD_ETHER || s->dev->addr_len != ETH_ALEN) {
 		NL_SET_ERR_MSG_ATTR(extack, ifattr, "not an Ethernet device");
-		err = -EOPNOTSUPP;
-		goto err_dev;
+		omw_session_free_unused(s);
+		return ERR_PTR(-EOPNOTSUPP);
 	}
+	return s;
+}
 
+static void omw_session_init(struct omw_session *s, struct net *net,
+			     u32 portid, const struct omw_session_cfg *cfg)
+{
+	refcount_set(&s->ref, 1);
+	s->net_stats = &omw_net(net)->stats;
 	s->net = net;
 	s->portid = portid;
 	s->cfg = *cfg;
@@ -511,52 +535,100 @@ struct omw_session *omw_session_create(struct net *net, struct sock *owner,
 	hrtimer_setup(&s->timer, omw_timer_fn, cfg->clockid,
 		      HRTIMER_MODE_ABS_SOFT);
 	INIT_DELAYED_WORK(&s->report_work, omw_report_workfn);
+}
+
+/* The hybrid mode's spinning kthread, named after the session id. */
+static int omw_session_start_task(struct omw_session *s,
+				  struct netlink_ext_ack *extack)
+{
+	struct task_struct *task;
+
+	task = kthread_create(omw_kthread_fn, s, "omware/%u", s->id);
+	if (IS_ERR(task)) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot create the kthread");
+		return PTR_ERR(task);
+	}
+	if (s->cfg.cpu >= 0)
+		kthread_bind(task, s->cfg.cpu);
+	if (READ_ONCE(omw_hybrid_fifo))
+		sched_set_fifo_low(task);
+	s->task = task;
+	wake_up_process(task);
+	return 0;
+}
+
+/*
+ * Whether the device and the owner socket still live, so that their
+ * notifiers will find the session: both run after the state we look at
+ * changed and wait for omw_lock, which we hold.
+ */
+static int omw_session_check_live(struct omw_session *s, struct sock *owner,
+				  const struct nlattr *ifattr,
+				  struct netlink_ext_ack *extack)
+{
+	if (READ_ONCE(s->dev->reg_state) != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG_ATTR(extack, ifattr, "device is going away");
+		return -ENODEV;
+	}
+	/* A closing socket is orphaned before its NETLINK_URELEASE. */
+	if (sock_flag(owner, SOCK_DEAD)) {
+		NL_SET_ERR_MSG_MOD(extack, "socket is closing");
+		return -ECONNREFUSED;
+	}
+	return 0;
+}
+
+static int omw_session_check_room(struct netlink_ext_ack *extack)
+{
+	if (omw_closing) {
+		NL_SET_ERR_MSG_MOD(extack, "module is being unloaded");
+		return -ESHUTDOWN;
+	}
+	if (omw_nsessions >= READ_ONCE(omw_max_sessions)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "too many sessions (max_sessions=%u)",
+				       READ_ONCE(omw_max_sessions));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+struct omw_session *omw_session_create(struct net *net, struct sock *owner,
+				       u32 portid, int ifindex,
+				       const struct nlattr *ifattr,
+				       const struct omw_session_cfg *cfg,
+				       struct netlink_ext_ack *extack)
+{
+	struct omw_net *on = omw_net(net);
+	struct omw_session *s;
+	int err, id;
+
+	lockdep_assert_held(&omw_lock);
+	err = omw_session_check_room(extack);
+	if (err)
+		return ERR_PTR(err);
+	s = omw_session_alloc(net, ifindex, ifattr, extack);
+	if (IS_ERR(s))
+		return s;
+	omw_session_init(s, net, portid, cfg);
 
 	/* Reserve the id; the session becomes visible at idr_replace(). */
 	id = idr_alloc_cyclic(&on->ids, NULL, 1, INT_MAX, GFP_KERNEL);
 	if (id < 0) {
 		NL_SET_ERR_MSG_MOD(extack, "no session id left");
 		err = id;
-		goto err_dev;
+		goto err_free;
 	}
 	s->id = id;
-
 	if (cfg->mode == OMWARE_MODE_HYBRID) {
-		s->task = kthread_create(omw_kthread_fn, s, "omware/%u", s->id);
-		if (IS_ERR(s->task)) {
-			err = PTR_ERR(s->task);
-			s->task = NULL;
-			NL_SET_ERR_MSG_MOD(extack, "cannot create the kthread");
+		err = omw_session_start_task(s, extack);
+		if (err)
 			goto err_id;
-		}
-		if (cfg->cpu >= 0)
-			kthread_bind(s->task, cfg->cpu);
-		if (READ_ONCE(omw_hybrid_fifo))
-			sched_set_fifo_low(s->task);
-		wake_up_process(s->task);
 	}
-
-	/*
-	 * The device may be unregistering already.  Its NETDEV_UNREGISTER
-	 * notifier runs after reg_state changed and takes omw_lock, which we
-	 * hold: either we see the new state here, or it sees our session.
-	 */
-	if (READ_ONCE(dev->reg_state) != NETREG_REGISTERED) {
-		NL_SET_ERR_MSG_ATTR(extack, ifattr, "device is going away");
-		err = -ENODEV;
+	err = omw_session_check_live(s, owner, ifattr, extack);
+	if (err)
 		goto err_task;
-	}
 
-	/*
-	 * A socket closing meanwhile is orphaned before its NETLINK_URELEASE,
-	 * which waits for omw_lock: either we see it dead here, or the
-	 * notifier sees this session.
-	 */
-	if (sock_flag(owner, SOCK_DEAD)) {
-		NL_SET_ERR_MSG_MOD(extack, "socket is closing");
-		err = -ECONNREFUSED;
-		goto err_task;
-	}
 	s->owner = owner;
 	sock_hold(owner);
 	idr_replace(&on->ids, s, s->id);
@@ -568,10 +640,8 @@ err_task:
 		kthread_stop(s->task);
 err_id:
 	idr_remove(&on->ids, s->id);
-err_dev:
-	netdev_put(dev, &s->dev_tracker);
-	omw_stats_free(&s->stats);
-	kfree(s);
+err_free:
+	omw_session_free_unused(s);
 	return ERR_PTR(err);
 }
 
