@@ -388,15 +388,83 @@ static int parse_value(const struct tw_arg *a, void *opts, int argc,
 	return -1;
 }
 
+/* An unknown word, with the keyword it may abbreviate. */
+static void unknown_arg(const struct arg_list *l, const char *word)
+{
+	const char *p = prefix_of(l, word);
+
+	if (p)
+		tw_err("unknown argument \"%s\" (keywords must be spelt out: \"%s\")",
+		       word, p);
+	else
+		tw_err("unknown argument \"%s\"", word);
+}
+
+/*
+ * Parse the keyword and value(s) at argv[i], or the bare argument's value
+ * when the first word is no keyword.  Returns how many words were taken,
+ * ARGS_HELP when help was asked for, -1 on an error (already said).
+ */
+#define ARGS_HELP	(-2)
+
+static int parse_one(const struct arg_list *l, void *opts, uint64_t *seen,
+		     int i, int argc, char **argv)
+{
+	int k, n, bare;
+
+	/*
+	 * "help" and options only where a keyword is expected, so that a
+	 * value may be "help" and "count -1" is an invalid count.
+	 */
+	k = tw_option_word(argv[i]);
+	if (k == TW_OPT_OUTPUT)
+		return 1;
+	if (k == TW_OPT_HELP || !strcmp(argv[i], "help"))
+		return ARGS_HELP;
+	k = find_arg(l, argv[i]);
+	bare = k < 0 && i == 0 ? find_bare(l) : -1;
+	if (bare >= 0) {
+		*seen |= 1ULL << bare;
+		n = parse_value(l->a[bare], opts, argc, argv);
+		return n < 0 ? -1 : n;
+	}
+	if (k < 0) {
+		unknown_arg(l, argv[i]);
+		return -1;
+	}
+	if (*seen & (1ULL << k)) {
+		tw_err("argument %s given twice", l->a[k]->name);
+		return -1;
+	}
+	*seen |= 1ULL << k;
+	n = parse_value(l->a[k], opts, argc - i - 1, argv + i + 1);
+	return n < 0 ? -1 : 1 + n;
+}
+
+static bool check_required(const struct arg_list *l, uint64_t seen)
+{
+	const struct tw_arg *a;
+	char meta[256];
+	int k;
+
+	for (k = 0; k < l->n; k++) {
+		a = l->a[k];
+		if ((a->flags & TW_ARG_REQUIRED) && !(seen & (1ULL << k))) {
+			tw_err("missing required argument: %s %s", a->name,
+			       arg_meta(a, meta, sizeof(meta)));
+			return false;
+		}
+	}
+	return true;
+}
+
 int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 	       int argc, char **argv)
 {
-	const struct tw_arg *a;
 	struct arg_list l;
 	uint64_t seen = 0;
-	char meta[256];
+	int i, n, ret;
 	void *opts;
-	int i, k, n, bare, ret;
 
 	flatten(&l, cmd->args);
 	opts = calloc(1, cmd->opts_size ? cmd->opts_size : 1);
@@ -408,72 +476,22 @@ int tw_run_cmd(const char *prefix, const struct tw_cmd *cmd,
 		cmd->init(opts);
 
 	ret = TW_EXIT_FAIL;
-	i = 0;
-	while (i < argc) {
-		const char *p;
-
-		/*
-		 * "help" and options only where a keyword is expected, so that
-		 * a value may be "help" and "count -1" is an invalid count.
-		 */
-		k = tw_option_word(argv[i]);
-		if (k == TW_OPT_OUTPUT) {
-			i++;
-			continue;
-		}
-		if (k == TW_OPT_HELP || !strcmp(argv[i], "help")) {
+	for (i = 0; i < argc; i += n) {
+		n = parse_one(&l, opts, &seen, i, argc, argv);
+		if (n == ARGS_HELP) {
 			tw_cmd_help(prefix, cmd);
 			ret = TW_EXIT_OK;
 			goto out;
 		}
-		k = find_arg(&l, argv[i]);
-		/* A first word that is no keyword: the bare argument's value. */
-		bare = k < 0 && i == 0 ? find_bare(&l) : -1;
-		if (bare >= 0) {
-			seen |= 1ULL << bare;
-			n = parse_value(l.a[bare], opts, argc, argv);
-			if (n < 0) {
-				hint(prefix);
-				goto out;
-			}
-			i += n;
-			continue;
-		}
-		if (k < 0) {
-			p = prefix_of(&l, argv[i]);
-			if (p)
-				tw_err("unknown argument \"%s\" (keywords must be spelt out: \"%s\")",
-				       argv[i], p);
-			else
-				tw_err("unknown argument \"%s\"", argv[i]);
-			hint(prefix);
-			goto out;
-		}
-		a = l.a[k];
-		if (seen & (1ULL << k)) {
-			tw_err("argument %s given twice", a->name);
-			hint(prefix);
-			goto out;
-		}
-		seen |= 1ULL << k;
-		n = parse_value(a, opts, argc - i - 1, argv + i + 1);
 		if (n < 0) {
 			hint(prefix);
 			goto out;
 		}
-		i += 1 + n;
 	}
-
-	for (k = 0; k < l.n; k++) {
-		a = l.a[k];
-		if ((a->flags & TW_ARG_REQUIRED) && !(seen & (1ULL << k))) {
-			tw_err("missing required argument: %s %s", a->name,
-			       arg_meta(a, meta, sizeof(meta)));
-			hint(prefix);
-			goto out;
-		}
+	if (!check_required(&l, seen)) {
+		hint(prefix);
+		goto out;
 	}
-
 	/* Options may have come with the arguments: set up output now. */
 	print_init(tw.json, tw.pretty);
 	ret = cmd->run(opts, seen);
