@@ -891,6 +891,14 @@ fi
 # --- install ----------------------------------------------------------------------
 if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 	inst=$tmp/inst
+	# An analysis script imports the module it shares with the others
+	# from its own directory, also where it is installed.
+	analysers_run() {	# analysers_run BINDIR
+		local s
+		for s in "$1"/tw-*analyze; do
+			"$s" --help >/dev/null || return 1
+		done
+	}
 	installed() {
 		make -s -C "$root/userspace" install DESTDIR="$inst" \
 			PREFIX=/usr/local >/dev/null &&
@@ -904,11 +912,12 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		[ -f "$inst/usr/local/share/man/man8/timewire-qaware.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
-		"$inst/usr/local/bin/timewire" version >/dev/null
+		"$inst/usr/local/bin/timewire" version >/dev/null &&
+		analysers_run "$inst/usr/local/bin"
 	}
-	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion" installed
+	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" installed
 else
-	tap_skip "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion" "TW_CLI given"
+	tap_skip "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" "TW_CLI given"
 fi
 
 tap_done
