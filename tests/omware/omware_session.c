@@ -363,7 +363,7 @@ static struct nl_msg *many_msg(const struct topo *t, uint32_t sid, int n)
  * after the first tenth of the submit and end before its middle, which a
  * close() held until the build ends cannot do.
  */
-TEST_F(session, large_submit_does_not_hold_close)
+TEST_F_TIMEOUT(session, large_submit_does_not_hold_close, SLOW_TEST_S)
 {
 	struct omw_ctx *c = &self->c;
 	struct sopts so = base_opts(c);
@@ -457,7 +457,7 @@ static void *unplug_later(void *arg)
  * through a first submit's duration; judged by what the second met:
  * nothing to see when the device went before or after it.
  */
-TEST_F(session, device_gone_stops_a_large_submit)
+TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 {
 	struct omw_ctx *c = &self->c;
 	struct unplug u = { .err = -EINPROGRESS };
