@@ -93,7 +93,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	@$(MAKE) --no-print-directory modules-test userspace
 	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
-		echo; userspace/tools/tw-analyze --summary --plots cdf \
+		echo; userspace/tools/tw-omware-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \
 		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
 	 else \
@@ -102,7 +102,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	 echo; echo "Timely FIB: a short Age-of-Information run through tfib.ko"; \
 	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-fib tests/tfib || rc=1; \
 	 if [ -d .build/demo-fib/fib ]; then \
-		echo; userspace/tools/tw-fib-analyze .build/demo-fib/fib || rc=1; \
+		echo; userspace/tools/tw-tfib-analyze .build/demo-fib/fib || rc=1; \
 		echo "A short run is noisy: one rate, one CDR, a few seconds per mode."; \
 		echo "Runs: .build/demo-fib/fib/, plots: .build/demo-fib/fib/*.png"; \
 	 else \
@@ -138,7 +138,7 @@ endef
 
 # The Age-of-Information experiment: the sweep in the guest.
 bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
-	$(call guest_bench,.build/bench-fib,tests/tfib-bench/guest,fib,userspace/tools/tw-fib-analyze)
+	$(call guest_bench,.build/bench-fib,tests/tfib-bench/guest,fib,userspace/tools/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)

@@ -23,7 +23,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/unaligned.h>
 
-#include "tfib.h"
+#include "internal.h"
 #include "pick.h"
 
 /* Log2 bins: bin i holds values up to 2^i - 1, the last one the rest. */

@@ -16,7 +16,7 @@
 #include <tw/genl.h>
 #include <net/sock.h>
 
-#include "tfib.h"
+#include "internal.h"
 
 #define TFIB_RING_DEFAULT	4096
 #define TFIB_BURST_DEFAULT	64

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tables: named objects of a network namespace, each holding one
- * forwarding table of the core (fib.c) and, while bound, a forwarder.
+ * forwarding table of the core (tfib.c) and, while bound, a forwarder.
  * Everything here runs under tfib_lock, which also keeps a table alive
  * for whoever found it.
  */
@@ -10,7 +10,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "tfib.h"
+#include "internal.h"
 
 /* Every namespace's struct tfib_net, for module unload. */
 static LIST_HEAD(tfib_nets);

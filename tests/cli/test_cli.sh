@@ -736,8 +736,8 @@ fi
 # --- man pages --------------------------------------------------------------
 ok=0
 for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
-	"$root/man/timewire-fib.8" "$root/man/timewire-qaware.8" \
-	"$root/man/tw-omware-bench.8"; do
+	"$root/man/timewire-tfib.8" "$root/man/timewire-qaware.8" \
+	"$root/man/tw-omware-bench.1"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -752,8 +752,8 @@ done
 for c in send train pair bench $(printf 'fib-%s ' $fib_cmds) \
 	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
-	bench) page=$root/man/tw-omware-bench.8 ;;
-	fib-*) page=$root/man/timewire-fib.8 ;;
+	bench) page=$root/man/tw-omware-bench.1 ;;
+	fib-*) page=$root/man/timewire-tfib.8 ;;
 	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
 	esac
@@ -895,12 +895,12 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		make -s -C "$root/userspace" install DESTDIR="$inst" \
 			PREFIX=/usr/local >/dev/null &&
 		[ -x "$inst/usr/local/bin/timewire" ] &&
-		[ -x "$inst/usr/local/bin/tw-rx" ] &&
-		[ -x "$inst/usr/local/bin/tw-analyze" ] &&
+		[ -x "$inst/usr/local/bin/tw-omware-rx" ] &&
+		[ -x "$inst/usr/local/bin/tw-omware-analyze" ] &&
 		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-fib.8" ] &&
+		[ -f "$inst/usr/local/share/man/man8/timewire-tfib.8" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire-qaware.8" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&

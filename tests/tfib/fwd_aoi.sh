@@ -4,14 +4,14 @@
 # The Age-of-Information experiment end to end, briefly, as a user runs it:
 # "timewire fib bench" once per sync mode with rings, and inline, and
 # through the XDP peer with its map set from user space (xdp-user; where
-# tw-fib-xdp is built, xdp_forward.sh has the rest of the peer), and, with
+# tw-tfib-xdp is built, xdp_forward.sh has the rest of the peer), and, with
 # omware loaded, rcu inline and rwlock with rings, the source paced by
-# omware (METHOD+omware: tw-fib-source --pace omware), each run
-# tw-fib-source sending a generated trace for about 3 s at a modest rate
+# omware (METHOD+omware: tw-tfib-source --pace omware), each run
+# tw-tfib-source sending a generated trace for about 3 s at a modest rate
 # through the table and taking the forwarded app updates back;
-# tw-fib-analyze reads the records.
+# tw-tfib-analyze reads the records.
 #
-#   netns aoi: s0 (tw-fib-source: sender and sink) ---veth--- f0
+#   netns aoi: s0 (tw-tfib-source: sender and sink) ---veth--- f0
 #                                              (timewire fib bench's table)
 #
 # The records must be consistent, whatever the timing:
@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
-analyze=$TW_ROOT/userspace/tools/tw-fib-analyze
+analyze=$TW_ROOT/userspace/tools/tw-tfib-analyze
 ns=aoi-$$
 users=${TW_AOI_USERS:-100}
 rate=2000
@@ -50,14 +50,14 @@ out=
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
-command -v python3 >/dev/null || tap_skip_all "python3 not installed (tw-fib-analyze)"
-if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-fib-source" ]; then
+command -v python3 >/dev/null || tap_skip_all "python3 not installed (tw-tfib-analyze)"
+if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-tfib-source" ]; then
 	make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
 		{ echo "Bail out! timewire not built (make -C userspace)"; exit "$KSFT_FAIL"; }
 fi
 "$TW" fib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
-[ -x "$TW_ROOT/userspace/tools/tw-fib-xdp" ] && methods="$methods xdp-user"
+[ -x "$TW_ROOT/userspace/tools/tw-tfib-xdp" ] && methods="$methods xdp-user"
 [ -d /sys/module/omware ] &&
 	methods="$methods rcu-inline+omware rwlock-ring+omware"
 
@@ -118,7 +118,7 @@ for m in $methods; do
 		run_method "$m"
 done
 
-tap_ok "tw-fib-analyze reads every run" \
+tap_ok "tw-tfib-analyze reads every run" \
 	python3 "$analyze" -q --no-plots "$out"
 for m in $methods; do
 	dir=$(run_dir "$m")
