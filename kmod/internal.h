@@ -31,9 +31,9 @@ struct tfib_table {
 	struct list_head node;		/* in its namespace's list */
 	struct net *net;		/* not counted: tables die with it */
 	char name[TFIB_NAME_LEN];
-	struct tw_fib *fib;
-	struct tw_fib_config cfg;
-	u64 bytes;			/* charged: tw_fib_mem_size() */
+	struct tw_tfib *fib;
+	struct tw_tfib_config cfg;
+	u64 bytes;			/* charged: tw_tfib_mem_size() */
 	clockid_t clockid;		/* of the tuples' timestamps */
 	/* The binding, or NULL: written under tfib_lock. */
 	struct tfib_fwd *fwd;
@@ -164,7 +164,7 @@ struct tfib_table *tfib_table_next(struct net *net, const char *name);
  * request's TFIB_A_CAPACITY) in the ack.
  */
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
-				     const struct tw_fib_config *cfg,
+				     const struct tw_tfib_config *cfg,
 				     clockid_t clockid,
 				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack);

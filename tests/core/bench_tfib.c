@@ -10,7 +10,7 @@
  * (writes per read) times the readers' lookups so far.  A writer that
  * cannot keep up shows it as an achieved CDR below the one asked for; in
  * the rcu mode a writer that runs out of spare copies waits a grace period
- * (tw_fib_reclaim), counted as "waits".  Per cell: the median of ROUNDS
+ * (tw_tfib_reclaim), counted as "waits".  Per cell: the median of ROUNDS
  * runs of --ms each.  Lookup ns are wall-clock per lookup (a reader kept
  * off its CPU, or blocked on a lock, pays for it); update cycles are
  * timed around each update.
@@ -93,7 +93,7 @@ struct reader {
  * the readers a miss per write.
  */
 struct cell {
-	struct tw_fib *fib;
+	struct tw_tfib *fib;
 	double cdr;
 	int nreaders;
 	u32 *wtrace;
@@ -133,7 +133,7 @@ static void *reader_fn(void *arg)
 {
 	struct reader *me = arg;
 	struct cell *c = me->cell;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u64 i, t0, sink = 0;
 
 	pin(me->cpu);
@@ -141,8 +141,8 @@ static void *reader_fn(void *arg)
 	wait_start(c);
 	t0 = ktime_get_ns();
 	for (i = 0; !READ_ONCE(c->stop); i++) {
-		tw_fib_prefetch(c->fib, me->trace[(i + 1) & (TRACE - 1)]);
-		if (!tw_fib_lookup(c->fib, me->trace[i & (TRACE - 1)], &t))
+		tw_tfib_prefetch(c->fib, me->trace[(i + 1) & (TRACE - 1)]);
+		if (!tw_tfib_lookup(c->fib, me->trace[i & (TRACE - 1)], &t))
 			sink += t.seq;
 		if ((i & 63) == 63)
 			WRITE_ONCE(me->lookups, i + 1);
@@ -156,9 +156,9 @@ static void *reader_fn(void *arg)
 
 static int write_one(struct cell *c, u32 id, u32 seq)
 {
-	struct tw_fib_tuple t = { .ts_ns = tsc(), .seq = seq };
+	struct tw_tfib_tuple t = { .ts_ns = tsc(), .seq = seq };
 	u64 t0 = tsc();
-	int err = tw_fib_update(c->fib, id, &t);
+	int err = tw_tfib_update(c->fib, id, &t);
 
 	c->w.update_cycles += tsc() - t0;
 	return err;
@@ -180,7 +180,7 @@ static void *writer_fn(void *arg)
 		}
 		if (write_one(c, c->wtrace[i & (TRACE - 1)], (u32)i) == -EBUSY) {
 			c->w.waits++;
-			tw_fib_reclaim(c->fib);
+			tw_tfib_reclaim(c->fib);
 			continue;
 		}
 		c->w.updates++;
@@ -197,31 +197,31 @@ struct mode {
 };
 
 static const struct mode modes[] = {
-	{ "rwlock", TW_FIB_RWLOCK, 0 },
-	{ "rcu", TW_FIB_RCU, 0 },
-	{ "bucket", TW_FIB_BUCKET, 0 },
-	{ "bucket+prefetch", TW_FIB_BUCKET, TW_FIB_PREFETCH },
-	{ "seqcount", TW_FIB_SEQCOUNT, 0 },
+	{ "rwlock", TW_TFIB_RWLOCK, 0 },
+	{ "rcu", TW_TFIB_RCU, 0 },
+	{ "bucket", TW_TFIB_BUCKET, 0 },
+	{ "bucket+prefetch", TW_TFIB_BUCKET, TW_TFIB_PREFETCH },
+	{ "seqcount", TW_TFIB_SEQCOUNT, 0 },
 };
 
 #define NMODES		(sizeof(modes) / sizeof(modes[0]))
 static const double cdrs[] = { 0, 0.01, 0.1, 1 };
 #define NCDRS		(sizeof(cdrs) / sizeof(cdrs[0]))
 
-static struct tw_fib *fill(const struct mode *m)
+static struct tw_tfib *fill(const struct mode *m)
 {
-	struct tw_fib_config cfg = {
+	struct tw_tfib_config cfg = {
 		.capacity = CAPACITY, .seed = 7, .sync = m->sync,
 		.flags = m->flags,
 	};
-	struct tw_fib_tuple t = { .seq = 0 };
-	struct tw_fib *fib;
+	struct tw_tfib_tuple t = { .seq = 0 };
+	struct tw_tfib *fib;
 	u32 i;
 
-	if (tw_fib_create(&fib, &cfg))
+	if (tw_tfib_create(&fib, &cfg))
 		exit(2);
 	for (i = 0; i < USERS; i++)
-		tw_fib_insert(fib, i * 2654435761U, &t);
+		tw_tfib_insert(fib, i * 2654435761U, &t);
 	return fib;
 }
 
@@ -229,7 +229,7 @@ static void run_cell(struct cell *c, struct result *res)
 {
 	pthread_t th[MAX_READERS + 1];
 	struct timespec d = { run_ms / 1000, (run_ms % 1000) * 1000000L };
-	struct tw_fib_stats st;
+	struct tw_tfib_stats st;
 	u64 lookups = 0, ns = 0;
 	int i;
 
@@ -249,7 +249,7 @@ static void run_cell(struct cell *c, struct result *res)
 		lookups += c->r[i].lookups;
 		ns += c->r[i].ns;
 	}
-	tw_fib_get_stats(c->fib, &st);
+	tw_tfib_get_stats(c->fib, &st);
 	res->lookup_ns = (double)ns / (double)lookups;
 	res->lookup_cyc = res->lookup_ns * tsc_ghz;
 	res->update_cyc = c->w.updates ?
@@ -292,7 +292,7 @@ static struct result measure(const struct mode *m, double cdr, int nreaders,
 		c->wtrace = traces[MAX_READERS];
 		c->wcpu = nreaders;	/* 1 reader: a CPU of its own */
 		run_cell(c, &res[k]);
-		tw_fib_destroy(c->fib);
+		tw_tfib_destroy(c->fib);
 		free(c);
 	}
 	qsort(res, rounds, sizeof(res[0]), by_lookup_ns);

@@ -10,7 +10,7 @@
  *
  * Built as is (and with ASan, and with TSan over the lock-based RCU of
  * compat.h) it passes when nothing torn or stale is seen.  Built with
- * TW_FIB_BROKEN, which takes away each mode's reader protection, it passes
+ * TW_TFIB_BROKEN, which takes away each mode's reader protection, it passes
  * only when the readers do see torn tuples: proof that it would notice.
  */
 #include <sched.h>
@@ -30,7 +30,7 @@
 #define BROKEN_BUDGET_S	20
 
 struct stress {
-	struct tw_fib *fib;
+	struct tw_tfib *fib;
 	u32 committed[HOT];	/* last version whose update returned */
 	int stop;
 	u64 churns;		/* inserts and deletes done */
@@ -41,15 +41,15 @@ struct stress {
 #define READS_BATCH	256
 
 /* Retry a write the table refused until a grace period had passed. */
-static int write_retry(struct stress *s, int (*op)(struct tw_fib *, u32,
-		       const struct tw_fib_tuple *), u32 id,
-		       const struct tw_fib_tuple *t)
+static int write_retry(struct stress *s, int (*op)(struct tw_tfib *, u32,
+		       const struct tw_tfib_tuple *), u32 id,
+		       const struct tw_tfib_tuple *t)
 {
 	int err;
 
 	while ((err = op(s->fib, id, t)) == -EBUSY || err == -ENOSPC) {
 		atomic64_inc(&s->refused);
-		tw_fib_reclaim(s->fib);
+		tw_tfib_reclaim(s->fib);
 	}
 	return err;
 }
@@ -57,7 +57,7 @@ static int write_retry(struct stress *s, int (*op)(struct tw_fib *, u32,
 static void *writer(void *arg)
 {
 	struct stress *s = arg;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u32 n, id, v;
 
 	rcu_register_thread();
@@ -68,8 +68,8 @@ static void *writer(void *arg)
 			sched_yield();
 		id = n % HOT;
 		v = n / HOT;
-		t = fib_test_tuple(id, v);
-		if (write_retry(s, tw_fib_update, id, &t))
+		t = tfib_test_tuple(id, v);
+		if (write_retry(s, tw_tfib_update, id, &t))
 			atomic64_inc(&s->errors);
 		/* published after the update returned */
 		smp_store_release(&s->committed[id], v);
@@ -82,7 +82,7 @@ static void *writer(void *arg)
 static void *churner(void *arg)
 {
 	struct stress *s = arg;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	bool present[CHURN] = {};
 	u32 n, i;
 	int err;
@@ -90,11 +90,12 @@ static void *churner(void *arg)
 	rcu_register_thread();
 	for (n = 0; !READ_ONCE(s->stop); n++) {
 		i = (n * 7) % CHURN;
-		t = fib_test_tuple(CHURN_BASE + i, n);
+		t = tfib_test_tuple(CHURN_BASE + i, n);
 		if (present[i])
-			err = tw_fib_delete(s->fib, CHURN_BASE + i);
+			err = tw_tfib_delete(s->fib, CHURN_BASE + i);
 		else
-			err = write_retry(s, tw_fib_insert, CHURN_BASE + i, &t);
+			err = write_retry(s, tw_tfib_insert, CHURN_BASE + i,
+					  &t);
 		if (err)
 			atomic64_inc(&s->errors);
 		present[i] = !present[i];
@@ -114,16 +115,16 @@ static u64 rng(u64 *state)
 
 static void read_hot(struct stress *s, u32 id, u32 *last)
 {
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u32 before;
 
 	/* read before the lookup begins: the least it may return */
 	before = smp_load_acquire(&s->committed[id]);
-	if (tw_fib_lookup(s->fib, id, &t)) {
+	if (tw_tfib_lookup(s->fib, id, &t)) {
 		atomic64_inc(&s->missing);
 		return;
 	}
-	if (!fib_test_tuple_whole(id, &t))
+	if (!tfib_test_tuple_whole(id, &t))
 		atomic64_inc(&s->torn);
 	else if (t.seq < before || t.seq < last[id])
 		atomic64_inc(&s->stale);
@@ -132,20 +133,20 @@ static void read_hot(struct stress *s, u32 id, u32 *last)
 }
 
 /* A dump sees only whole tuples too. */
-static int check_dumped(void *arg, u32 id, const struct tw_fib_tuple *t)
+static int check_dumped(void *arg, u32 id, const struct tw_tfib_tuple *t)
 {
 	struct stress *s = arg;
 
-	if (!fib_test_tuple_whole(id, t))
+	if (!tfib_test_tuple_whole(id, t))
 		atomic64_inc(&s->torn);
 	return 0;
 }
 
 static void dump_all(struct stress *s)
 {
-	struct tw_fib_cursor pos = {};
+	struct tw_tfib_cursor pos = {};
 
-	tw_fib_dump(s->fib, &pos, check_dumped, s);
+	tw_tfib_dump(s->fib, &pos, check_dumped, s);
 }
 
 static void *reader(void *arg)
@@ -153,7 +154,7 @@ static void *reader(void *arg)
 	struct stress *s = arg;
 	u64 state = (u64)(unsigned long)&state | 1;
 	u32 last[HOT] = {}, id;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u64 r, reads;
 
 	rcu_register_thread();
@@ -163,8 +164,8 @@ static void *reader(void *arg)
 			read_hot(s, (u32)(r >> 8) % HOT, last);
 		} else {
 			id = CHURN_BASE + (u32)(r >> 8) % CHURN;
-			if (!tw_fib_lookup(s->fib, id, &t) &&
-			    !fib_test_tuple_whole(id, &t))
+			if (!tw_tfib_lookup(s->fib, id, &t) &&
+			    !tfib_test_tuple_whole(id, &t))
 				atomic64_inc(&s->torn);
 		}
 		if (reads % READS_BATCH == READS_BATCH - 1) {
@@ -179,9 +180,9 @@ static void *reader(void *arg)
 /* Each kind of operation done @n times (inserts and deletes n / 10). */
 static bool done(struct stress *s, u64 n)
 {
-	struct tw_fib_stats st;
+	struct tw_tfib_stats st;
 
-	tw_fib_get_stats(s->fib, &st);
+	tw_tfib_get_stats(s->fib, &st);
 	return st.updates >= n && (u64)atomic64_read(&s->reads) >= n &&
 	       READ_ONCE(s->churns) >= n / 10;
 }
@@ -222,38 +223,38 @@ FIXTURE_VARIANT(stress) {
 	u8 flags;
 };
 
-FIB_TEST_VARIANTS(stress);
+TFIB_TEST_VARIANTS(stress);
 
 FIXTURE_SETUP(stress)
 {
-	struct tw_fib_config cfg = {
+	struct tw_tfib_config cfg = {
 		.capacity = 64, .buckets = 16, .spares = 256, .seed = 42,
 		.sync = variant->sync, .flags = variant->flags,
 	};
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u32 id;
 
 	memset(&self->s, 0, sizeof(self->s));
 	rcu_register_thread();
-	ASSERT_EQ(0, tw_fib_create(&self->s.fib, &cfg));
+	ASSERT_EQ(0, tw_tfib_create(&self->s.fib, &cfg));
 	for (id = 0; id < HOT; id++) {
-		t = fib_test_tuple(id, 0);
-		ASSERT_EQ(0, tw_fib_insert(self->s.fib, id, &t));
+		t = tfib_test_tuple(id, 0);
+		ASSERT_EQ(0, tw_tfib_insert(self->s.fib, id, &t));
 	}
 }
 
 FIXTURE_TEARDOWN(stress)
 {
-	tw_fib_destroy(self->s.fib);
+	tw_tfib_destroy(self->s.fib);
 	rcu_unregister_thread();
 	EXPECT_EQ(0, tw_host_warnings);
 }
 
 static void report(struct __test_metadata *_metadata, struct stress *s)
 {
-	struct tw_fib_stats st;
+	struct tw_tfib_stats st;
 
-	tw_fib_get_stats(s->fib, &st);
+	tw_tfib_get_stats(s->fib, &st);
 	TH_LOG("%lld reads (%llu misses), %llu updates, %llu inserts, %llu deletes, %lld refused writes; torn %lld, stale %lld; %llu seqcount retries, %llu lock spins, backlog peak %u",
 	       (long long)atomic64_read(&s->reads), st.misses, st.updates,
 	       st.inserts, st.deletes, (long long)atomic64_read(&s->refused),
@@ -262,12 +263,12 @@ static void report(struct __test_metadata *_metadata, struct stress *s)
 	       st.backlog_peak);
 }
 
-#ifndef TW_FIB_BROKEN	/* its readers see torn tuples, not order */
+#ifndef TW_TFIB_BROKEN	/* its readers see torn tuples, not order */
 /*
  * Writers racing with versions of the same IDs, as control packets of one
  * user reaching several CPUs: writer k writes versions k + 1, k + 1 + W,
  * ... from just before the wrap of seq, so each applies some after a
- * newer one of another writer.  tw_fib_set() must refuse those: a reader
+ * newer one of another writer.  tw_tfib_set() must refuse those: a reader
  * never sees an ID's seq go back, and each ends at the newest written.
  */
 #define ORDER_WRITERS	3
@@ -275,8 +276,8 @@ static void report(struct __test_metadata *_metadata, struct stress *s)
 #define ORDER_BASE	(0xffffffffU - 1000)
 
 struct order {
-	struct tw_fib *fib;
-	u32 flags;		/* of every tw_fib_set() */
+	struct tw_tfib *fib;
+	u32 flags;		/* of every tw_tfib_set() */
 	int stop;
 	atomic64_t sets, refused, back, torn, errors;
 };
@@ -290,7 +291,7 @@ static void *order_writer(void *arg)
 {
 	struct order_writer *w = arg;
 	struct order *o = w->o;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u32 n, id, v;
 	int err;
 
@@ -298,10 +299,10 @@ static void *order_writer(void *arg)
 	for (n = 0; n < ORDER_ROUNDS; n++) {
 		for (id = 0; id < HOT; id++) {
 			v = ORDER_BASE + n * ORDER_WRITERS + w->k + 1;
-			t = fib_test_tuple(id, v);
-			while ((err = tw_fib_set(o->fib, id, &t, o->flags)) ==
+			t = tfib_test_tuple(id, v);
+			while ((err = tw_tfib_set(o->fib, id, &t, o->flags)) ==
 			       -EBUSY)
-				tw_fib_reclaim(o->fib);
+				tw_tfib_reclaim(o->fib);
 			atomic64_inc(&o->sets);
 			if (err == -ESTALE)
 				atomic64_inc(&o->refused);
@@ -318,16 +319,16 @@ static void *order_reader(void *arg)
 	struct order *o = arg;
 	bool seen[HOT] = {};
 	u32 last[HOT], id = 0;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 
 	rcu_register_thread();
 	while (!READ_ONCE(o->stop)) {
 		id = (id + 1) % HOT;
-		if (tw_fib_lookup(o->fib, id, &t))
+		if (tw_tfib_lookup(o->fib, id, &t))
 			continue;
-		if (!fib_test_tuple_whole(id, &t))
+		if (!tfib_test_tuple_whole(id, &t))
 			atomic64_inc(&o->torn);
-		else if (seen[id] && tw_fib_seq_after(last[id], t.seq))
+		else if (seen[id] && tw_tfib_seq_after(last[id], t.seq))
 			atomic64_inc(&o->back);
 		last[id] = t.seq;
 		seen[id] = true;
@@ -362,23 +363,23 @@ FIXTURE_VARIANT(order) {
 	u8 flags;
 };
 
-FIB_TEST_VARIANTS(order);
+TFIB_TEST_VARIANTS(order);
 
 FIXTURE_SETUP(order)
 {
-	struct tw_fib_config cfg = {
+	struct tw_tfib_config cfg = {
 		.capacity = 64, .buckets = 16, .spares = 256, .seed = 42,
 		.sync = variant->sync, .flags = variant->flags,
 	};
 
 	memset(&self->o, 0, sizeof(self->o));
 	rcu_register_thread();
-	ASSERT_EQ(0, tw_fib_create(&self->o.fib, &cfg));
+	ASSERT_EQ(0, tw_tfib_create(&self->o.fib, &cfg));
 }
 
 FIXTURE_TEARDOWN(order)
 {
-	tw_fib_destroy(self->o.fib);
+	tw_tfib_destroy(self->o.fib);
 	rcu_unregister_thread();
 	EXPECT_EQ(0, tw_host_warnings);
 }
@@ -386,12 +387,12 @@ FIXTURE_TEARDOWN(order)
 TEST_F_TIMEOUT(order, racing_writers_never_go_back, 120)
 {
 	struct order *o = &self->o;
-	struct tw_fib_stats st;
-	struct tw_fib_tuple t;
+	struct tw_tfib_stats st;
+	struct tw_tfib_tuple t;
 	u32 id;
 
 	order_run(o);
-	tw_fib_get_stats(o->fib, &st);
+	tw_tfib_get_stats(o->fib, &st);
 	TH_LOG("%lld sets, %lld refused as stale, %lld seen going back",
 	       (long long)atomic64_read(&o->sets),
 	       (long long)atomic64_read(&o->refused),
@@ -405,16 +406,16 @@ TEST_F_TIMEOUT(order, racing_writers_never_go_back, 120)
 	ASSERT_EQ((u64)atomic64_read(&o->refused), st.stale);
 	ASSERT_EQ(HOT, st.inserts);
 	for (id = 0; id < HOT; id++) {
-		ASSERT_EQ(0, tw_fib_lookup(o->fib, id, &t));
+		ASSERT_EQ(0, tw_tfib_lookup(o->fib, id, &t));
 		ASSERT_EQ(ORDER_BASE + ORDER_ROUNDS * ORDER_WRITERS, t.seq);
-		ASSERT_TRUE(fib_test_tuple_whole(id, &t));
+		ASSERT_TRUE(tfib_test_tuple_whole(id, &t));
 	}
 }
 
 TEST_F_TIMEOUT(stress, no_torn_or_stale_reads, 120)
 {
 	struct stress *s = &self->s;
-	struct tw_fib_tuple t;
+	struct tw_tfib_tuple t;
 	u32 id;
 
 	run(s, STRESS_UPDATES, false);
@@ -426,7 +427,7 @@ TEST_F_TIMEOUT(stress, no_torn_or_stale_reads, 120)
 	ASSERT_GT(atomic64_read(&s->reads), 0);
 	/* every hot ID ends with the last version committed */
 	for (id = 0; id < HOT; id++) {
-		ASSERT_EQ(0, tw_fib_lookup(s->fib, id, &t));
+		ASSERT_EQ(0, tw_tfib_lookup(s->fib, id, &t));
 		ASSERT_EQ(s->committed[id], t.seq);
 	}
 }

@@ -29,7 +29,7 @@ US = 1000
 
 def load_analyzer():
     """The script as a module, for its functions."""
-    loader = importlib.machinery.SourceFileLoader("tw_fib_analyze", ANALYZE)
+    loader = importlib.machinery.SourceFileLoader("tw_tfib_analyze", ANALYZE)
     spec = importlib.util.spec_from_loader(loader.name, loader)
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
@@ -258,7 +258,7 @@ def checks_of(runs, *args):
     with tempfile.TemporaryDirectory() as d:
         grid(d, runs)
         p = analyze(d, "--no-plots", *args)
-        with open(os.path.join(d, "fib-analysis.json")) as f:
+        with open(os.path.join(d, "tfib-analysis.json")) as f:
             res = json.load(f)
         return {re.split(" [<>]=", c["name"])[0] + (
             " " + c["name"].rsplit(" ", 1)[1] if "best mode" not in c["name"]
@@ -411,7 +411,7 @@ def paced_analysis(runs, paced):
                       meta(sync, rate, 0.1, fwd, tx="omware", tx_dropped=3,
                            omware_late_ns=LATE))
         p = analyze(d, "--no-plots", "--strict")
-        with open(os.path.join(d, "fib-analysis.json")) as f:
+        with open(os.path.join(d, "tfib-analysis.json")) as f:
             return json.load(f), subprocess.run(
                 [sys.executable, ANALYZE, "--no-plots", d],
                 capture_output=True, text=True).stdout, p
@@ -541,7 +541,7 @@ class Outputs(unittest.TestCase):
             p = subprocess.run([sys.executable, ANALYZE, "-o", out, d],
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
-            with open(os.path.join(out, "fib-runs.csv")) as f:
+            with open(os.path.join(out, "tfib-runs.csv")) as f:
                 rows = list(csv.DictReader(f))
             self.assertEqual(len(rows), len(GOOD))
             with open(os.path.join(out, "seq-2k", "aoi-users.csv")) as f:
@@ -551,7 +551,7 @@ class Outputs(unittest.TestCase):
             # the rings column: CONTROL/DATA of a ring run, - inline
             self.assertRegex(p.stdout, r"\nseqcount +64/1024 +2000 ")
             self.assertRegex(p.stdout, r"\nseqcount-inline +- +1000 ")
-            with open(os.path.join(out, "fib-analysis.json")) as f:
+            with open(os.path.join(out, "tfib-analysis.json")) as f:
                 plots = json.load(f)["plots"]
         if "no matplotlib" in p.stderr:
             self.skipTest("matplotlib not installed")

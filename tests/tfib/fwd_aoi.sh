@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Age-of-Information experiment end to end, briefly, as a user runs it:
-# "timewire fib bench" once per sync mode with rings, and inline, and
+# "timewire tfib bench" once per sync mode with rings, and inline, and
 # through the XDP peer with its map set from user space (xdp-user; where
 # tw-tfib-xdp is built, xdp_forward.sh has the rest of the peer), and, with
 # omware loaded, rcu inline and rwlock with rings, the source paced by
@@ -12,7 +12,7 @@
 # tw-tfib-analyze reads the records.
 #
 #   netns aoi: s0 (tw-tfib-source: sender and sink) ---veth--- f0
-#                                              (timewire fib bench's table)
+#                                              (timewire tfib bench's table)
 #
 # The records must be consistent, whatever the timing:
 #   - every app update received was sent, once (the analyser matches none
@@ -40,7 +40,7 @@ analyze=$TW_ROOT/userspace/tools/tw-tfib-analyze
 ns=aoi-$$
 users=${TW_AOI_USERS:-100}
 rate=2000
-# The forwarder's threads pinned (fib bench's forwarder-cpu): the last
+# The forwarder's threads pinned (tfib bench's forwarder-cpu): the last
 # CPU online.
 last_cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/online)
 cdr=0.1
@@ -55,7 +55,7 @@ if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-tfib-source" ]; then
 	make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
 		{ echo "Bail out! timewire not built (make -C userspace)"; exit "$KSFT_FAIL"; }
 fi
-"$TW" fib show >/dev/null 2>&1
+"$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
 [ -x "$TW_ROOT/userspace/tools/tw-tfib-xdp" ] && methods="$methods xdp-user"
 [ -d /sys/module/omware ] &&
@@ -90,12 +90,12 @@ run_method() {	# run_method METHOD
 
 	dir=$(run_dir "$1")
 	mkdir -p "$(dirname "$dir")"
-	in_ns "$TW" fib bench dev f0 source s0 out "$out" methods "$1" \
+	in_ns "$TW" tfib bench dev f0 source s0 out "$out" methods "$1" \
 		rate "$rate" cdr "$cdr" rings "$rings" users "$users" \
 		seconds 3 seed 3 table aoi forwarder-cpu "$last_cpu" \
 		> "$dir.bench" &&
 	grep -q "^run $dir method $1 .* status ok " "$dir.bench" &&
-	[ "$(in_ns "$TW" fib show)" = "no tables" ]
+	[ "$(in_ns "$TW" tfib show)" = "no tables" ]
 }
 
 # The consistency checks of one run; diagnostics on stdout.
@@ -114,7 +114,7 @@ fi
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 
 for m in $methods; do
-	tap_ok "$m: timewire fib bench sends the trace through the forwarder" \
+	tap_ok "$m: timewire tfib bench sends the trace through the forwarder" \
 		run_method "$m"
 done
 

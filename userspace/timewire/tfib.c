@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire fib": tables of tfib.ko, the timely forwarding table.  Tables
+ * "timewire tfib": tables of tfib.ko, the timely forwarding table.  Tables
  * are created, listed and deleted here; their entries are handled in
  * tfib_entry.c, their binding to a device and their counters in
  * tfib_bind.c.  Everything goes through the client library (tfib/).
@@ -38,16 +38,16 @@ static int parse_table(void *dst, int argc, char **argv)
 
 #define TABLE_ARG(req)							\
 	{ .name = "table", .type = TW_ARG_CUSTOM,			\
-	  .off = offsetof(struct fib_opts, table), .meta = "NAME",	\
+	  .off = offsetof(struct tfib_opts, table), .meta = "NAME",	\
 	  .parse = parse_table, .flags = TW_ARG_BARE | (req),		\
 	  .help = "the table; the keyword may be left out" }
 
-const struct tw_arg fib_table_arg[] = {
+const struct tw_arg tfib_table_arg[] = {
 	TABLE_ARG(TW_ARG_REQUIRED),
 	{ .name = NULL },
 };
 
-const struct tw_arg fib_table_opt_arg[] = {
+const struct tw_arg tfib_table_opt_arg[] = {
 	TABLE_ARG(0),
 	{ .name = NULL },
 };
@@ -96,19 +96,19 @@ static void name_keywords(void)
 		keyword_names[renamed[i].type] = renamed[i].keyword;
 }
 
-int fib_connect(struct tfib_client *c)
+int tfib_cli_connect(struct tfib_client *c)
 {
 	if (!keyword_names[TFIB_A_TABLE])
 		name_keywords();
 	return tfib_connect(c, &keyword_set);
 }
 
-int fib_call(int (*req)(struct tfib_client *c, void *opts), void *opts)
+int tfib_call(int (*req)(struct tfib_client *c, void *opts), void *opts)
 {
 	struct tfib_client c = { .quiet = false };
 	int ret;
 
-	ret = fib_connect(&c);
+	ret = tfib_cli_connect(&c);
 	if (ret)
 		return ret;
 	ret = req(&c, opts);
@@ -116,8 +116,8 @@ int fib_call(int (*req)(struct tfib_client *c, void *opts), void *opts)
 	return ret;
 }
 
-unsigned int fib_given_bits(const struct tw_arg *args, uint64_t seen,
-			    const struct fib_given *given)
+unsigned int tfib_given_bits(const struct tw_arg *args, uint64_t seen,
+			     const struct tfib_given *given)
 {
 	unsigned int bits = 0;
 
@@ -131,7 +131,7 @@ unsigned int fib_given_bits(const struct tw_arg *args, uint64_t seen,
 /* create, del, show */
 
 struct create_opts {
-	struct fib_opts fib;
+	struct tfib_opts fib;
 	struct tfib_table_cfg cfg;
 };
 
@@ -143,7 +143,7 @@ static void create_init(void *p)
 }
 
 static const struct tw_arg create_args[] = {
-	{ .include = fib_table_arg },
+	{ .include = tfib_table_arg },
 	{ .name = "capacity", .type = TW_ARG_U32,
 	  .off = offsetof(struct create_opts, cfg.capacity), .meta = "N",
 	  .help = "entries the table holds at most",
@@ -179,7 +179,7 @@ static int create_req(struct tfib_client *c, void *p)
 
 static int create_run(void *p, uint64_t seen)
 {
-	static const struct fib_given given[] = {
+	static const struct tfib_given given[] = {
 		{ "buckets", TFIB_SET_BUCKETS },
 		{ "sync", TFIB_SET_SYNC },
 		{ "spares", TFIB_SET_SPARES },
@@ -188,13 +188,13 @@ static int create_run(void *p, uint64_t seen)
 	};
 	struct create_opts *o = p;
 
-	o->cfg.set = fib_given_bits(create_args, seen, given);
-	return fib_call(create_req, o);
+	o->cfg.set = tfib_given_bits(create_args, seen, given);
+	return tfib_call(create_req, o);
 }
 
 static int del_req(struct tfib_client *c, void *p)
 {
-	struct fib_opts *o = p;
+	struct tfib_opts *o = p;
 
 	return tfib_table_del(c, o->table);
 }
@@ -202,7 +202,7 @@ static int del_req(struct tfib_client *c, void *p)
 static int del_run(void *p, uint64_t seen)
 {
 	(void)seen;
-	return fib_call(del_req, p);
+	return tfib_call(del_req, p);
 }
 
 /* Each reply in an object of its own. */
@@ -215,20 +215,20 @@ static int reply_cb(struct nlmsghdr *nlh, void *arg)
 		return -EPROTO;
 	(*count)++;
 	open_object(NULL);
-	fib_print_attrs(&fib_table_attrs, tb);
-	fib_print_macs(nlh, &fib_table_attrs, TFIB_A_CONTROL_SRC);
+	tfib_print_attrs(&tfib_table_attrs, tb);
+	tfib_print_macs(nlh, &tfib_table_attrs, TFIB_A_CONTROL_SRC);
 	close_object();
 	return 0;
 }
 
-int fib_list(const struct fib_query *q)
+int tfib_list(const struct tfib_query *q)
 {
 	unsigned int count = 0;
 	struct tfib_client c = { .quiet = false };
 	struct nl_msg *msg;
 	int ret;
 
-	ret = fib_connect(&c);
+	ret = tfib_cli_connect(&c);
 	if (ret)
 		return ret;
 	msg = tfib_msg(&c, q->cmd, q->dump ? NLM_F_DUMP : 0, q->table);
@@ -248,8 +248,8 @@ int fib_list(const struct fib_query *q)
 
 static int show_run(void *p, uint64_t seen)
 {
-	struct fib_opts *o = p;
-	struct fib_query q = {
+	struct tfib_opts *o = p;
+	struct tfib_query q = {
 		.cmd = TFIB_CMD_TABLE_GET,
 		.dump = !o->table,
 		.table = o->table,
@@ -259,10 +259,10 @@ static int show_run(void *p, uint64_t seen)
 	};
 
 	(void)seen;
-	return fib_list(&q);
+	return tfib_list(&q);
 }
 
-const struct tw_cmd fib_create_cmd = {
+const struct tw_cmd tfib_create_cmd = {
 	.name = "create",
 	.help = "Create a table",
 	.notes = "The table's memory is allocated now, for capacity entries; it stays until\n"
@@ -273,39 +273,39 @@ const struct tw_cmd fib_create_cmd = {
 	.run = create_run,
 };
 
-const struct tw_cmd fib_del_cmd = {
+const struct tw_cmd tfib_del_cmd = {
 	.name = "del",
 	.help = "Delete a table, unbinding it first",
-	.args = fib_table_arg,
-	.opts_size = sizeof(struct fib_opts),
+	.args = tfib_table_arg,
+	.opts_size = sizeof(struct tfib_opts),
 	.run = del_run,
 };
 
-const struct tw_cmd fib_show_cmd = {
+const struct tw_cmd tfib_show_cmd = {
 	.name = "show",
 	.help = "Show one table or every table of the network namespace",
-	.args = fib_table_opt_arg,
-	.opts_size = sizeof(struct fib_opts),
+	.args = tfib_table_opt_arg,
+	.opts_size = sizeof(struct tfib_opts),
 	.run = show_run,
 };
 
-static const struct tw_cmd *const fib_cmds[] = {
-	&fib_create_cmd,
-	&fib_del_cmd,
-	&fib_show_cmd,
-	&fib_set_cmd,
-	&fib_get_cmd,
-	&fib_unset_cmd,
-	&fib_dump_cmd,
-	&fib_bind_cmd,
-	&fib_unbind_cmd,
-	&fib_stats_cmd,
-	&fib_bench_cmd,
+static const struct tw_cmd *const tfib_cmds[] = {
+	&tfib_create_cmd,
+	&tfib_del_cmd,
+	&tfib_show_cmd,
+	&tfib_set_cmd,
+	&tfib_get_cmd,
+	&tfib_unset_cmd,
+	&tfib_dump_cmd,
+	&tfib_bind_cmd,
+	&tfib_unbind_cmd,
+	&tfib_stats_cmd,
+	&tfib_bench_cmd,
 	NULL,
 };
 
 const struct tw_object tfib_object = {
-	.name = "fib",
-	.cmds = fib_cmds,
+	.name = "tfib",
+	.cmds = tfib_cmds,
 	.dflt = "show",
 };

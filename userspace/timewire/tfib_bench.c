@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire fib bench": the Age-of-Information experiment on this host, one
+ * "timewire tfib bench": the Age-of-Information experiment on this host, one
  * point or a sweep.  The forwarder's device and the source's are two
  * devices of this network namespace joined by a wire or a veth pair; each
  * run sets up the forwarder on one, sends the trace from the other
@@ -47,7 +47,7 @@ struct rings_list {
 };
 
 struct bench_opts {
-	struct fib_opts fib;
+	struct tfib_opts fib;
 	uint32_t dev;
 	uint32_t source;
 	const char *out;
@@ -161,7 +161,7 @@ static const char *add_cdr(void *list, const char *word)
 	struct word_list *l = list;
 	uint32_t cdr;
 
-	if (fib_cdr_parse(word, &cdr))
+	if (tfib_cdr_parse(word, &cdr))
 		return tw_number_problem(word, 6) ? tw_number_problem(word, 6) :
 		       "";
 	l->v[l->n++] = word;
@@ -226,7 +226,7 @@ static int parse_rings(void *dst, int argc, char **argv)
 static int parse_source(void *dst, int argc, char **argv)
 {
 	(void)argc;
-	return fib_dev_index("source", argv[0], dst);
+	return tfib_dev_index("source", argv[0], dst);
 }
 
 static const struct tw_keyword refused_words[] = {
@@ -238,9 +238,9 @@ static const struct tw_keyword refused_words[] = {
 #define BENCH_OFF(f)	offsetof(struct bench_opts, f)
 
 static const struct tw_arg bench_args[] = {
-	{ .include = fib_table_opt_arg },
+	{ .include = tfib_table_opt_arg },
 	{ .name = "dev", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(dev),
-	  .meta = "IFNAME", .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
+	  .meta = "IFNAME", .parse = tfib_parse_dev, .flags = TW_ARG_REQUIRED,
 	  .help = "the forwarder's device: the table is bound to it" },
 	{ .name = "source", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(source),
 	  .meta = "IFNAME", .parse = parse_source, .flags = TW_ARG_REQUIRED,
@@ -503,7 +503,7 @@ static int bench_run_cmd(void *p, uint64_t seen)
 		return TW_EXIT_FAIL;
 	}
 	if (needs_tfib(o)) {
-		ret = fib_connect(&w.c);
+		ret = tfib_cli_connect(&w.c);
 		if (ret)
 			return ret;
 	}
@@ -535,7 +535,7 @@ static const char bench_notes[] =
 "devices of this network namespace joined by a cable or a veth pair.  One\n"
 "line per run as it ends; with -j one JSON object at the end.  Needs root.\n";
 
-const struct tw_cmd fib_bench_cmd = {
+const struct tw_cmd tfib_bench_cmd = {
 	.name = "bench",
 	.help = "Run the Age-of-Information experiment: one point or a sweep",
 	.notes = bench_notes,

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "timewire fib bench": the Age-of-Information experiment on this host.
+ * "timewire tfib bench": the Age-of-Information experiment on this host.
  * tfib_bench.c parses the arguments and walks the sweep; tfib_bench_run.c
  * runs one point of it through the experiment's tools.
  */
-#ifndef TW_CLI_FIB_BENCH_H
-#define TW_CLI_FIB_BENCH_H
+#ifndef TW_CLI_TFIB_BENCH_H
+#define TW_CLI_TFIB_BENCH_H
 
 #include <net/if.h>
 #include <stdbool.h>
@@ -92,4 +92,4 @@ void bench_run(struct tfib_client *c, const struct bench_setup *s,
 	       const struct bench_point *p, const char *fifo,
 	       struct bench_result *res);
 
-#endif /* TW_CLI_FIB_BENCH_H */
+#endif /* TW_CLI_TFIB_BENCH_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One run of "timewire fib bench": a forwarder set up on the device (a
+ * One run of "timewire tfib bench": a forwarder set up on the device (a
  * tfib table, created, filled and bound, or the XDP peer), tw-tfib-source
  * sending the trace through it from the source device and recording what
  * comes back, the forwarder's counters over the run added to its records,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire fib bind", "unbind" and "stats": a table's forwarder on a
+ * "timewire tfib bind", "unbind" and "stats": a table's forwarder on a
  * network device, and the counters of the table, its rings and threads.
  */
 #include <errno.h>
@@ -14,11 +14,11 @@
 #include "lib/print.h"
 
 struct bind_opts {
-	struct fib_opts fib;
+	struct tfib_opts fib;
 	struct tfib_bind_cfg cfg;
 };
 
-int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst)
+int tfib_dev_index(const char *keyword, const char *ifname, uint32_t *dst)
 {
 	unsigned int ifindex = if_nametoindex(ifname);
 	char msg[320];
@@ -33,10 +33,10 @@ int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst)
 	return 1;
 }
 
-int fib_parse_dev(void *dst, int argc, char **argv)
+int tfib_parse_dev(void *dst, int argc, char **argv)
 {
 	(void)argc;
-	return fib_dev_index("dev", argv[0], dst);
+	return tfib_dev_index("dev", argv[0], dst);
 }
 
 /* "control-src MAC[,MAC]...": the sources whose control packets count. */
@@ -67,10 +67,10 @@ bad:
 }
 
 static const struct tw_arg bind_args[] = {
-	{ .include = fib_table_arg },
+	{ .include = tfib_table_arg },
 	{ .name = "dev", .type = TW_ARG_CUSTOM,
 	  .off = offsetof(struct bind_opts, cfg.ifindex), .meta = "IFNAME",
-	  .parse = fib_parse_dev, .flags = TW_ARG_REQUIRED,
+	  .parse = tfib_parse_dev, .flags = TW_ARG_REQUIRED,
 	  .help = "the Ethernet device whose update packets the table handles" },
 	{ .name = "mode", .type = TW_ARG_KEYWORD,
 	  .off = offsetof(struct bind_opts, cfg.fwd_mode),
@@ -112,7 +112,7 @@ static int bind_req(struct tfib_client *c, void *p)
 
 static int bind_run(void *p, uint64_t seen)
 {
-	static const struct fib_given given[] = {
+	static const struct tfib_given given[] = {
 		{ "mode", TFIB_SET_FWD_MODE },
 		{ "pick", TFIB_SET_PICK },
 		{ "workers", TFIB_SET_WORKERS },
@@ -123,13 +123,13 @@ static int bind_run(void *p, uint64_t seen)
 	};
 	struct bind_opts *o = p;
 
-	o->cfg.set = fib_given_bits(bind_args, seen, given);
-	return fib_call(bind_req, o);
+	o->cfg.set = tfib_given_bits(bind_args, seen, given);
+	return tfib_call(bind_req, o);
 }
 
 static int unbind_req(struct tfib_client *c, void *p)
 {
-	struct fib_opts *o = p;
+	struct tfib_opts *o = p;
 
 	return tfib_unbind(c, o->table);
 }
@@ -137,7 +137,7 @@ static int unbind_req(struct tfib_client *c, void *p)
 static int unbind_run(void *p, uint64_t seen)
 {
 	(void)seen;
-	return fib_call(unbind_req, p);
+	return tfib_call(unbind_req, p);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -192,7 +192,7 @@ static bool print_bin(struct nlattr *nest, unsigned int *shown)
  * worker as an object, a histogram bin as print_bin() prints it.
  */
 static bool print_multi(struct nlmsghdr *nlh, int type, const char *key,
-			const struct fib_attrs *set)
+			const struct tfib_attrs *set)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
 	unsigned int shown = 0;
@@ -208,7 +208,7 @@ static bool print_multi(struct nlmsghdr *nlh, int type, const char *key,
 			  rem) {
 		if (nla_type(a) != type)
 			continue;
-		ok &= set ? fib_print_nest(key, set, a) : print_bin(a, &shown);
+		ok &= set ? tfib_print_nest(key, set, a) : print_bin(a, &shown);
 	}
 	if (!set && !print_is_json() && !shown)
 		print_name("bin", "empty");
@@ -229,16 +229,16 @@ static int stats_cb(struct nlmsghdr *nlh, void *arg)
 		return -EPROTO;
 	(*count)++;
 	open_object(NULL);
-	fib_print_attrs(&fib_table_attrs, tb);
-	ok &= fib_print_nest(tfib_attr_keys[TFIB_A_STATS], &fib_stats_attrs,
+	tfib_print_attrs(&tfib_table_attrs, tb);
+	ok &= tfib_print_nest(tfib_attr_keys[TFIB_A_STATS], &tfib_stats_attrs,
 			     tb[TFIB_A_STATS]);
 	if (tb[TFIB_A_RING])
-		ok &= print_multi(nlh, TFIB_A_RING,
-				  tfib_attr_keys[TFIB_A_RING], &fib_ring_attrs);
+		ok &= print_multi(nlh, TFIB_A_RING, tfib_attr_keys[TFIB_A_RING],
+				  &tfib_ring_attrs);
 	if (tb[TFIB_A_WORKER])
 		ok &= print_multi(nlh, TFIB_A_WORKER,
 				  tfib_attr_keys[TFIB_A_WORKER],
-				  &fib_worker_attrs);
+				  &tfib_worker_attrs);
 	if (tb[TFIB_A_AGE_HIST])
 		ok &= print_multi(nlh, TFIB_A_AGE_HIST,
 				  tfib_attr_keys[TFIB_A_AGE_HIST], NULL);
@@ -251,8 +251,8 @@ static int stats_cb(struct nlmsghdr *nlh, void *arg)
 
 static int stats_run(void *p, uint64_t seen)
 {
-	struct fib_opts *o = p;
-	struct fib_query q = {
+	struct tfib_opts *o = p;
+	struct tfib_query q = {
 		.cmd = TFIB_CMD_STATS_GET,
 		.dump = !o->table,
 		.table = o->table,
@@ -263,7 +263,7 @@ static int stats_run(void *p, uint64_t seen)
 	};
 
 	(void)seen;
-	return fib_list(&q);
+	return tfib_list(&q);
 }
 
 static const char bind_notes[] =
@@ -279,7 +279,7 @@ static const char stats_notes[] =
 "text as UPPER:COUNT for each bin that is not empty, a bin counting values up\n"
 "to its UPPER bound; in JSON as arrays of every bin.\n";
 
-const struct tw_cmd fib_bind_cmd = {
+const struct tw_cmd tfib_bind_cmd = {
 	.name = "bind",
 	.help = "Bind a table to a network device and start forwarding",
 	.notes = bind_notes,
@@ -288,19 +288,19 @@ const struct tw_cmd fib_bind_cmd = {
 	.run = bind_run,
 };
 
-const struct tw_cmd fib_unbind_cmd = {
+const struct tw_cmd tfib_unbind_cmd = {
 	.name = "unbind",
 	.help = "Stop forwarding and free the binding of a table",
-	.args = fib_table_arg,
-	.opts_size = sizeof(struct fib_opts),
+	.args = tfib_table_arg,
+	.opts_size = sizeof(struct tfib_opts),
 	.run = unbind_run,
 };
 
-const struct tw_cmd fib_stats_cmd = {
+const struct tw_cmd tfib_stats_cmd = {
 	.name = "stats",
 	.help = "Show the counters of one table or of every table",
 	.notes = stats_notes,
-	.args = fib_table_opt_arg,
-	.opts_size = sizeof(struct fib_opts),
+	.args = tfib_table_opt_arg,
+	.opts_size = sizeof(struct tfib_opts),
 	.run = stats_run,
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "timewire fib": the commands of the object, one file per group.
+ * "timewire tfib": the commands of the object, one file per group.
  */
-#ifndef TW_CLI_FIB_H
-#define TW_CLI_FIB_H
+#ifndef TW_CLI_TFIB_H
+#define TW_CLI_TFIB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,28 +19,28 @@ extern const struct tw_object tfib_object;
  * The table a command acts on, the first member of every command's
  * options; its keyword "table" may be left out.
  */
-struct fib_opts {
+struct tfib_opts {
 	const char *table;
 };
 
 /* "[ table ] NAME", required or optional. */
-extern const struct tw_arg fib_table_arg[];
-extern const struct tw_arg fib_table_opt_arg[];
+extern const struct tw_arg tfib_table_arg[];
+extern const struct tw_arg tfib_table_opt_arg[];
 
 /*
  * An argument's IFNAME: the device's index in our network namespace; 1,
- * or -1 after the error naming keyword.  fib_parse_dev() parses "dev".
+ * or -1 after the error naming keyword.  tfib_parse_dev() parses "dev".
  */
-int fib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
-int fib_parse_dev(void *dst, int argc, char **argv);
+int tfib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
+int tfib_parse_dev(void *dst, int argc, char **argv);
 
 /* Connect; kernel errors name the attributes by the keywords above. */
-int fib_connect(struct tfib_client *c);
+int tfib_cli_connect(struct tfib_client *c);
 /* Connect, run req on the command's options, close: an exit code. */
-int fib_call(int (*req)(struct tfib_client *c, void *opts), void *opts);
+int tfib_call(int (*req)(struct tfib_client *c, void *opts), void *opts);
 
 /* A get request, do or dump, whose replies are printed as an array. */
-struct fib_query {
+struct tfib_query {
 	uint8_t cmd;
 	bool dump;
 	const char *table;		/* NULL: none */
@@ -55,20 +55,20 @@ struct fib_query {
 };
 
 /* Run q; returns an exit code. */
-int fib_list(const struct fib_query *q);
+int tfib_list(const struct tfib_query *q);
 
 /* The request bit of each optional keyword, NULL-terminated. */
-struct fib_given {
+struct tfib_given {
 	const char *keyword;
 	unsigned int bit;
 };
 
 /* The bits of the keywords given. */
-unsigned int fib_given_bits(const struct tw_arg *args, uint64_t seen,
-			    const struct fib_given *given);
+unsigned int tfib_given_bits(const struct tw_arg *args, uint64_t seen,
+			     const struct tfib_given *given);
 
 /* tfib_print.c: the attributes of one set of the family, for printing. */
-struct fib_attrs {
+struct tfib_attrs {
 	int max;
 	const struct nla_policy *policy;
 	const char *const *keys;
@@ -76,50 +76,50 @@ struct fib_attrs {
 	const struct tw_keyword *const *words;
 	/* Present in replies that report every setting: flags absent are off. */
 	int settings;
-	/* A multi-attr MAC list, printed by fib_print_macs() instead (0: none). */
+	/* A multi-attr MAC list, printed by tfib_print_macs() instead (0: none). */
 	int macs;
 	/* A flag of requests only, never in a reply: never printed (0: none). */
 	int request_only;
 };
 
 /* Room for the attributes of any set. */
-#define FIB_MAX_ATTR	63
+#define TFIB_MAX_ATTR	63
 
-extern const struct fib_attrs fib_table_attrs;	/* tables and entries */
-extern const struct fib_attrs fib_stats_attrs;
-extern const struct fib_attrs fib_ring_attrs;
-extern const struct fib_attrs fib_worker_attrs;
+extern const struct tfib_attrs tfib_table_attrs;	/* tables and entries */
+extern const struct tfib_attrs tfib_stats_attrs;
+extern const struct tfib_attrs tfib_ring_attrs;
+extern const struct tfib_attrs tfib_worker_attrs;
 
 /*
  * Print every attribute of tb that is no nest, in the order of the set,
  * through the one print path: enums as words, flags as booleans, MACs as
  * xx:xx:xx:xx:xx:xx; a table name (TFIB_A_TABLE) leads the line in text.
  */
-void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb);
+void tfib_print_attrs(const struct tfib_attrs *set, struct nlattr **tb);
 /* Every attribute @type of the reply, MACs, as the array of its key. */
-void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
-		    int type);
+void tfib_print_macs(struct nlmsghdr *nlh, const struct tfib_attrs *set,
+		     int type);
 /* Parse a nest of set and print it as object key; false if malformed. */
-bool fib_print_nest(const char *key, const struct fib_attrs *set,
-		    struct nlattr *nest);
+bool tfib_print_nest(const char *key, const struct tfib_attrs *set,
+		     struct nlattr *nest);
 
 /* tfib.c */
-extern const struct tw_cmd fib_create_cmd;
-extern const struct tw_cmd fib_del_cmd;
-extern const struct tw_cmd fib_show_cmd;
+extern const struct tw_cmd tfib_create_cmd;
+extern const struct tw_cmd tfib_del_cmd;
+extern const struct tw_cmd tfib_show_cmd;
 
 /* tfib_entry.c */
-extern const struct tw_cmd fib_set_cmd;
-extern const struct tw_cmd fib_get_cmd;
-extern const struct tw_cmd fib_unset_cmd;
-extern const struct tw_cmd fib_dump_cmd;
+extern const struct tw_cmd tfib_set_cmd;
+extern const struct tw_cmd tfib_get_cmd;
+extern const struct tw_cmd tfib_unset_cmd;
+extern const struct tw_cmd tfib_dump_cmd;
 
 /* tfib_bind.c */
-extern const struct tw_cmd fib_bind_cmd;
-extern const struct tw_cmd fib_unbind_cmd;
-extern const struct tw_cmd fib_stats_cmd;
+extern const struct tw_cmd tfib_bind_cmd;
+extern const struct tw_cmd tfib_unbind_cmd;
+extern const struct tw_cmd tfib_stats_cmd;
 
 /* tfib_bench.c */
-extern const struct tw_cmd fib_bench_cmd;
+extern const struct tw_cmd tfib_bench_cmd;
 
-#endif /* TW_CLI_FIB_H */
+#endif /* TW_CLI_TFIB_H */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire fib set", "get", "unset" and "dump": the entries of a table,
+ * "timewire tfib set", "get", "unset" and "dump": the entries of a table,
  * user ID to address tuple (next-hop MAC, location timestamp, sequence).
  */
 #include "tfib_cli.h"
 #include "lib/print.h"
 
 struct entry_opts {
-	struct fib_opts fib;
+	struct tfib_opts fib;
 	struct tfib_entry e;
 };
 
@@ -20,13 +20,13 @@ static const struct tw_arg user_arg[] = {
 };
 
 static const struct tw_arg entry_args[] = {
-	{ .include = fib_table_arg },
+	{ .include = tfib_table_arg },
 	{ .include = user_arg },
 	{ .name = NULL },
 };
 
 static const struct tw_arg set_args[] = {
-	{ .include = fib_table_arg },
+	{ .include = tfib_table_arg },
 	{ .include = user_arg },
 	{ .name = "mac", .type = TW_ARG_MAC,
 	  .off = offsetof(struct entry_opts, e.mac), .meta = "MAC",
@@ -54,21 +54,21 @@ static int set_req(struct tfib_client *c, void *p)
 
 static int set_run(void *p, uint64_t seen)
 {
-	static const struct fib_given given[] = {
+	static const struct tfib_given given[] = {
 		{ "ts", TFIB_SET_TS },
 		{ "seq", TFIB_SET_SEQ },
 		{ NULL, 0 },
 	};
 	struct entry_opts *o = p;
 
-	o->e.set = fib_given_bits(set_args, seen, given);
-	return fib_call(set_req, o);
+	o->e.set = tfib_given_bits(set_args, seen, given);
+	return tfib_call(set_req, o);
 }
 
 /* One entry (get) or the table's (dump), as "entries". */
 static int list_entries(const struct entry_opts *o, bool one)
 {
-	struct fib_query q = {
+	struct tfib_query q = {
 		.cmd = TFIB_CMD_ENTRY_GET,
 		.dump = !one,
 		.table = o->fib.table,
@@ -78,7 +78,7 @@ static int list_entries(const struct entry_opts *o, bool one)
 		.what = one ? "cannot get the entry" : "cannot list the entries",
 	};
 
-	return fib_list(&q);
+	return tfib_list(&q);
 }
 
 static int get_run(void *p, uint64_t seen)
@@ -103,10 +103,10 @@ static int unset_req(struct tfib_client *c, void *p)
 static int unset_run(void *p, uint64_t seen)
 {
 	(void)seen;
-	return fib_call(unset_req, p);
+	return tfib_call(unset_req, p);
 }
 
-const struct tw_cmd fib_set_cmd = {
+const struct tw_cmd tfib_set_cmd = {
 	.name = "set",
 	.help = "Insert an entry, or rewrite the tuple of an existing one",
 	.args = set_args,
@@ -114,7 +114,7 @@ const struct tw_cmd fib_set_cmd = {
 	.run = set_run,
 };
 
-const struct tw_cmd fib_get_cmd = {
+const struct tw_cmd tfib_get_cmd = {
 	.name = "get",
 	.help = "Show one entry",
 	.args = entry_args,
@@ -122,7 +122,7 @@ const struct tw_cmd fib_get_cmd = {
 	.run = get_run,
 };
 
-const struct tw_cmd fib_unset_cmd = {
+const struct tw_cmd tfib_unset_cmd = {
 	.name = "unset",
 	.help = "Delete an entry",
 	.args = entry_args,
@@ -130,10 +130,10 @@ const struct tw_cmd fib_unset_cmd = {
 	.run = unset_run,
 };
 
-const struct tw_cmd fib_dump_cmd = {
+const struct tw_cmd tfib_dump_cmd = {
 	.name = "dump",
 	.help = "Show every entry of a table",
-	.args = fib_table_arg,
+	.args = tfib_table_arg,
 	.opts_size = sizeof(struct entry_opts),
 	.run = dump_run,
 };

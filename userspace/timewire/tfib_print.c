@@ -25,7 +25,7 @@ static const struct tw_keyword *const worker_words[TFIB_WORKER_A_MAX + 1] = {
 	[TFIB_WORKER_A_KIND] = tfib_ring_kind_words,
 };
 
-const struct fib_attrs fib_table_attrs = {
+const struct tfib_attrs tfib_table_attrs = {
 	.max = TFIB_A_MAX,
 	.policy = tfib_attr_policy,
 	.keys = tfib_attr_keys,
@@ -35,20 +35,20 @@ const struct fib_attrs fib_table_attrs = {
 	.request_only = TFIB_A_FORCE,
 };
 
-const struct fib_attrs fib_stats_attrs = {
+const struct tfib_attrs tfib_stats_attrs = {
 	.max = TFIB_STATS_A_MAX,
 	.policy = tfib_stats_policy,
 	.keys = tfib_stats_keys,
 };
 
-const struct fib_attrs fib_ring_attrs = {
+const struct tfib_attrs tfib_ring_attrs = {
 	.max = TFIB_RING_A_MAX,
 	.policy = tfib_ring_policy,
 	.keys = tfib_ring_keys,
 	.words = ring_words,
 };
 
-const struct fib_attrs fib_worker_attrs = {
+const struct tfib_attrs tfib_worker_attrs = {
 	.max = TFIB_WORKER_A_MAX,
 	.policy = tfib_worker_policy,
 	.keys = tfib_worker_keys,
@@ -83,7 +83,7 @@ static void print_mac(const char *key, const struct nlattr *a)
 	print_string(key, buf);
 }
 
-static void print_attr(const struct fib_attrs *set, int i, struct nlattr *a)
+static void print_attr(const struct tfib_attrs *set, int i, struct nlattr *a)
 {
 	const struct tw_keyword *words = set->words ? set->words[i] : NULL;
 	int type = set->policy[i].type;
@@ -92,7 +92,7 @@ static void print_attr(const struct fib_attrs *set, int i, struct nlattr *a)
 
 	switch (type) {
 	case NLA_STRING:
-		if (set == &fib_table_attrs && i == TFIB_A_TABLE)
+		if (set == &tfib_table_attrs && i == TFIB_A_TABLE)
 			print_name(key, nla_get_string(a));
 		else
 			print_string(key, nla_get_string(a));
@@ -110,7 +110,7 @@ static void print_attr(const struct fib_attrs *set, int i, struct nlattr *a)
 }
 
 /* A flag: "KEY" or "no-KEY" in text, a boolean in JSON. */
-static void print_flag(const struct fib_attrs *set, int i, struct nlattr **tb)
+static void print_flag(const struct tfib_attrs *set, int i, struct nlattr **tb)
 {
 	char no[64];
 
@@ -121,7 +121,7 @@ static void print_flag(const struct fib_attrs *set, int i, struct nlattr **tb)
 	print_bool(set->keys[i], tb[i], set->keys[i], no);
 }
 
-void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb)
+void tfib_print_attrs(const struct tfib_attrs *set, struct nlattr **tb)
 {
 	int i;
 
@@ -137,8 +137,8 @@ void fib_print_attrs(const struct fib_attrs *set, struct nlattr **tb)
 	}
 }
 
-void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
-		    int type)
+void tfib_print_macs(struct nlmsghdr *nlh, const struct tfib_attrs *set,
+		     int type)
 {
 	struct genlmsghdr *g = nlmsg_data(nlh);
 	const char *key = set->keys[type];
@@ -160,17 +160,17 @@ void fib_print_macs(struct nlmsghdr *nlh, const struct fib_attrs *set,
 		close_array();
 }
 
-bool fib_print_nest(const char *key, const struct fib_attrs *set,
-		    struct nlattr *nest)
+bool tfib_print_nest(const char *key, const struct tfib_attrs *set,
+		     struct nlattr *nest)
 {
-	struct nlattr *tb[FIB_MAX_ATTR + 1];
+	struct nlattr *tb[TFIB_MAX_ATTR + 1];
 
-	if (set->max > FIB_MAX_ATTR ||
+	if (set->max > TFIB_MAX_ATTR ||
 	    nla_parse_nested(tb, set->max, nest,
 			     (struct nla_policy *)set->policy))
 		return false;
 	open_object(key);
-	fib_print_attrs(set, tb);
+	tfib_print_attrs(set, tb);
 	close_object();
 	return true;
 }

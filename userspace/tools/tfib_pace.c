@@ -30,7 +30,7 @@
 #define PLAN_MAX	1024
 
 struct pacer {
-	const struct fib_pace_cfg *cfg;
+	const struct tfib_pace_cfg *cfg;
 	struct om_session s;
 	struct tw_tbucket_planner plan;
 	uint64_t *tx_ns;
@@ -43,7 +43,7 @@ static uint64_t now_ns(void)
 
 static int pacer_open(struct pacer *p)
 {
-	const struct fib_pace_cfg *cfg = p->cfg;
+	const struct tfib_pace_cfg *cfg = p->cfg;
 	struct tw_pkt_spec spec = {
 		.frame = true,
 		.ip_len = (uint16_t)(cfg->frame_len - TW_ETH_HLEN),
@@ -119,7 +119,7 @@ static bool never_left(const struct om_report *rep)
  * tx_ns of the rows: the planned time of those that left (or may have:
  * a report can be lost), 0 for the rest; and omware's figures.
  */
-static int take_reports(struct pacer *p, struct fib_pace_result *res)
+static int take_reports(struct pacer *p, struct tfib_pace_result *res)
 {
 	size_t i, n = p->s.submitted;
 	int64_t *late;
@@ -150,8 +150,8 @@ static int take_reports(struct pacer *p, struct fib_pace_result *res)
 	return TW_EXIT_OK;
 }
 
-int fib_pace_run(const struct fib_pace_cfg *cfg, uint64_t *tx_ns,
-		 struct fib_pace_result *res)
+int tfib_pace_run(const struct tfib_pace_cfg *cfg, uint64_t *tx_ns,
+		  struct tfib_pace_result *res)
 {
 	struct pacer p = { .cfg = cfg, .tx_ns = tx_ns };
 	int ret, taken;

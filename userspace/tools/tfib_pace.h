@@ -4,8 +4,8 @@
  * times the source's token bucket plans, instead of by sendmmsg() at the
  * moments the sending thread finds tokens.
  */
-#ifndef TW_FIB_PACE_H
-#define TW_FIB_PACE_H
+#ifndef TW_TFIB_PACE_H
+#define TW_TFIB_PACE_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -13,7 +13,7 @@
 
 #include "lib/stats.h"
 
-struct fib_pace_cfg {
+struct tfib_pace_cfg {
 	unsigned int ifindex;		/* the sending interface */
 	uint32_t rate;			/* R, packets a second */
 	uint32_t burst;			/* B */
@@ -25,7 +25,7 @@ struct fib_pace_cfg {
 	atomic_uint_fast64_t *handed;	/* rows handed to the module so far */
 };
 
-struct fib_pace_result {
+struct tfib_pace_result {
 	uint64_t sent;			/* rows the module reported sent */
 	uint64_t dropped;		/* reported not sent: they never left */
 	uint64_t unreported;		/* handed over, no report came */
@@ -42,7 +42,7 @@ struct fib_pace_result {
  * keeps its time: it may have left).  Returns 0, or an exit code of
  * timewire(8) with the reason printed (TW_EXIT_NOMOD: no omware module).
  */
-int fib_pace_run(const struct fib_pace_cfg *cfg, uint64_t *tx_ns,
-		 struct fib_pace_result *res);
+int tfib_pace_run(const struct tfib_pace_cfg *cfg, uint64_t *tx_ns,
+		  struct tfib_pace_result *res);
 
-#endif /* TW_FIB_PACE_H */
+#endif /* TW_TFIB_PACE_H */

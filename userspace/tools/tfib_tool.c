@@ -11,23 +11,23 @@
 #include "lib/util.h"
 
 /* The largest CDR the tools take: 4000 control rows per data row. */
-#define FIB_CDR_MAX	4000
+#define TFIB_CDR_MAX	4000
 
-int fib_cdr_parse(const char *s, uint32_t *cdr)
+int tfib_cdr_parse(const char *s, uint32_t *cdr)
 {
 	double v = tw_number_problem(s, 6) ? -1 : strtod(s, NULL);
 
-	if (v < 0 || v >= FIB_CDR_MAX)
+	if (v < 0 || v >= TFIB_CDR_MAX)
 		return -1;
 	*cdr = (uint32_t)(v * TW_AOI_CDR_ONE + 0.5);
 	return 0;
 }
 
-int fib_opt_cdr(const char *opt, const char *s, uint32_t *cdr)
+int tfib_opt_cdr(const char *opt, const char *s, uint32_t *cdr)
 {
 	char msg[160];
 
-	if (!fib_cdr_parse(s, cdr))
+	if (!tfib_cdr_parse(s, cdr))
 		return 0;
 	tw_err("%s", tw_value_msg(msg, sizeof(msg), opt, s,
 				  tw_number_problem(s, 6),
@@ -35,8 +35,8 @@ int fib_opt_cdr(const char *opt, const char *s, uint32_t *cdr)
 	return -1;
 }
 
-int fib_opt_u64(const char *opt, const char *s, uint64_t *val, uint64_t min,
-		uint64_t max)
+int tfib_opt_u64(const char *opt, const char *s, uint64_t *val, uint64_t min,
+		 uint64_t max)
 {
 	char msg[160], want[64];
 

@@ -205,8 +205,8 @@ struct run {
 	struct sim_entry *sim;
 	FILE *frames;
 	int tx_err;			/* errno that ended the sender */
-	struct fib_pace_result pace;	/* --pace omware */
-	int pace_ret;			/* fib_pace_run()'s exit code */
+	struct tfib_pace_result pace;	/* --pace omware */
+	int pace_ret;			/* tfib_pace_run()'s exit code */
 };
 
 static uint64_t mono_ns(void)
@@ -256,13 +256,13 @@ static int trace_generate(struct trace *t, const struct src_opts *o)
 
 static int trace_read_bin(struct trace *t, FILE *f, const char *path)
 {
-	struct fib_trace_header h;
+	struct tfib_trace_header h;
 	uint64_t i;
 
 	if (fread(&h, sizeof(h), 1, f) != 1 ||
-	    memcmp(h.magic, FIB_TRACE_MAGIC, sizeof(h.magic)) ||
-	    ntohl(h.version) != FIB_TRACE_VERSION || !h.rows) {
-		tw_err("%s: not a version %d trace", path, FIB_TRACE_VERSION);
+	    memcmp(h.magic, TFIB_TRACE_MAGIC, sizeof(h.magic)) ||
+	    ntohl(h.version) != TFIB_TRACE_VERSION || !h.rows) {
+		tw_err("%s: not a version %d trace", path, TFIB_TRACE_VERSION);
 		return -1;
 	}
 	if (trace_alloc(t, be64toh(h.rows)))
@@ -323,7 +323,7 @@ static int trace_read_csv(struct trace *t, FILE *f, const char *path)
 
 static int trace_load(struct trace *t, const char *path)
 {
-	char head[sizeof(FIB_TRACE_MAGIC)] = "";
+	char head[sizeof(TFIB_TRACE_MAGIC)] = "";
 	FILE *f = fopen(path, "rb");
 	int err;
 
@@ -334,7 +334,7 @@ static int trace_load(struct trace *t, const char *path)
 	if (fread(head, 1, sizeof(head) - 1, f) != sizeof(head) - 1)
 		head[0] = '\0';
 	rewind(f);
-	if (!strcmp(head, FIB_TRACE_MAGIC)) {
+	if (!strcmp(head, TFIB_TRACE_MAGIC)) {
 		err = trace_read_bin(t, f, path);
 	} else if (fgets(head, sizeof(head), f) && !strncmp(head, "type,use", 8)) {
 		/* The rest of the header line. */
@@ -424,7 +424,7 @@ static void frame_set(uint8_t *f, const struct trace *t, uint64_t i,
 		memcpy(h.mac, next_hop, sizeof(h.mac));
 	} else {
 		h.type = TFIB_PKT_TYPE_DATA;
-		h.hop_limit = FIB_HOP_LIMIT;
+		h.hop_limit = TFIB_HOP_LIMIT;
 	}
 	memcpy(f + HDR_OFF, &h, sizeof(h));
 }
@@ -715,7 +715,7 @@ static void pace_build(void *arg, size_t i, uint64_t sched_ns, uint8_t *buf)
 
 static void pace_trace(struct run *r)
 {
-	struct fib_pace_cfg cfg = {
+	struct tfib_pace_cfg cfg = {
 		.ifindex = r->tx_ifindex,
 		.rate = r->o->rate,
 		.burst = r->o->burst,
@@ -726,7 +726,7 @@ static void pace_trace(struct run *r)
 		.handed = &r->sent,
 	};
 
-	r->pace_ret = fib_pace_run(&cfg, r->tx_ns, &r->pace);
+	r->pace_ret = tfib_pace_run(&cfg, r->tx_ns, &r->pace);
 	if (r->pace_ret)
 		tw_stop = true;
 	r->send_end_ns = r->pace.last_sent_ns ? r->pace.last_sent_ns :
@@ -1016,7 +1016,7 @@ static double sent_pps(const struct run *r)
 /* --pace omware: what the module reported. */
 static void print_pace(const struct run *r)
 {
-	const struct fib_pace_result *p = &r->pace;
+	const struct tfib_pace_result *p = &r->pace;
 
 	print_u64("tx_dropped", p->dropped);
 	print_u64("tx_unreported", p->unreported);
@@ -1310,7 +1310,7 @@ static int opt_u32(const char *opt, const char *s, uint32_t *val,
 {
 	uint64_t v;
 
-	if (fib_opt_u64(opt, s, &v, min, max))
+	if (tfib_opt_u64(opt, s, &v, min, max))
 		return -1;
 	*val = (uint32_t)v;
 	return 0;
@@ -1363,11 +1363,11 @@ static int parse_gen(struct src_opts *o, int opt, const char *arg)
 	case 'u':
 		return opt_u32("-u", arg, &o->gen.users, 1, TW_AOI_MAX_USERS);
 	case 'c':
-		return fib_opt_cdr("-c", arg, &o->gen.cdr);
+		return tfib_opt_cdr("-c", arg, &o->gen.cdr);
 	case 'n':
-		return fib_opt_u64("-n", arg, &o->rows, 1, UINT32_MAX);
+		return tfib_opt_u64("-n", arg, &o->rows, 1, UINT32_MAX);
 	}
-	if (fib_opt_u64("-s", arg, &v, 0, UINT64_MAX))
+	if (tfib_opt_u64("-s", arg, &v, 0, UINT64_MAX))
 		return -1;
 	o->gen.seed = v;
 	return 0;

@@ -63,8 +63,8 @@ static int put_row(FILE *f, bool binary, const struct tw_aoi_row *row)
 
 static int put_header(FILE *f, const struct trace_opts *o)
 {
-	struct fib_trace_header h = {
-		.version = htonl(FIB_TRACE_VERSION),
+	struct tfib_trace_header h = {
+		.version = htonl(TFIB_TRACE_VERSION),
 		.users = htonl(o->cfg.users),
 		.cdr = htonl(o->cfg.cdr),
 		.seed = htobe64(o->cfg.seed),
@@ -73,7 +73,7 @@ static int put_header(FILE *f, const struct trace_opts *o)
 
 	if (!o->binary)
 		return fputs("type,user\n", f) < 0 ? -1 : 0;
-	memcpy(h.magic, FIB_TRACE_MAGIC, sizeof(h.magic));
+	memcpy(h.magic, TFIB_TRACE_MAGIC, sizeof(h.magic));
 	return fwrite(&h, sizeof(h), 1, f) == 1 ? 0 : -1;
 }
 
@@ -107,15 +107,15 @@ static int convert(FILE *in, FILE *out, const char *path,
 		   struct row_counts *n)
 {
 	struct trace_opts o = { .binary = false };
-	struct fib_trace_header h;
+	struct tfib_trace_header h;
 	struct tw_aoi_row row;
 	uint32_t word;
 	uint64_t i;
 
 	if (fread(&h, sizeof(h), 1, in) != 1 ||
-	    memcmp(h.magic, FIB_TRACE_MAGIC, sizeof(h.magic)) ||
-	    ntohl(h.version) != FIB_TRACE_VERSION) {
-		tw_err("%s: not a version %d trace", path, FIB_TRACE_VERSION);
+	    memcmp(h.magic, TFIB_TRACE_MAGIC, sizeof(h.magic)) ||
+	    ntohl(h.version) != TFIB_TRACE_VERSION) {
+		tw_err("%s: not a version %d trace", path, TFIB_TRACE_VERSION);
 		return -1;
 	}
 	o.rows = be64toh(h.rows);
@@ -171,20 +171,20 @@ static int parse_args(int argc, char **argv, struct trace_opts *o,
 			o->binary = !strcmp(optarg, "bin");
 			break;
 		case 'n':
-			if (fib_opt_u64("-n", optarg, &o->rows, 1, UINT64_MAX))
+			if (tfib_opt_u64("-n", optarg, &o->rows, 1, UINT64_MAX))
 				return -1;
 			break;
 		case 'u':
-			if (fib_opt_u64("-u", optarg, &v, 1, TW_AOI_MAX_USERS))
+			if (tfib_opt_u64("-u", optarg, &v, 1, TW_AOI_MAX_USERS))
 				return -1;
 			o->cfg.users = (uint32_t)v;
 			break;
 		case 'c':
-			if (fib_opt_cdr("-c", optarg, &o->cfg.cdr))
+			if (tfib_opt_cdr("-c", optarg, &o->cfg.cdr))
 				return -1;
 			break;
 		case 's':
-			if (fib_opt_u64("-s", optarg, &v, 0, UINT64_MAX))
+			if (tfib_opt_u64("-s", optarg, &v, 0, UINT64_MAX))
 				return -1;
 			o->cfg.seed = v;
 			break;

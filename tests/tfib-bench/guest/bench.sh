@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Age-of-Information experiment (make bench-fib), through "timewire fib
+# The Age-of-Information experiment (make bench-tfib), through "timewire tfib
 # bench": tw-tfib-source sends a Zipf(1) trace of 1000 users through tfib.ko
 # in every sync mode (rings small and large, and inline) and through the
 # XDP peer (tw-tfib-xdp; its map set by the program, xdp, and by a process
@@ -122,14 +122,14 @@ fwd_cpu() {
 	[ "$split" = 1 ] && echo forwarder-cpu 1
 }
 
-# bench ARGS...: timewire fib bench from s0 (the source) through f0 (the
+# bench ARGS...: timewire tfib bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.  A
 # frame f0 refuses s0 is lost: on veth that is the forwarder's receive
 # ring full, which behind a wire loses the frame rather than slowing the
 # source down.
 # shellcheck disable=SC2046 # fwd_cpu's words are two arguments
 bench() {
-	on_source_cpu ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
+	on_source_cpu ip netns exec "$ns" "$TW" tfib bench dev f0 source s0 users "$users" \
 		burst "$burst" seed "$trace_seed" seconds "$secs" refused lost \
 		$(fwd_cpu) "$@" 2>> "$errors"
 }
@@ -236,7 +236,7 @@ for c in ip awk $([ "$split" = 1 ] && echo taskset ethtool pgrep); do
 done
 [ -x "$TW" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
 	{ echo "Bail out! $TW not built"; exit "$KSFT_FAIL"; }
-"$TW" fib show >/dev/null 2>&1
+"$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
 # The source paced by omware where the module is in.
 paced=
