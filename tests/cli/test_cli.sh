@@ -92,6 +92,7 @@ section() {
 # The module registry (modules.list): "name dir family summary" per module.
 registry=$("$root/scripts/modules.sh" table) || exit 1
 mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
+families=$(awk '{ print $3 }' <<<"$registry" | paste -sd ' ')
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
@@ -99,7 +100,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 102
+tap_plan 104
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -116,6 +117,9 @@ tap_ok "help: objects are version status, one per module of the registry, help" 
 	test "$objs" = "version status ${mod_objs}help "
 [ "$objs" = "version status ${mod_objs}help " ] ||
 	tap_diag "objects \"$objs\", registry's \"$mod_objs\""
+# One name per module: its object is its family's name.
+tap_ok "help: each module's object is named after its family ($families)" \
+	test "$mod_objs" = "$families "
 run -h
 tap_ok "-h prints the same as help" cmp -s "$out" "$tmp/help"
 run --help
@@ -735,9 +739,9 @@ fi
 
 # --- man pages --------------------------------------------------------------
 ok=0
-for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
-	"$root/man/timewire-tfib.8" "$root/man/timewire-qaware.8" \
-	"$root/man/tw-omware-bench.1"; do
+pages=("$root/man/timewire.8")
+for f in $families; do pages+=("$root/man/timewire-$f.8"); done
+for page in "${pages[@]}" "$root/man/tw-omware-bench.1"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -774,6 +778,27 @@ for c in 0 1 2 3 5; do
 done
 tap_ok "man pages: sections, no groff warnings, every keyword and exit code" \
 	test $ok -eq 0
+
+# man_objects: timewire.8 names the objects as modules.list has them: its
+# synopsis's OBJECT and its OBJECTS section version, status and each
+# module's family, its SEE ALSO each module's page, in the registry's order.
+man_objects() {
+	local page=$root/man/timewire.8 want="version status $families" got
+
+	got=$(sed -n '/^\.IR OBJECT " := { "$/{n;p;}' "$page" |
+		sed 's/^\.BR //; s/ " }"$//; s/ " | " / /g')
+	[ "$got" = "$want" ] ||
+		{ tap_diag "timewire.8's OBJECT: \"$got\", not \"$want\""; return 1; }
+	got=$(sed -n '/^\.SH OBJECTS$/,/^\.SH /{/^\.TP$/{n;s/^\.B //p;};}' "$page" |
+		paste -sd ' ')
+	[ "$got" = "$want" ] ||
+		{ tap_diag "timewire.8's OBJECTS: \"$got\", not \"$want\""; return 1; }
+	got=$(sed -n '/^\.SH "\{0,1\}SEE ALSO"\{0,1\}$/,$s/^\.BR timewire\\-\([a-z0-9_]*\) (8),\{0,1\}$/\1/p' \
+		"$page" | paste -sd ' ')
+	[ "$got" = "$families" ] ||
+		{ tap_diag "timewire.8's SEE ALSO: timewire-\"$got\", not \"$families\""; return 1; }
+}
+tap_ok "man: timewire.8's objects and pages are modules.list's" man_objects
 
 # --- bash completion ----------------------------------------------------------
 # complete_words FILE WORDS...: the candidates for the last word, one per
@@ -899,9 +924,12 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		[ -x "$inst/usr/local/bin/tw-omware-analyze" ] &&
 		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-tfib.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-qaware.8" ] &&
+		for f in $families; do
+			[ -f "$inst/usr/local/share/man/man8/timewire-$f.8" ] || return 1
+		done &&
+		for p in "$root"/man/tw-*.1; do
+			[ -f "$inst/usr/local/share/man/man1/${p##*/}" ] || return 1
+		done &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null
