@@ -34,7 +34,7 @@ KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kern
 endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
-	check-host check-debug demo style bench-core bench-fib-core bench-omware bench-fib bench-qaware modules_install \
+	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware modules_install \
 	install help \
 	kselftest-install
 
@@ -93,20 +93,20 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	@$(MAKE) --no-print-directory modules-test userspace
 	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
-		echo; userspace/tools/tw-analyze --summary --plots cdf \
+		echo; userspace/tools/tw-omware-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \
 		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
 	 else \
 		echo "demo: no results (see .build/demo/console.log)"; \
 	 fi; \
 	 echo; echo "Timely FIB: a short Age-of-Information run through tfib.ko"; \
-	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-fib tests/tfib || rc=1; \
-	 if [ -d .build/demo-fib/fib ]; then \
-		echo; userspace/tools/tw-fib-analyze .build/demo-fib/fib || rc=1; \
+	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-tfib tests/tfib || rc=1; \
+	 if [ -d .build/demo-tfib/tfib ]; then \
+		echo; userspace/tools/tw-tfib-analyze .build/demo-tfib/tfib || rc=1; \
 		echo "A short run is noisy: one rate, one CDR, a few seconds per mode."; \
-		echo "Runs: .build/demo-fib/fib/, plots: .build/demo-fib/fib/*.png"; \
+		echo "Runs: .build/demo-tfib/tfib/, plots: .build/demo-tfib/tfib/*.png"; \
 	 else \
-		echo "demo: no FIB results (see .build/demo-fib/console.log)"; \
+		echo "demo: no FIB results (see .build/demo-tfib/console.log)"; \
 	 fi; \
 	 exit $$rc
 
@@ -137,8 +137,8 @@ define guest_bench
 endef
 
 # The Age-of-Information experiment: the sweep in the guest.
-bench-fib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
-	$(call guest_bench,.build/bench-fib,tests/tfib-bench/guest,fib,userspace/tools/tw-fib-analyze)
+bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+	$(call guest_bench,.build/bench-tfib,tests/tfib-bench/guest,tfib,userspace/tools/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
@@ -147,8 +147,8 @@ bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the gu
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
-bench-fib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick
-	$(MAKE) -C tests/core bench-fib
+bench-tfib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick
+	$(MAKE) -C tests/core bench-tfib
 
 style: ## checkpatch and sparse on the kernel C, docutils on the docs
 	@scripts/style.sh
@@ -159,7 +159,7 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C userspace/tools clean
 	$(MAKE) -C tests/core clean
 	-$(MAKE) -C tests/omware clean
-	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-fib \
+	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
 		.build/bench-qaware $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for timewire(8) (every object, timewire-fib(8) included)
-# and tw-omware-bench(8).
+# bash completion for timewire(8) (every object, timewire-tfib(8) included)
+# and tw-omware-bench(1).
 #
 # Nothing here knows the objects, commands, keywords or methods: they are
 # read from the tool's own "help" output at each level, so completion

@@ -23,7 +23,7 @@
 #include <linux/u64_stats_sync.h>
 #include <linux/unaligned.h>
 
-#include "tfib.h"
+#include "internal.h"
 #include "pick.h"
 
 /* Log2 bins: bin i holds values up to 2^i - 1, the last one the rest. */
@@ -241,9 +241,9 @@ static struct tfib_hdr *tfib_hdr_of(const struct sk_buff *skb)
 static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
 {
 	const struct tfib_hdr *h = tfib_hdr_of(skb);
-	struct tw_fib *fib = fwd->t->fib;
+	struct tw_tfib *fib = fwd->t->fib;
 	u32 id = get_unaligned_be32(&h->user_id);
-	struct tw_fib_tuple tu = {
+	struct tw_tfib_tuple tu = {
 		.ts_ns = get_unaligned_be64(&h->addr_ns),
 		.seq = get_unaligned_be32(&h->seq),
 	};
@@ -251,7 +251,7 @@ static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
 
 	memcpy(tu.mac, h->mac, ETH_ALEN);
 	/* never back in time: an older update after a newer one is stale */
-	err = tw_fib_set(fib, id, &tu, 0);
+	err = tw_tfib_set(fib, id, &tu, 0);
 	if (err == -ESTALE) {
 		/* counted by the table */
 		consume_skb(skb);
@@ -268,7 +268,7 @@ static void tfib_control(struct tfib_fwd *fwd, struct sk_buff *skb)
 
 /* Write the tuple into the packet and send it back out of the device. */
 static void tfib_address(struct tfib_fwd *fwd, struct sk_buff *skb,
-			 const struct tw_fib_tuple *tu)
+			 const struct tw_tfib_tuple *tu)
 {
 	struct tfib_hdr *h;
 	struct ethhdr *eth;
@@ -310,10 +310,10 @@ drop:
 static void tfib_data(struct tfib_fwd *fwd, struct sk_buff *skb)
 {
 	struct tfib_table *t = fwd->t;
-	struct tw_fib_tuple tu;
+	struct tw_tfib_tuple tu;
 	u32 id = get_unaligned_be32(&tfib_hdr_of(skb)->user_id);
 
-	if (tw_fib_lookup(t->fib, id, &tu)) {
+	if (tw_tfib_lookup(t->fib, id, &tu)) {
 		tfib_count(t, TFIB_C_DROP_NO_ENTRY);
 		kfree_skb(skb);
 		return;
@@ -601,7 +601,7 @@ static int tfib_burst(struct tfib_worker *w)
 		}
 		/* the next one's bucket comes in while this one runs */
 		if (i + 1 < n)
-			tw_fib_prefetch(fwd->t->fib, get_unaligned_be32(
+			tw_tfib_prefetch(fwd->t->fib, get_unaligned_be32(
 				&tfib_hdr_of(w->batch[i + 1])->user_id));
 		tfib_process(fwd, w->kind, w->batch[i]);
 	}

@@ -14,7 +14,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "tfib.h"
+#include "internal.h"
 
 unsigned int tfib_max_tables = 64;
 module_param_named(max_tables, tfib_max_tables, uint, 0644);

@@ -16,7 +16,7 @@
 #include <tw/genl.h>
 #include <net/sock.h>
 
-#include "tfib.h"
+#include "internal.h"
 
 #define TFIB_RING_DEFAULT	4096
 #define TFIB_BURST_DEFAULT	64
@@ -50,11 +50,11 @@ static_assert(TFIB_STATS_A_STALE + 1 == TFIB_STATS_A_PREFETCHES);
 #define TFIB_FIB_LATE_COUNTERS	2
 
 /* The UAPI's modes are the core's, by number. */
-static_assert(TFIB_SYNC_RWLOCK == (int)TW_FIB_RWLOCK &&
-	      TFIB_SYNC_RCU == (int)TW_FIB_RCU &&
-	      TFIB_SYNC_BUCKET == (int)TW_FIB_BUCKET &&
-	      TFIB_SYNC_SEQCOUNT == (int)TW_FIB_SEQCOUNT &&
-	      __TFIB_SYNC_MAX == (int)TW_FIB_SYNC_COUNT);
+static_assert(TFIB_SYNC_RWLOCK == (int)TW_TFIB_RWLOCK &&
+	      TFIB_SYNC_RCU == (int)TW_TFIB_RCU &&
+	      TFIB_SYNC_BUCKET == (int)TW_TFIB_BUCKET &&
+	      TFIB_SYNC_SEQCOUNT == (int)TW_TFIB_SEQCOUNT &&
+	      __TFIB_SYNC_MAX == (int)TW_TFIB_SYNC_COUNT);
 
 static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
 	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
@@ -110,7 +110,7 @@ static const char *const tfib_attr_names[TFIB_A_MAX + 1] = {
 /* Where a dump resumes: after this table, and in it at this entry. */
 struct tfib_dump_ctx {
 	char name[TFIB_NAME_LEN];
-	struct tw_fib_cursor pos;
+	struct tw_tfib_cursor pos;
 };
 
 static_assert(sizeof(struct tfib_dump_ctx) <=
@@ -248,7 +248,7 @@ static u8 tfib_nl_u8(const struct nlattr *attr, u8 dflt)
 }
 
 /* TABLE_NEW's settings, defaults filled in and checked. */
-static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
+static int tfib_nl_table_cfg(struct genl_info *info, struct tw_tfib_config *cfg,
 			     clockid_t *clockid)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -262,12 +262,12 @@ static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
 		return -EINVAL;
 	}
 	/* a lookup walks its chain in softirq: chains stay short */
-	if (cfg->buckets && cfg->capacity > (u64)cfg->buckets * TW_FIB_MAX_LOAD) {
+	if (cfg->buckets && cfg->capacity > (u64)cfg->buckets * TW_TFIB_MAX_LOAD) {
 		NL_SET_ERR_MSG_ATTR_FMT(extack, tb[TFIB_A_BUCKETS],
 					"over %u entries a bucket: needs %u buckets or more",
-					TW_FIB_MAX_LOAD,
+					TW_TFIB_MAX_LOAD,
 					DIV_ROUND_UP(cfg->capacity,
-						     TW_FIB_MAX_LOAD));
+						     TW_TFIB_MAX_LOAD));
 		return -EINVAL;
 	}
 	cfg->sync = tfib_nl_u8(tb[TFIB_A_SYNC], TFIB_SYNC_RCU);
@@ -284,7 +284,7 @@ static int tfib_nl_table_cfg(struct genl_info *info, struct tw_fib_config *cfg,
 					    "an rwlock table has no bucket lock to prefetch");
 			return -EINVAL;
 		}
-		cfg->flags |= TW_FIB_PREFETCH;
+		cfg->flags |= TW_TFIB_PREFETCH;
 	}
 	*clockid = CLOCK_MONOTONIC;
 	if (!tb[TFIB_A_CLOCKID])
@@ -307,7 +307,7 @@ static int tfib_nl_check_name(struct genl_info *info)
 static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[TFIB_A_TABLE];
-	struct tw_fib_config cfg = {};
+	struct tw_tfib_config cfg = {};
 	struct tfib_table *t;
 	clockid_t clockid;
 	int err;
@@ -354,15 +354,15 @@ static int tfib_nl_table_del(struct sk_buff *skb, struct genl_info *info)
 static int tfib_nl_fill_table(struct sk_buff *msg, struct tfib_table *t,
 			      const void *unused)
 {
-	const struct tw_fib_config *c = &t->cfg;
-	struct tw_fib_stats st;
+	const struct tw_tfib_config *c = &t->cfg;
+	struct tw_tfib_stats st;
 
-	tw_fib_get_stats(t->fib, &st);
+	tw_tfib_get_stats(t->fib, &st);
 	if (nla_put_string(msg, TFIB_A_TABLE, t->name) ||
 	    nla_put_u32(msg, TFIB_A_CAPACITY, c->capacity) ||
-	    nla_put_u32(msg, TFIB_A_BUCKETS, tw_fib_buckets(t->fib)) ||
+	    nla_put_u32(msg, TFIB_A_BUCKETS, tw_tfib_buckets(t->fib)) ||
 	    nla_put_u8(msg, TFIB_A_SYNC, c->sync) ||
-	    ((c->flags & TW_FIB_PREFETCH) &&
+	    ((c->flags & TW_TFIB_PREFETCH) &&
 	     nla_put_flag(msg, TFIB_A_PREFETCH)) ||
 	    (c->sync == TFIB_SYNC_RCU &&
 	     nla_put_u32(msg, TFIB_A_SPARES, c->spares)) ||
@@ -385,11 +385,11 @@ static int tfib_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 {
-	struct tw_fib_stats st;
+	struct tw_tfib_stats st;
 	u64 v[TFIB_FIB_COUNTERS];
 	int i;
 
-	tw_fib_get_stats(t->fib, &st);
+	tw_tfib_get_stats(t->fib, &st);
 	v[0] = st.lookups;
 	v[1] = st.misses;
 	v[2] = st.inserts;
@@ -410,9 +410,9 @@ static int tfib_nl_put_fib_counters(struct sk_buff *msg, struct tfib_table *t)
 /* The core's counters that came after the forwarder's in the UAPI. */
 static int tfib_nl_put_late_counters(struct sk_buff *msg, struct tfib_table *t)
 {
-	struct tw_fib_stats st;
+	struct tw_tfib_stats st;
 
-	tw_fib_get_stats(t->fib, &st);
+	tw_tfib_get_stats(t->fib, &st);
 	if (nla_put_u64_64bit(msg, TFIB_STATS_A_STALE, st.stale,
 			      TFIB_STATS_A_PAD) ||
 	    nla_put_u64_64bit(msg, TFIB_STATS_A_PREFETCHES, st.prefetches,
@@ -533,7 +533,7 @@ static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 }
 
 static int tfib_nl_put_entry(struct sk_buff *msg, const char *table, u32 id,
-			     const struct tw_fib_tuple *tuple)
+			     const struct tw_tfib_tuple *tuple)
 {
 	if (nla_put_string(msg, TFIB_A_TABLE, table) ||
 	    nla_put_u32(msg, TFIB_A_USER_ID, id) ||
@@ -548,7 +548,7 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
-	struct tw_fib_tuple tuple = {};
+	struct tw_tfib_tuple tuple = {};
 	struct tfib_table *t;
 	u32 id;
 	int err;
@@ -573,8 +573,8 @@ static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	tuple.ts_ns = tb[TFIB_A_TS_NS] ? nla_get_u64(tb[TFIB_A_TS_NS]) :
 					 tfib_table_now(t);
-	err = tw_fib_set(t->fib, id, &tuple,
-			 nla_get_flag(tb[TFIB_A_FORCE]) ? TW_FIB_SET_FORCE : 0);
+	err = tw_tfib_set(t->fib, id, &tuple, nla_get_flag(tb[TFIB_A_FORCE]) ?
+			  TW_TFIB_SET_FORCE : 0);
 	if (err == -ESTALE)
 		NL_SET_ERR_MSG_ATTR(extack, tb[TFIB_A_SEQ],
 				    "the entry's seq is as new or newer; force overwrites");
@@ -593,9 +593,9 @@ static int tfib_nl_fill_entry(struct sk_buff *msg, struct tfib_table *t,
 			      const void *arg)
 {
 	const u32 *id = arg;
-	struct tw_fib_tuple tuple;
+	struct tw_tfib_tuple tuple;
 
-	if (tw_fib_lookup(t->fib, *id, &tuple))
+	if (tw_tfib_lookup(t->fib, *id, &tuple))
 		return -ENOENT;
 	return tfib_nl_put_entry(msg, t->name, *id, &tuple);
 }
@@ -642,7 +642,8 @@ struct tfib_entry_dump {
 };
 
 /* Under the table's read side: puts, never sleeps. */
-static int tfib_nl_dump_one(void *arg, u32 id, const struct tw_fib_tuple *tuple)
+static int tfib_nl_dump_one(void *arg, u32 id,
+			    const struct tw_tfib_tuple *tuple)
 {
 	struct tfib_entry_dump *d = arg;
 	void *hdr;
@@ -669,7 +670,7 @@ static int tfib_nl_entry_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	mutex_lock(&tfib_lock);
 	t = tfib_table_find(sock_net(skb->sk), ctx->name);
-	err = t ? tw_fib_dump(t->fib, &ctx->pos, tfib_nl_dump_one, &d) :
+	err = t ? tw_tfib_dump(t->fib, &ctx->pos, tfib_nl_dump_one, &d) :
 		  -ENOENT;
 	mutex_unlock(&tfib_lock);
 	if (err == -ENOENT)
@@ -689,7 +690,8 @@ static int tfib_nl_entry_del(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	mutex_lock(&tfib_lock);
 	t = tfib_nl_table(info);
-	err = IS_ERR(t) ? PTR_ERR(t) : tw_fib_delete(t->fib, nla_get_u32(attr));
+	err = IS_ERR(t) ? PTR_ERR(t) :
+	      tw_tfib_delete(t->fib, nla_get_u32(attr));
 	mutex_unlock(&tfib_lock);
 	if (err == -ENOENT && !IS_ERR(t))
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entry");

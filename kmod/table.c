@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The tables: named objects of a network namespace, each holding one
- * forwarding table of the core (fib.c) and, while bound, a forwarder.
+ * forwarding table of the core (tfib.c) and, while bound, a forwarder.
  * Everything here runs under tfib_lock, which also keeps a table alive
  * for whoever found it.
  */
@@ -10,7 +10,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "tfib.h"
+#include "internal.h"
 
 /* Every namespace's struct tfib_net, for module unload. */
 static LIST_HEAD(tfib_nets);
@@ -143,7 +143,7 @@ static void tfib_table_link(struct tfib_net *tn, struct tfib_table *t)
  * @cfg against the policy; the core checks it again.
  */
 struct tfib_table *tfib_table_create(struct net *net, const char *name,
-				     const struct tw_fib_config *cfg,
+				     const struct tw_tfib_config *cfg,
 				     clockid_t clockid,
 				     const struct nlattr *capacity,
 				     struct netlink_ext_ack *extack)
@@ -159,11 +159,11 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 	t->cfg = *cfg;
 	t->cfg.seed = get_random_u32();
 	t->clockid = clockid;
-	t->bytes = tw_fib_mem_size(cfg);
+	t->bytes = tw_tfib_mem_size(cfg);
 	err = tfib_charge(t, capacity, extack);
 	if (err)
 		goto err_free;
-	err = tw_fib_create(&t->fib, &t->cfg);
+	err = tw_tfib_create(&t->fib, &t->cfg);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the table's memory");
 		goto err_charge;
@@ -177,7 +177,7 @@ struct tfib_table *tfib_table_create(struct net *net, const char *name,
 	return t;
 
 err_fib:
-	tw_fib_destroy(t->fib);
+	tw_tfib_destroy(t->fib);
 err_charge:
 	tfib_uncharge(t);
 err_free:
@@ -230,7 +230,7 @@ void tfib_table_destroy(struct tfib_table *t)
 {
 	list_del(&t->node);
 	tfib_table_unbind(t);
-	tw_fib_destroy(t->fib);
+	tw_tfib_destroy(t->fib);
 	tfib_fwd_table_fini(t);
 	tfib_uncharge(t);
 	kfree(t);

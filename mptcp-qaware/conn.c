@@ -38,7 +38,7 @@
 #include <net/sock.h>
 #include "protocol.h"
 #include "qaware_layout.h"
-#include "qaware.h"
+#include "internal.h"
 
 static unsigned int max_conns = 16384;
 module_param(max_conns, uint, 0644);

@@ -8,7 +8,7 @@
  */
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
-#include "qaware.h"
+#include "internal.h"
 
 struct qa_net {
 	struct qa_counts sched[QA_NR_SCHEDS];

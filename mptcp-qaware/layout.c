@@ -23,7 +23,7 @@
 #include <net/tcp.h>
 #include "protocol.h"
 #include "qaware_layout.h"
-#include "qaware.h"
+#include "internal.h"
 
 #ifndef __LITTLE_ENDIAN
 #error "mptcp_qaware: the bit-field layout check assumes little endian"

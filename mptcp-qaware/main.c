@@ -11,7 +11,7 @@
 #include <net/tcp.h>
 #include "protocol.h"
 #include "qaware_layout.h"
-#include "qaware.h"
+#include "internal.h"
 
 /*
  * Read-only counters, one "name decisions refusals waits stale" line each:

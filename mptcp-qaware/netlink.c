@@ -13,7 +13,7 @@
 #include <net/ipv6.h>
 #include <tw/genl.h>
 #include <uapi/linux/qaware.h>
-#include "qaware.h"
+#include "internal.h"
 
 static struct genl_family qa_family;
 

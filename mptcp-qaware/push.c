@@ -19,7 +19,7 @@
  */
 #include <net/tcp.h>
 #include "protocol.h"
-#include "qaware.h"
+#include "internal.h"
 
 /*
  * snd_una and wnd_end move under the data lock, from softirq even while

@@ -15,7 +15,7 @@
 #include <linux/rculist.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include "qaware.h"
+#include "internal.h"
 
 static unsigned long sched_list;
 module_param(sched_list, ulong, 0400);

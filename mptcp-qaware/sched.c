@@ -22,7 +22,7 @@
 #include <net/tcp.h>
 #include "protocol.h"
 #include "qaware_layout.h"
-#include "qaware.h"
+#include "internal.h"
 
 /*
  * n_k, the subflow's local egress queue: the device's BQL in flight, the

@@ -18,7 +18,7 @@
 #include <net/ipv6.h>
 #include "protocol.h"
 #include "qaware_layout.h"
-#include "qaware.h"
+#include "internal.h"
 
 /* Cyclic ids: a dump resumes after the last one it sent. */
 static DEFINE_XARRAY_FLAGS(qa_stats_reg, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);

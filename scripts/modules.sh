@@ -5,6 +5,7 @@
 #
 #   scripts/modules.sh names|dirs|families|kos    one module per line
 #   scripts/modules.sh table                      name dir family summary
+#   scripts/modules.sh ko NAME                    the object of module NAME
 #
 # kos prints each module's object as Kbuild leaves it, <dir>/<name>.ko,
 # relative to the build directory.  A module's <dir>/requires.config names
@@ -36,6 +37,12 @@ tw_module_dirs() { tw_modules_column 2; }
 tw_module_families() { tw_modules_column 3; }
 tw_module_kos() { tw_modules_table | awk '{ print $2 "/" $1 ".ko" }'; }
 
+# tw_module_ko NAME: <dir>/NAME.ko; fails for a name the registry lacks.
+tw_module_ko() {
+	tw_modules_table | awk -v n="$1" '$1 == n { print $2 "/" $1 ".ko"; found = 1 }
+		END { exit !found }'
+}
+
 # tw_module_missing DIR CONFIG: print the options of DIR/requires.config
 # (CONFIG_X=y lines: what the module needs of the kernel) that the kernel
 # configuration CONFIG lacks, and succeed; fail when it lacks none.
@@ -52,7 +59,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	dirs) tw_module_dirs ;;
 	families) tw_module_families ;;
 	kos) tw_module_kos ;;
+	ko) [ $# -eq 2 ] && tw_module_ko "$2" ;;
 	table) tw_modules_table ;;
-	*) sed -n '3,10s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '3,12s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 fi

@@ -5,7 +5,7 @@
 # level, the options in iproute2's forms, exact keyword matching, one name
 # per idea, errors in one shape and exit codes, JSON output, the version,
 # status (every module of the registry), the man pages and the bash
-# completion; fib's arguments and errors without its module; the benchmark
+# completion; tfib's arguments and errors without its module; the benchmark
 # tool's arguments, methods, text output and its check of the module.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
@@ -92,6 +92,7 @@ section() {
 # The module registry (modules.list): "name dir family summary" per module.
 registry=$("$root/scripts/modules.sh" table) || exit 1
 mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
+families=$(awk '{ print $3 }' <<<"$registry" | paste -sd ' ')
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
@@ -99,7 +100,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 102
+tap_plan 104
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -116,6 +117,9 @@ tap_ok "help: objects are version status, one per module of the registry, help" 
 	test "$objs" = "version status ${mod_objs}help "
 [ "$objs" = "version status ${mod_objs}help " ] ||
 	tap_diag "objects \"$objs\", registry's \"$mod_objs\""
+# One name per module: its object is its family's name.
+tap_ok "help: each module's object is named after its family ($families)" \
+	test "$mod_objs" = "$families "
 run -h
 tap_ok "-h prints the same as help" cmp -s "$out" "$tmp/help"
 run --help
@@ -538,44 +542,44 @@ else
 	done
 fi
 
-# --- fib: arguments and errors, no module needed ---------------------------------
-fib_cmds="create del show set get unset dump bind unbind stats bench"
-run fib help
+# --- tfib: arguments and errors, no module needed ---------------------------------
+tfib_cmds="create del show set get unset dump bind unbind stats bench"
+run tfib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "fib help: create del show set get unset dump bind unbind stats bench help" \
-	test "$cmds" = "$fib_cmds help "
-tap_ok "fib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
+tap_ok "tfib help: create del show set get unset dump bind unbind stats bench help" \
+	test "$cmds" = "$tfib_cmds help "
+tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
-for c in $fib_cmds; do
-	expect 0 "^Usage: timewire fib $c( |\$)" fib "$c" help || ok=1
-	run fib "$c" help
-	args_of "$out" > "$tmp/args-fib-$c"
+for c in $tfib_cmds; do
+	expect 0 "^Usage: timewire tfib $c( |\$)" tfib "$c" help || ok=1
+	run tfib "$c" help
+	args_of "$out" > "$tmp/args-tfib-$c"
 done
-tap_ok "every fib command has help" test $ok -eq 0
+tap_ok "every tfib command has help" test $ok -eq 0
 ok=0
 for c in create del set get unset dump bind unbind; do
-	grep -q "^Usage: timewire fib $c \[ table \] NAME" <("$TW" fib $c help) ||
-		{ ok=1; tap_diag "fib $c: NAME not required"; }
+	grep -q "^Usage: timewire tfib $c \[ table \] NAME" <("$TW" tfib $c help) ||
+		{ ok=1; tap_diag "tfib $c: NAME not required"; }
 done
 for c in show stats; do
-	grep -q "^Usage: timewire fib $c \[ \[ table \] NAME \]\$" <("$TW" fib $c help) ||
-		{ ok=1; tap_diag "fib $c: NAME not optional"; }
+	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
+		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
 done
-grep -q "^Usage: timewire fib bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" \
-	<("$TW" fib bench help) || { ok=1; tap_diag "fib bench: NAME not optional"; }
-tap_ok "fib: NAME is required but by show, stats and bench, its keyword \"table\" optional" \
+grep -q "^Usage: timewire tfib bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" \
+	<("$TW" tfib bench help) || { ok=1; tap_diag "tfib bench: NAME not optional"; }
+tap_ok "tfib: NAME is required but by show, stats and bench, its keyword \"table\" optional" \
 	test $ok -eq 0
 
-# fib_refused ERROR ARGS...: "timewire fib ARGS" exits 1 with one "Error:"
+# tfib_refused ERROR ARGS...: "timewire tfib ARGS" exits 1 with one "Error:"
 # line that is ERROR (exactly), the hint after it, nothing on stdout.
 # The list below gives "ERROR@ARGS" per line.
-fib_refused() {
+tfib_refused() {
 	local want=$1
 	shift
-	run fib "$@"
+	run tfib "$@"
 	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
 		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
-		tap_diag "timewire fib $*: exit $rc, stderr:"
+		tap_diag "timewire tfib $*: exit $rc, stderr:"
 		sed 's/^/#   /' "$err"
 		tap_diag "wanted: Error: $want"
 		return 1
@@ -583,7 +587,7 @@ fib_refused() {
 }
 ok=0
 while IFS='@' read -r want args; do
-	eval "fib_refused \"\$want\" $args" || ok=1
+	eval "tfib_refused \"\$want\" $args" || ok=1
 done <<'LIST'
 missing required argument: table NAME@create capacity 8
 missing required argument: capacity N@create t1
@@ -636,21 +640,21 @@ invalid value "1025" for burst: too large; expected an integer from 1 to 1024@be
 invalid value "1024" for forwarder-cpu: too large; expected an integer from 0 to 1023@bench dev lo source lo out d forwarder-cpu 1024
 unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
-tap_ok "fib: every bad, missing or extra argument refused in one line, exit 1" \
+tap_ok "tfib: every bad, missing or extra argument refused in one line, exit 1" \
 	test $ok -eq 0
-tap_ok "fib bench: one device for both ends refused in one line, exit 1" \
-	eval 'refused 1 "^Error: dev and source are both lo: the source needs a device of its own\$" fib bench dev lo source lo out "$tmp/bench" &&
+tap_ok "tfib bench: one device for both ends refused in one line, exit 1" \
+	eval 'refused 1 "^Error: dev and source are both lo: the source needs a device of its own\$" tfib bench dev lo source lo out "$tmp/bench" &&
 	      [ "$(wc -l < "$err")" -eq 1 ] && [ ! -e "$tmp/bench" ]'
-tap_ok "fib: command prefix \"cre\" refused, exit 1" \
-	refused 1 'unknown command "cre" \(did you mean "create"\?' fib cre
+tap_ok "tfib: command prefix \"cre\" refused, exit 1" \
+	refused 1 'unknown command "cre" \(did you mean "create"\?' tfib cre
 if grep -q '^tfib not loaded' "$tmp/status"; then
 	ok=0
 	while read -r args; do
 		# shellcheck disable=SC2086
-		run -j fib $args
+		run -j tfib $args
 		[ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
 		grep -qx 'Error: the tfib module is not loaded (its generic netlink family "tfib" is absent); load it with "modprobe tfib"' "$err" ||
-			{ ok=1; tap_diag "fib $args: exit $rc"; sed 's/^/#   /' "$err"; }
+			{ ok=1; tap_diag "tfib $args: exit $rc"; sed 's/^/#   /' "$err"; }
 	done <<'LIST'
 
 show
@@ -666,10 +670,10 @@ unbind t1
 stats
 stats t1
 LIST
-	tap_ok "fib without the module: every command, exit 2, one line saying how to load it" \
+	tap_ok "tfib without the module: every command, exit 2, one line saying how to load it" \
 		test $ok -eq 0
 else
-	tap_skip "fib without the module: every command, exit 2, one line saying how to load it" \
+	tap_skip "tfib without the module: every command, exit 2, one line saying how to load it" \
 		"tfib is loaded"
 fi
 
@@ -735,9 +739,9 @@ fi
 
 # --- man pages --------------------------------------------------------------
 ok=0
-for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
-	"$root/man/timewire-fib.8" "$root/man/timewire-qaware.8" \
-	"$root/man/tw-omware-bench.8"; do
+pages=("$root/man/timewire.8")
+for f in $families; do pages+=("$root/man/timewire-$f.8"); done
+for page in "${pages[@]}" "$root/man/tw-omware-bench.1"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -749,11 +753,11 @@ for page in "$root/man/timewire.8" "$root/man/timewire-omware.8" \
 done
 # Every keyword of every command, as its help names it, in the page; every
 # object of the help in timewire.8.
-for c in send train pair bench $(printf 'fib-%s ' $fib_cmds) \
+for c in send train pair bench $(printf 'tfib-%s ' $tfib_cmds) \
 	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
-	bench) page=$root/man/tw-omware-bench.8 ;;
-	fib-*) page=$root/man/timewire-fib.8 ;;
+	bench) page=$root/man/tw-omware-bench.1 ;;
+	tfib-*) page=$root/man/timewire-tfib.8 ;;
 	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
 	esac
@@ -774,6 +778,27 @@ for c in 0 1 2 3 5; do
 done
 tap_ok "man pages: sections, no groff warnings, every keyword and exit code" \
 	test $ok -eq 0
+
+# man_objects: timewire.8 names the objects as modules.list has them: its
+# synopsis's OBJECT and its OBJECTS section version, status and each
+# module's family, its SEE ALSO each module's page, in the registry's order.
+man_objects() {
+	local page=$root/man/timewire.8 want="version status $families" got
+
+	got=$(sed -n '/^\.IR OBJECT " := { "$/{n;p;}' "$page" |
+		sed 's/^\.BR //; s/ " }"$//; s/ " | " / /g')
+	[ "$got" = "$want" ] ||
+		{ tap_diag "timewire.8's OBJECT: \"$got\", not \"$want\""; return 1; }
+	got=$(sed -n '/^\.SH OBJECTS$/,/^\.SH /{/^\.TP$/{n;s/^\.B //p;};}' "$page" |
+		paste -sd ' ')
+	[ "$got" = "$want" ] ||
+		{ tap_diag "timewire.8's OBJECTS: \"$got\", not \"$want\""; return 1; }
+	got=$(sed -n '/^\.SH "\{0,1\}SEE ALSO"\{0,1\}$/,$s/^\.BR timewire\\-\([a-z0-9_]*\) (8),\{0,1\}$/\1/p' \
+		"$page" | paste -sd ' ')
+	[ "$got" = "$families" ] ||
+		{ tap_diag "timewire.8's SEE ALSO: timewire-\"$got\", not \"$families\""; return 1; }
+}
+tap_ok "man: timewire.8's objects and pages are modules.list's" man_objects
 
 # --- bash completion ----------------------------------------------------------
 # complete_words FILE WORDS...: the candidates for the last word, one per
@@ -828,29 +853,29 @@ check "count" "$TW" omware send dev lo schedule periodic 5 cou
 tap_ok "completion: nothing where a number is due, keywords after a whole value" \
 	test $ok -eq 0
 ok=0
-check "$fib_cmds help" "$TW" fib ""
-check "table capacity buckets sync prefetch spares clock help" "$TW" fib create t1 ""
-check "capacity buckets sync prefetch spares clock help" "$TW" fib create table t1 ""
-check "rwlock rcu bucket seqcount" "$TW" fib create t1 sync ""
-check "mono tai realtime" "$TW" fib create t1 capacity 8 clock ""
-check "buckets" "$TW" fib create t1 prefetch bu
-check "" "$TW" fib create t1 capacity ""
-check "" "$TW" fib set t1 user ""
-check "table ts" "$TW" fib set t1 user 1 mac 02:00:00:00:00:01 t
-check "ring inline" "$TW" fib bind t1 dev lo mode ""
-check "memo scan" "$TW" fib bind t1 dev lo pick ""
-check "control-ring control-src" "$TW" fib bind t1 dev lo con
-case " $(cand "$TW" fib bind t1 dev "") " in
+check "$tfib_cmds help" "$TW" tfib ""
+check "table capacity buckets sync prefetch spares clock help" "$TW" tfib create t1 ""
+check "capacity buckets sync prefetch spares clock help" "$TW" tfib create table t1 ""
+check "rwlock rcu bucket seqcount" "$TW" tfib create t1 sync ""
+check "mono tai realtime" "$TW" tfib create t1 capacity 8 clock ""
+check "buckets" "$TW" tfib create t1 prefetch bu
+check "" "$TW" tfib create t1 capacity ""
+check "" "$TW" tfib set t1 user ""
+check "table ts" "$TW" tfib set t1 user 1 mac 02:00:00:00:00:01 t
+check "ring inline" "$TW" tfib bind t1 dev lo mode ""
+check "memo scan" "$TW" tfib bind t1 dev lo pick ""
+check "control-ring control-src" "$TW" tfib bind t1 dev lo con
+case " $(cand "$TW" tfib bind t1 dev "") " in
 *" lo "*) ;;
-*) ok=1; tap_diag "fib bind dev: no device offered" ;;
+*) ok=1; tap_diag "tfib bind dev: no device offered" ;;
 esac
-check "methods" "$TW" fib bench dev lo met
-check "" "$TW" fib bench dev lo rate ""
-case " $(cand "$TW" fib bench dev lo source "") " in
+check "methods" "$TW" tfib bench dev lo met
+check "" "$TW" tfib bench dev lo rate ""
+case " $(cand "$TW" tfib bench dev lo source "") " in
 *" lo "*) ;;
-*) ok=1; tap_diag "fib bench source: no device offered" ;;
+*) ok=1; tap_diag "tfib bench source: no device offered" ;;
 esac
-tap_ok "completion of fib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
+tap_ok "completion of tfib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
 	test $ok -eq 0
 mkdir -p "$tmp/dir.d"
 ok=0
@@ -858,8 +883,8 @@ check "$tmp/dir.d" "$TW" omware send dev lo schedule file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "schedule file: no -o filenames"; }
 check "$tmp/dir.d" "$TW" omware send dev lo report-file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "report-file: no -o filenames"; }
-check "$tmp/dir.d" "$TW" fib bench dev lo source lo out "$tmp/dir."
-grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "fib bench out: no -o filenames"; }
+check "$tmp/dir.d" "$TW" tfib bench dev lo source lo out "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "tfib bench out: no -o filenames"; }
 check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
@@ -903,13 +928,16 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		make -s -C "$root/userspace" install DESTDIR="$inst" \
 			PREFIX=/usr/local >/dev/null &&
 		[ -x "$inst/usr/local/bin/timewire" ] &&
-		[ -x "$inst/usr/local/bin/tw-rx" ] &&
-		[ -x "$inst/usr/local/bin/tw-analyze" ] &&
+		[ -x "$inst/usr/local/bin/tw-omware-rx" ] &&
+		[ -x "$inst/usr/local/bin/tw-omware-analyze" ] &&
 		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
 		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-omware.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-fib.8" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire-qaware.8" ] &&
+		for f in $families; do
+			[ -f "$inst/usr/local/share/man/man8/timewire-$f.8" ] || return 1
+		done &&
+		for p in "$root"/man/tw-*.1; do
+			[ -f "$inst/usr/local/share/man/man1/${p##*/}" ] || return 1
+		done &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
 		"$inst/usr/local/bin/timewire" version >/dev/null &&

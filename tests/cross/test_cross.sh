@@ -69,12 +69,12 @@ check test_guard "adaptive guard (core/guard.c)" \
 	-lpthread -latomic
 # The table's RCU is compat.h's lock-based one here; the stress, shortened
 # for the emulator, checks the 64-bit timestamp is never read torn.
-check test_fib "forwarding table (core/fib.c)" \
-	-DTW_HOST_NO_URCU -I"$core" "$t/test_fib.c" "$core/fib.c" \
+check test_tfib "forwarding table (core/tfib.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$t/test_tfib.c" "$core/tfib.c" \
 	-lpthread -latomic
-check test_fib_stress "forwarding table under concurrent writes" \
+check test_tfib_stress "forwarding table under concurrent writes" \
 	-DTW_HOST_NO_URCU -DSTRESS_UPDATES=5000 -I"$core" \
-	"$t/test_fib_stress.c" "$core/fib.c" -lpthread -latomic
+	"$t/test_tfib_stress.c" "$core/tfib.c" -lpthread -latomic
 check test_pick "worker pick (core/pick.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_pick.c" "$core/pick.c" \
 	-lpthread -latomic

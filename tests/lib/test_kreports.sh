@@ -89,7 +89,7 @@ cat > "$tmp/held" <<'LOG'
 [  389.508220]      genl_rcv_msg+0x439/0x700
 LOG
 
-tap_plan 8
+tap_plan 9
 : > "$tmp/allow"
 is "a module frame is timewire's; other reports are others; repeats counted" \
 	"timewire 1;other 1;timewire 2;other 1;" "$(judge "$tmp/log")"
@@ -112,8 +112,12 @@ is "kmemleak: with modspace=1 it is (the debug kernel has no other module)" \
 : > "$tmp/allow"
 is "a netdev held at unregister: one report, timewire's by its holder" \
 	"timewire 1;" "$(judge "$tmp/held")"
-sig=$(awk -v release=r -f "$awkf" "$tmp/log" | sed -n 4p | cut -f 3)
+sig=$(awk -v mods=omware -v release=r -f "$awkf" "$tmp/log" | sed -n 4p | cut -f 3)
 is "a signature: the first lines without numbers, then the first frames" \
 	"refcount_t: underflow; use-after-free. / WARNING: CPU: N PID: N at lib/refcount.c:N refcount_warn_saturate @ neigh_destroy" \
 	"$sig"
+# The modules are the caller's to name (from modules.list): no default.
+out=$(awk -v release=r -f "$awkf" "$tmp/log" 2>&1)
+is "without mods: exit 2 and a usage line, no verdict" \
+	"2 kreports.awk: -v mods=NAME|... is required" "$? $out"
 tap_done

@@ -55,8 +55,11 @@
 #define GENL_ADMIN	(GENL_ADMIN_PERM | GENL_UNS_ADMIN_PERM)
 #define ATTRS_OFF	((int)(NLMSG_HDRLEN + GENL_HDRLEN))
 
-static const struct nlf_recipe *const recipes[] = { &nlf_omware, &nlf_tfib,
-						     &nlf_qaware };
+static const struct nlf_recipe *const recipes[] = {
+#define NLF_FAMILY(family) &nlf_##family,
+	NLF_FAMILIES
+#undef NLF_FAMILY
+};
 
 /* One attribute of a policy, as CTRL_CMD_GETPOLICY describes it. */
 struct pattr {

@@ -53,8 +53,15 @@ struct nlf_recipe {
 	int (*census)(struct nlf_census *c);
 };
 
-extern const struct nlf_recipe nlf_omware;
-extern const struct nlf_recipe nlf_tfib;
-extern const struct nlf_recipe nlf_qaware;
+/*
+ * One recipe per family of modules.list, nlf_<family> of nlfuzz_<family>.c:
+ * the Makefile defines NLF_FAMILIES as NLF_FAMILY(<family>) for each.
+ */
+#ifndef NLF_FAMILIES
+#error "NLF_FAMILIES: the families of modules.list, as the Makefile sets it"
+#endif
+#define NLF_FAMILY(family) extern const struct nlf_recipe nlf_##family;
+NLF_FAMILIES
+#undef NLF_FAMILY
 
 #endif

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# OMware send-time benchmark: every method of tw-omware-bench on one
-# veth, observed at the wire by tw-rx -d out (the kernel stamps every
+# OMware send-time benchmark: every method of tw-omware-bench on one veth,
+# observed at the wire by tw-omware-rx -d out (the kernel stamps every
 # method's packets at the same point, just before the veth driver), received
-# by a second tw-rx in the peer namespace, analysed by tw-analyze.
+# by a second tw-omware-rx in the peer namespace, analysed by
+# tw-omware-analyze.
 #
 #   tests/omware-bench/bench.sh [--short|--full] [OUTDIR]
 #
@@ -15,18 +16,19 @@
 # Runs as root inside the guest (or any machine where it may create network
 # namespaces); prints TAP.  The order of the methods is shuffled per
 # invocation from a seed it prints (TW_BENCH_SEED repeats a run's order).
-# --full fails when a pre-registered target fails (tw-analyze --strict);
+# --full fails when a pre-registered target fails (tw-omware-analyze --strict);
 # the short run reports its verdicts without asserting them: it is too
 # short to tell noise from a difference.
 #
-#   ns twb-s (sender)                          ns twb-r (receiver)
-#   +-------------------------+               +--------------------------+
-#   | tw-omware-bench         |               | tw-rx: AF_PACKET + UDP   |
-#   | tw-rx -d out (observer) |               |                          |
-#   |  tws0 10.77.0.1/24  ----+---- veth -----+-- twr0 10.77.0.2/24      |
-#   | iperf3 -c (load only)   |               | iperf3 -s (load only)    |
-#   |  twxs 10.78.0.1/24  ----+---- veth -----+-- twxr 10.78.0.2/24      |
-#   +-------------------------+               +--------------------------+
+#   ns twb-s (sender)                   ns twb-r (receiver)
+#   +----------------------------+      +-------------------------------+
+#   | tw-omware-bench            |      | tw-omware-rx: AF_PACKET + UDP |
+#   | tw-omware-rx -d out        |      |                               |
+#   |   (observer)               |      |                               |
+#   |  tws0 10.77.0.1/24  -------+-veth-+-- twr0 10.77.0.2/24           |
+#   | iperf3 -c (load only)      |      | iperf3 -s (load only)         |
+#   |  twxs 10.78.0.1/24  -------+-veth-+-- twxr 10.78.0.2/24           |
+#   +----------------------------+      +-------------------------------+
 #   plus, under load, one busy loop per CPU minus one in the root namespace.
 #
 # Environment overrides (space separated lists): TW_BENCH_ALPHAS,
@@ -46,7 +48,7 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 
 # The etf delta, fixed before the run (us): etf gets txtime = time + delta
 # and so releases at the time whatever the delta; a larger delta only
-# drops fewer late packets.  tw-analyze judges the largest delta run.
+# drops fewer late packets.  tw-omware-analyze judges the largest delta run.
 etf_delta=10000
 
 mode=short
@@ -54,7 +56,7 @@ case "${1:-}" in
 --short) mode=short; shift ;;
 --full) mode=full; shift ;;
 -h|--help)
-	sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0 ;;
 esac
 out=${1:-${TW_OUT:-}}
@@ -86,8 +88,8 @@ train_methods=${TW_BENCH_METHODS:-trains}
 pair_methods=${TW_BENCH_PAIR_METHODS:-pairs}
 
 BENCH=${TW_BENCH_TOOL:-$TW_ROOT/userspace/tools/tw-omware-bench}
-RX=$TW_ROOT/userspace/tools/tw-rx
-AN=$TW_ROOT/userspace/tools/tw-analyze
+RX=$TW_ROOT/userspace/tools/tw-omware-rx
+AN=$TW_ROOT/userspace/tools/tw-omware-analyze
 NS_S=twb-s
 NS_R=twb-r
 raw=$out/raw
@@ -145,8 +147,8 @@ setup() {
 	ip -n "$NS_S" link set twxs up && ip -n "$NS_R" link set twxr up
 }
 
-# observe NS NAME TW-RX-ARGS...: a tw-rx for the whole run; NAME.ready
-# appears once its socket is open.
+# observe NS NAME TW-OMWARE-RX-ARGS...: a tw-omware-rx for the whole run;
+# NAME.ready appears once its socket is open.
 observe() {
 	local ns=$1 name=$2 i
 	shift 2
@@ -159,7 +161,7 @@ observe() {
 	done
 }
 
-# SIGINT makes tw-rx write its CSV; obs_rc is the worst exit status.
+# SIGINT makes tw-omware-rx write its CSV; obs_rc is the worst exit status.
 stop_observers() {
 	local p rc
 
@@ -235,7 +237,7 @@ for c in ip tc iperf3 python3; do
 done
 if [ ! -x "$RX" ] || [ ! -x "$BENCH" ]; then
 	make -s -C "$TW_ROOT/userspace/tools" >/dev/null 2>&1 ||
-		tap_skip_all "tw-rx and tw-omware-bench not built (make -C userspace/tools)"
+		tap_skip_all "tw-omware-rx and tw-omware-bench not built (make -C userspace/tools)"
 fi
 
 nalpha=$(echo "$alphas" | wc -w)
@@ -263,7 +265,7 @@ fi
 # recv.csv records what arrived.
 observe "$NS_S" wire -d out -i tws0 -o "$raw/rx.csv" -s "$raw/rx-summary.json"
 observe "$NS_R" recv -i twr0 -o "$raw/recv.csv" -s "$raw/recv-summary.json"
-tap_ok "observers tw-rx started (wire and receiver)" \
+tap_ok "observers tw-omware-rx started (wire and receiver)" \
 	test -e "$raw/wire.ready" -a -e "$raw/recv.ready"
 # Let the deferred static-key switch settle before the first packet.
 sleep 1
@@ -325,14 +327,14 @@ strict=
 /usr/bin/python3 "$AN" -o "$out" -q $plots $strict "$raw"
 an_rc=$?
 # 1 is a failed target under --strict, not a broken analysis.
-tap_result $((an_rc > 1)) "tw-analyze (exit $an_rc)"
+tap_result $((an_rc > 1)) "tw-omware-analyze (exit $an_rc)"
 [ -n "$plots" ] &&
-	tap_diag "plots: /usr/bin/python3 userspace/tools/tw-analyze -o $out $raw"
+	tap_diag "plots: /usr/bin/python3 userspace/tools/tw-omware-analyze -o $out $raw"
 if [ -s "$out/table.txt" ]; then
 	sed 's/^/# /' "$out/table.txt"
 fi
 if [ "$mode" = full ]; then
-	tap_result $((an_rc != 0)) "pre-registered targets pass (tw-analyze --strict)"
+	tap_result $((an_rc != 0)) "pre-registered targets pass (tw-omware-analyze --strict)"
 else
 	tap_diag "a short run is noisy: its verdicts are indicative, not asserted"
 	tap_ok "targets evaluated" grep -qE '^(PASS|FAIL|N/A) ' "$out/table.txt"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""aoi_check.py RUNDIR: the consistency checks of one tw-fib-source run
-through a forwarder (tfib's, or the XDP peer), after tw-fib-analyze has
+"""aoi_check.py RUNDIR: the consistency checks of one tw-tfib-source run
+through a forwarder (tfib's, or the XDP peer), after tw-tfib-analyze has
 read it (RUNDIR/aoi.json).  Used by fwd_aoi.sh and xdp_forward.sh.
 
   - every app update received was sent, once, and came back after it was

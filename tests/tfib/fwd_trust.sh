@@ -36,7 +36,7 @@ command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 command -v jq >/dev/null || tap_skip_all "jq not installed"
 [ -x "$tw" ] || { echo "Bail out! no timewire CLI at $tw"; exit "$KSFT_FAIL"; }
-"$tw" fib show >/dev/null 2>&1 || tap_skip_all "the tfib module is not loaded"
+"$tw" tfib show >/dev/null 2>&1 || tap_skip_all "the tfib module is not loaded"
 
 cleanup() {
 	ip netns del "$ns_src" 2>/dev/null
@@ -47,7 +47,7 @@ trap cleanup EXIT
 
 in_src() { ip netns exec "$ns_src" "$@"; }
 in_fwd() { ip netns exec "$ns_fwd" "$@"; }
-fib() { in_fwd "$tw" fib "$@"; }
+tfib() { in_fwd "$tw" tfib "$@"; }
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
 topology() {
@@ -77,12 +77,12 @@ control() {	# control IFNAME DST_MAC USER
 }
 
 # has_user TABLE USER: the table holds an entry for USER.
-has_user() { fib get "$1" user "$2" >/dev/null 2>&1; }
+has_user() { tfib get "$1" user "$2" >/dev/null 2>&1; }
 
 # counter TABLE NAME: one counter of the table (jq: Python starts slowly
 # in an emulated guest).
 counter() {
-	fib -j stats "$1" |
+	tfib -j stats "$1" |
 		jq -er --arg k "$2" '[.. | objects | select(has("stats"))][0].stats[$k]'
 }
 
@@ -116,9 +116,9 @@ until_counter() {	# until_counter TABLE NAME VALUE
 
 # Frames of the uppers of f0 do not reach f0's inline binding; its own do.
 lower() {
-	fib create lower capacity 64 sync rcu &&
-		fib bind lower dev f0 mode inline &&
-		fib set lower user 2 mac "$sink_mac" ||
+	tfib create lower capacity 64 sync rcu &&
+		tfib bind lower dev f0 mode inline &&
+		tfib set lower user 2 mac "$sink_mac" ||
 		{ tap_result 1 "bind a table to f0"; return; }
 	tap_ok "a control packet from VLAN 100 does not write f0's table" \
 		eval 'control s0.100 "$fwd_mac" 1 && ! has_user lower 1'
@@ -137,26 +137,26 @@ lower() {
 	tap_ok "a data packet on f0 itself is forwarded untagged" \
 		send s0 "$fwd_mac" --set user=2 --set seq=6 \
 		--expect dst="$sink_mac" --expect src="$fwd_mac"
-	fib del lower
+	tfib del lower
 }
 
 # The same through the rings: the check comes before the mode's path.
 lower_ring() {
-	fib create lower capacity 64 && fib bind lower dev f0 mode ring ||
+	tfib create lower capacity 64 && tfib bind lower dev f0 mode ring ||
 		{ tap_result 1 "bind a table to f0 with rings"; return; }
 	tap_ok "ring: a control packet from VLAN 100 is not queued for f0's table" \
 		eval 'control s0.100 "$fwd_mac" 1 && control s0 "$fwd_mac" 4 &&
 		      until_user lower 4 && ! has_user lower 1 &&
 		      counter_is lower rx 1'
-	fib del lower
+	tfib del lower
 }
 
 # The drop rules against loops and floods, on an inline binding of f0.
 loops() {
-	fib create trust capacity 64 && fib bind trust dev f0 mode inline &&
-		fib set trust user 2 mac "$sink_mac" &&
-		fib set trust user 3 mac "$src_mac" &&
-		fib set trust user 4 mac "$fwd_mac" ||
+	tfib create trust capacity 64 && tfib bind trust dev f0 mode inline &&
+		tfib set trust user 2 mac "$sink_mac" &&
+		tfib set trust user 3 mac "$src_mac" &&
+		tfib set trust user 4 mac "$fwd_mac" ||
 		{ tap_result 1 "bind a table to f0"; return; }
 	tap_ok "a data packet leaves with its hop limit taken one" \
 		send s0 "$fwd_mac" --set user=2 --set seq=1 --set hop_limit=5 \
@@ -182,20 +182,20 @@ loops() {
 	tap_ok "a data packet whose next hop is the device is dropped" \
 		eval 'send s0 "$fwd_mac" --set user=4 --set seq=6 --expect-none &&
 		      counter_is trust drop_loop 2 && counter_is trust forwarded 2'
-	fib del trust
+	tfib del trust
 }
 
 # A binding that lists its control sources.
 sources() {
-	fib create trust capacity 64 ||
+	tfib create trust capacity 64 ||
 		{ tap_result 1 "create a table"; return; }
 	tap_ok "a group address as control source is refused, and named" \
-		eval 'fib bind trust dev f0 control-src 01:00:5e:00:00:01 2>&1 |
+		eval 'tfib bind trust dev f0 control-src 01:00:5e:00:00:01 2>&1 |
 		      grep -q "control source must be a unicast MAC address"'
-	fib bind trust dev f0 mode inline control-src "$ctl_mac,02:00:00:00:00:78" ||
+	tfib bind trust dev f0 mode inline control-src "$ctl_mac,02:00:00:00:00:78" ||
 		{ tap_result 1 "bind a table to f0 with control sources"; return; }
 	tap_ok "the binding shows its control sources" \
-		eval 'fib -j show trust | jq -e --arg a "$ctl_mac" \
+		eval 'tfib -j show trust | jq -e --arg a "$ctl_mac" \
 			"[.. | objects | select(has(\"control_src\"))][0].control_src == [\$a, \"02:00:00:00:00:78\"]" >/dev/null'
 	tap_ok "a control packet from an unlisted source is dropped and counted" \
 		eval 'control s0 "$fwd_mac" 5 && ! has_user trust 5 &&
@@ -204,12 +204,12 @@ sources() {
 		eval 'send s0 "$fwd_mac" --src "$ctl_mac" --set type=1 --set user=6 \
 			--set seq=1 --set mac="$sink_mac" && has_user trust 6 &&
 		      counter_is trust rx_control 1'
-	fib del trust
+	tfib del trust
 }
 
 # A table bound to the VLAN device and to the bond forwards.
 uppers() {
-	fib create vlan capacity 64 && fib bind vlan dev f0.100 mode inline ||
+	tfib create vlan capacity 64 && tfib bind vlan dev f0.100 mode inline ||
 		{ tap_result 1 "bind a table to f0.100"; return; }
 	tap_ok "a table bound to f0.100 learns from VLAN 100" \
 		eval 'control s0.100 "$fwd_mac" 7 && until_counter vlan rx 1 &&
@@ -217,10 +217,10 @@ uppers() {
 	tap_ok "a table bound to f0.100 forwards back into VLAN 100" \
 		send s0.100 "$fwd_mac" --set user=7 --set seq=8 \
 		--expect dst="$sink_mac" --expect src="$fwd_mac"
-	fib del vlan
+	tfib del vlan
 
-	fib create slave capacity 64 && fib bind slave dev f1 mode inline &&
-		fib create bond capacity 64 && fib bind bond dev bond0 mode inline ||
+	tfib create slave capacity 64 && tfib bind slave dev f1 mode inline &&
+		tfib create bond capacity 64 && tfib bind bond dev bond0 mode inline ||
 		{ tap_result 1 "bind tables to f1 and bond0"; return; }
 	tap_ok "a control packet to bond0 writes bond0's table, not its slave's" \
 		eval 'control s1 "$bond_mac" 9 && until_counter bond rx 1 &&
@@ -229,8 +229,8 @@ uppers() {
 	tap_ok "a table bound to bond0 forwards out of the bond" \
 		send s1 "$bond_mac" --set user=9 --set seq=10 \
 		--expect dst="$sink_mac" --expect src="$bond_mac"
-	fib del slave
-	fib del bond
+	tfib del slave
+	tfib del bond
 }
 
 tap_plan 21

@@ -107,10 +107,10 @@ mover() {
 binder() {
 	binds=0
 	while kill -0 "$1" 2>/dev/null; do
-		ip netns exec "$ns" "$tw" fib bind r0 dev tfr0 >/dev/null 2>&1 ||
+		ip netns exec "$ns" "$tw" tfib bind r0 dev tfr0 >/dev/null 2>&1 ||
 			continue
 		binds=$((binds + 1))
-		ip netns exec "$ns" "$tw" fib unbind r0 >/dev/null 2>&1
+		ip netns exec "$ns" "$tw" tfib unbind r0 >/dev/null 2>&1
 	done
 }
 
@@ -166,13 +166,13 @@ wait "$mpid"
 tap_diag "race: $binds binds took the device in $RACE_ROUNDS round trips"
 tap_ok "race: a bind after the race takes the device" \
 	eval 'ip -n "$ns2" link set tfr0 netns "$ns" 2>/dev/null;
-	      ip netns exec "$ns" "$tw" fib bind r0 dev tfr0'
+	      ip netns exec "$ns" "$tw" tfib bind r0 dev tfr0'
 tap_ok "race: the device is deleted without waiting on a binding" del_tfr0
 tap_ok "race: deleting the device unbound the table" \
-	eval 'ip netns exec "$ns" "$tw" -j fib show r0 > "$showf" &&
+	eval 'ip netns exec "$ns" "$tw" -j tfib show r0 > "$showf" &&
 	      grep -q "\"entries\"" "$showf" && ! grep -q "\"ifindex\"" "$showf"'
 tap_ok "race: kernel log clean" tw_kmsg_clean "$mark"
 
-tw_kmemleak tfib 'tfib_|tw_fib_|\[tfib\]'
+tw_kmemleak tfib 'tfib_|tw_tfib_|\[tfib\]'
 
 tap_done

@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The XDP peer of the forwarder (userspace/xdp/tfib_xdp.bpf.c, loaded by
-# tw-fib-xdp): packets one at a time with every header field checked, its
+# tw-tfib-xdp): packets one at a time with every header field checked, its
 # map and counters exact, the same with the control packets handled in
-# user space (--user-control, tw-fib-xdp serve), then tw-fib-source
-# through it for about 2 s and tw-fib-analyze's records checked for
+# user space (--user-control, tw-tfib-xdp serve), then tw-tfib-source
+# through it for about 2 s and tw-tfib-analyze's records checked for
 # consistency as fwd_aoi.sh does (fwd_aoi.sh runs xdp-user through
-# timewire fib bench).
+# timewire tfib bench).
 #
-#   netns src: s0 (xdp_pkt.py, tw-fib-source) ---veth--- f0 :netns fwd
+#   netns src: s0 (xdp_pkt.py, tw-tfib-source) ---veth--- f0 :netns fwd
 #              tfib_xdp_pass (native)                     tfib_xdp
 #
 # veth takes a native XDP_TX frame from f0 only while s0 runs NAPI, which
 # an XDP program on s0 turns on: the pass-through one.  Generic mode needs
-# none.  Skipped (never passed) where tw-fib-xdp cannot be built: no
+# none.  Skipped (never passed) where tw-tfib-xdp cannot be built: no
 # clang, libbpf-dev or bpftool on the host.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 tools=$TW_ROOT/userspace/tools
-xdp=$tools/tw-fib-xdp
+xdp=$tools/tw-tfib-xdp
 pkt=$here/xdp_pkt.py
 ns_src=xdp-src-$$
 ns_fwd=xdp-fwd-$$
@@ -32,13 +32,13 @@ server=
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
-if [ ! -x "$xdp" ] || [ ! -x "$tools/tw-fib-source" ]; then
+if [ ! -x "$xdp" ] || [ ! -x "$tools/tw-tfib-source" ]; then
 	why=$(make -s -C "$TW_ROOT/userspace" tools 2>&1)
 	case $why in
-	*"tw-fib-xdp not built"*) tap_skip_all "$why" ;;
+	*"tw-tfib-xdp not built"*) tap_skip_all "$why" ;;
 	esac
-	[ -x "$xdp" ] && [ -x "$tools/tw-fib-source" ] ||
-		{ echo "Bail out! tw-fib-xdp not built: $why"; exit "$KSFT_FAIL"; }
+	[ -x "$xdp" ] && [ -x "$tools/tw-tfib-source" ] ||
+		{ echo "Bail out! tw-tfib-xdp not built: $why"; exit "$KSFT_FAIL"; }
 fi
 
 cleanup() {
@@ -60,7 +60,7 @@ topology() {
 }
 
 # The forwarder on f0 (native, the peer passing) or generic (no peer).
-attach() {	# attach native|generic [tw-fib-xdp attach options]
+attach() {	# attach native|generic [tw-tfib-xdp attach options]
 	local mode=$1
 	shift
 	in_fwd "$xdp" detach f0 2>/dev/null
@@ -223,11 +223,11 @@ generic() {
 		      ! in_src ip link show s0 | grep -q prog/xdp'
 }
 
-# tw-fib-source through the forwarder, about 2 s at 2000 pps.
+# tw-tfib-source through the forwarder, about 2 s at 2000 pps.
 aoi_run() {	# aoi_run DIR
 	attach native -e 1024 &&
 	in_fwd "$xdp" set f0 1-100 "$sink_mac" &&
-	in_src "$tools/tw-fib-source" -q -i s0 -d "$fwd_mac" -o "$1" \
+	in_src "$tools/tw-tfib-source" -q -i s0 -d "$fwd_mac" -o "$1" \
 		-r 2000 -n 4000 -u 100 -c 0.1 -s 3 --label fwd=xdp \
 		--counters-cmd "ip netns exec $ns_fwd $xdp stats f0" \
 		> "$1.summary"
@@ -240,16 +240,16 @@ sink_mac=$(mac_of "$ns_src" s0)
 fwd_mac=$(mac_of "$ns_fwd" f0)
 tx_mac=02:00:00:00:00:51
 
-tap_ok "tw-fib-xdp attaches to f0 (native) and the pass-through to s0" \
+tap_ok "tw-tfib-xdp attaches to f0 (native) and the pass-through to s0" \
 	attach native
 packets
 malformed
 user_control
 generic
-tap_ok "xdp: tw-fib-source sends the trace through the XDP peer" \
+tap_ok "xdp: tw-tfib-source sends the trace through the XDP peer" \
 	aoi_run "$out/xdp"
-tap_ok "tw-fib-analyze reads the run" \
-	python3 "$tools/tw-fib-analyze" -q --no-plots "$out"
+tap_ok "tw-tfib-analyze reads the run" \
+	python3 "$tools/tw-tfib-analyze" -q --no-plots "$out"
 if [ -f "$out/xdp/aoi.json" ]; then
 	tap_ok "xdp: counts and ages are consistent" \
 		python3 "$here/aoi_check.py" "$out/xdp"

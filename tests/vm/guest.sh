@@ -40,13 +40,17 @@ record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
 	echo "$2" > "$TW_OUT/$n.rc"
 }
 
-# MODULES entries: "name" for $TW_KO_DIR/name/name.ko, or a path below
-# $TW_KO_DIR without the .ko suffix.
+# MODULES entries: a module of modules.list by its name (its object is
+# $TW_KO_DIR/<dir>/<name>.ko), or a path below $TW_KO_DIR without the .ko
+# suffix (the harness's own test module).
 ko_path() {
+	local ko
+
 	case $1 in
-	*/*) echo "${TW_KO_DIR:-$TW_ROOT}/$1.ko" ;;
-	*) echo "${TW_KO_DIR:-$TW_ROOT}/$1/$1.ko" ;;
+	*/*) ko=$1.ko ;;
+	*) ko=$("$TW_ROOT/scripts/modules.sh" ko "$1") || ko="$1 (not in modules.list)" ;;
 	esac
+	echo "$TW_KO_DIR/$ko"
 }
 ko_name() { basename "$1"; }
 

@@ -14,6 +14,9 @@
 #
 #   awk -v mods='omware|tfib' -v release=R -v allow=FILE -f kreports.awk LOG...
 #
+# mods, the modules' names as an ERE alternation, is required: the callers
+# read them from modules.list (scripts/modules.sh names).
+#
 # Allowlist lines: RELEASE<TAB>SIGNATURE-ERE<TAB>REASON ("*" for any
 # release); "#" starts a comment.
 
@@ -83,8 +86,11 @@ function flush(   sig, i, f, n, tw) {
 }
 
 BEGIN {
-	if (mods == "")
-		mods = "omware|tfib|mptcp_qaware"
+	if (mods == "") {
+		print "kreports.awk: -v mods=NAME|... is required" > "/dev/stderr"
+		usage = 1
+		exit 2
+	}
 	nallow = 0
 	while (allow != "" && (getline l < allow) > 0) {
 		if (l ~ /^#/ || l ~ /^[ \t]*$/)
@@ -127,6 +133,8 @@ BEGIN {
 }
 
 END {
+	if (usage)
+		exit 2
 	flush()
 	for (i = 1; i <= nsig; i++) {
 		sig = order[i]

@@ -139,7 +139,7 @@ elif [ "$TCG_THREAD" = single ]; then
 	accel+=("--qemu-opts=-accel tcg,thread=single")
 else
 	# A thread per vCPU: QEMU 7.2 seems to mis-emulate SLUB's cmpxchg16b under
-	# contention (two bench-fib runs died of corrupt slab lists at 700 s,
+	# contention (two bench-tfib runs died of corrupt slab lists at 700 s,
 	# one with reserved EFLAGS bits set); without CX16 the kernel takes
 	# its locked path and the same run finished.
 	accel+=("--qemu-opts=-cpu max,-cx16")

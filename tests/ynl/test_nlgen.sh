@@ -6,8 +6,10 @@
 # (tests/ynl/nlgen_check.py writes the checking program).  Then the checks
 # are shown able to fail: a table changed by hand, and a spec naming an
 # attribute the header lacks.  Last, the module registry: each module has its
-# Kbuild and its spec, and the CLI's modules.h (scripts/modules-gen.sh)
-# lists exactly the registry.
+# Kbuild, and every other piece of it carries its family's name (spec, UAPI
+# header, client library, CLI object, man page, guest suite, fuzzer recipe,
+# documentation page); the CLI's modules.h (scripts/modules-gen.sh) lists
+# exactly the registry.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -108,10 +110,23 @@ else
 	tap_skip "a spec attribute missing from the UAPI header fails the build" "no omware spec"
 fi
 
+# module_pieces DIR FAMILY: the files a module of the registry is made of,
+# each named after its family; the missing ones as diagnostics.
+module_pieces() {
+	local dir=$1 f=$2 p missing=0
+
+	for p in "$dir/Kbuild" "Documentation/netlink/specs/$f.yaml" \
+		 "include/uapi/linux/$f.h" "userspace/$f/" "userspace/timewire/$f.c" \
+		 "man/timewire-$f.8" "tests/$f/settings" "tests/nlfuzz/nlfuzz_$f.c" \
+		 "Documentation/$f.rst"; do
+		[ -e "$top/$p" ] || { tap_diag "no $p"; missing=1; }
+	done
+	return $missing
+}
 for m in "${modules[@]}"; do
 	read -r name dir family _ <<< "$m"
-	tap_ok "registry: $name has $dir/Kbuild and the spec of family $family" \
-		test -f "$top/$dir/Kbuild" -a -f "$top/Documentation/netlink/specs/$family.yaml"
+	tap_ok "registry: $name has $dir/Kbuild and its pieces named $family" \
+		module_pieces "$dir" "$family"
 done
 
 # The TW_MODULE() lines, printed back, must give every module of the

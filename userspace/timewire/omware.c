@@ -4,7 +4,7 @@
  * live in omware_send.c (send, train, pair) and omware_show.c (show,
  * flush, cancel).
  */
-#include "omware.h"
+#include "omware_cli.h"
 
 static const struct tw_cmd *const omware_cmds[] = {
 	&omware_send_cmd,

@@ -15,7 +15,7 @@
 #include "lib/print.h"
 #include "lib/stats.h"
 #include "lib/stop.h"
-#include "omware.h"
+#include "omware_cli.h"
 #include "omware/attrs.h"
 #include "omware/packet.h"
 #include "omware/probe.h"

@@ -9,7 +9,7 @@
 
 #include "lib/clock.h"
 #include "lib/print.h"
-#include "omware.h"
+#include "omware_cli.h"
 #include "omware/attrs.h"
 #include "omware/session.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lib/print.h"
-#include "qaware.h"
+#include "qaware_cli.h"
 
 static int parse_sched(void *dst, int argc, char **argv)
 {

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "qaware.h"
+#include "qaware_cli.h"
 
 #define QA_MODULE	"mptcp_qaware"
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "lib/print.h"
-#include "qaware.h"
+#include "qaware_cli.h"
 
 static void print_addr(const char *key, int family, const struct in6_addr *a)
 {

@@ -1572,7 +1572,7 @@ static const char bench_notes_tail[] =
 "setup.  The methods run in an order shuffled by \"seed\", after a warm-up\n"
 "run of the first of them.  Each run (the warm-up and each etf delta too)\n"
 "gets its own UDP source port, its tag, counting up from \"sport\", so a\n"
-"receiver (tw-rx) can tell them apart.\n"
+"receiver (tw-omware-rx) can tell them apart.\n"
 "etf and fq replace the device's root qdisc for their run and delete it\n"
 "afterwards, which restores the default one.  Needs CAP_NET_ADMIN.\n";
 

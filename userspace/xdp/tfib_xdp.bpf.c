@@ -8,7 +8,7 @@
  *   - a control packet sets its user's tuple with bpf_map_update_elem()
  *     (a multicast or zero next hop is refused) and is consumed; with
  *     control_to_user set it passes to the stack instead, where a process
- *     (tw-fib-xdp serve) reads it from a packet socket and writes the map;
+ *     (tw-tfib-xdp serve) reads it from a packet socket and writes the map;
  *   - a data packet looks its user up, gets the tuple's timestamp and
  *     sequence in addr_ns and addr_seq, the tuple's MAC as Ethernet
  *     destination and the interface's own as source, and leaves with

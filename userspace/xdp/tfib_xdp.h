@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tfib_xdp.h - what the XDP peer of the tfib forwarder (tfib_xdp.bpf.c)
- * and its loader (tools/tw-fib-xdp.c) share: the map's value and the
+ * and its loader (tools/tw-tfib-xdp.c) share: the map's value and the
  * counters' indices.
  */
 #ifndef TFIB_XDP_H
@@ -33,7 +33,7 @@ struct tfib_xdp_tuple {
  * TFIB_STATS_A_* (not in their order).  RX_CONTROL counts every control
  * packet here, those then refused (DROP_TABLE_FULL, DROP_BAD_MAC)
  * included, where tfib counts what passed its checks.  With control
- * packets handled in user space, the server (tw-fib-xdp serve) owns the
+ * packets handled in user space, the server (tw-tfib-xdp serve) owns the
  * control drops, the last three, and writes them as CPU 0's values; the
  * program does not touch them then.
  */

@@ -93,16 +93,16 @@ tap_ok "train csv: one sched time per train" awk -F, 'NR > 1 { tr = int(($1) / 4
 show -j omware pair dev twa pairs 10 gap 1000
 tap_ok "pair: 20 sent, 10 gaps" js 'd["sent"]==20 and d["gap_ns"]["count"]==10'
 
-# The smallest packets carry the compact probe; tw-rx restores their
+# The smallest packets carry the compact probe; tw-omware-rx restores their
 # 64-bit scheduled times from the arrival times.
 rm -f $t/ready
-"$root/userspace/tools/tw-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
+"$root/userspace/tools/tw-omware-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
 rxp=$!
 for _ in $(seq 100); do [ -e $t/ready ] && break; sleep 0.1; done
 show omware send dev twa count 30 size 40 schedule periodic 2000 report-file $t/r40.csv
 wait $rxp
 rxrc=$?
-tap_ok "send size 40: 30 sent, tw-rx saw 30 probes of 40 bytes" eval 'test $rc -eq 0 && test $rxrc -eq 0 && awk -F, "NR > 1 && \$9 == 40 { n++ } END { exit n != 30 }" $t/rx40.csv'
+tap_ok "send size 40: 30 sent, tw-omware-rx saw 30 probes of 40 bytes" eval 'test $rc -eq 0 && test $rxrc -eq 0 && awk -F, "NR > 1 && \$9 == 40 { n++ } END { exit n != 30 }" $t/rx40.csv'
 tap_ok "compact probe: receiver's sched_ns equal the reports'" eval 'test "$(tail -n +2 $t/r40.csv | cut -d, -f1,2 | sort)" = "$(tail -n +2 $t/rx40.csv | cut -d, -f2,3 | sort)"'
 
 show omware send dev twa count 3 size 3000 schedule periodic 10

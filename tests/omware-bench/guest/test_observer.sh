@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark's observer: tw-rx -d out stamps every packet at one point,
-# as it leaves for the wire, whatever sent it and whatever happens to it
+# The benchmark's observer: tw-omware-rx -d out stamps every packet at one
+# point, as it leaves for the wire, whatever sent it and whatever happens to it
 # afterwards.  A packet that carries a delivery time (SO_TXTIME) a second
 # in the future must not be recorded late, one a second in the past not
 # early; packets that wait in the taps' own queues (the observer and the
@@ -20,7 +20,7 @@ root=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
 
-RX=$root/userspace/tools/tw-rx
+RX=$root/userspace/tools/tw-omware-rx
 SEND=$here/send_probes.py
 # Realtime-to-monotonic conversion error the brackets allow: far below the
 # second a delivery time would show, and below the 79 us by which the
@@ -33,7 +33,7 @@ ETF_DELTA_NS=10000000
 COUNT=20
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-[ -x "$RX" ] || tap_skip_all "tw-rx not built (make -C userspace)"
+[ -x "$RX" ] || tap_skip_all "tw-omware-rx not built (make -C userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 
 t=$(mktemp -d)
@@ -58,7 +58,8 @@ setup() {
 	ip -n two-a link set lo up && ip -n two-b link set lo up
 }
 
-# start NS READY ARGS...: a tw-rx in NS, waited for until it is listening.
+# start NS READY ARGS...: a tw-omware-rx in NS, waited for until it
+# listens.
 start() {
 	local ns=$1 ready=$2 i
 	shift 2
@@ -113,7 +114,7 @@ PY
 
 tap_plan 8
 tap_ok "setup: two namespaces joined by veth" setup
-tap_ok "observer tw-rx -d out and receiver tw-rx started" \
+tap_ok "observer tw-omware-rx -d out and receiver tw-omware-rx started" \
 	start two-a "$t/wire.ready" -d out -i twoa -o "$t/wire.csv" -s "$t/wire.json" &&
 	start two-b "$t/recv.ready" -i twob -o "$t/recv.csv"
 sleep 1

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Age-of-Information experiment (make bench-fib), through "timewire fib
-# bench": tw-fib-source sends a Zipf(1) trace of 1000 users through tfib.ko
+# The Age-of-Information experiment (make bench-tfib), through "timewire tfib
+# bench": tw-tfib-source sends a Zipf(1) trace of 1000 users through tfib.ko
 # in every sync mode (rings small and large, and inline) and through the
-# XDP peer (tw-fib-xdp; its map set by the program, xdp, and by a process
+# XDP peer (tw-tfib-xdp; its map set by the program, xdp, and by a process
 # reading the control packets, xdp-user), at CDR 0.01 and 0.1, over a
 # sweep of rates R that passes the chain's capacity (with the split, where
 # the forwarder's CPU runs out); plus the baseline (one user, no control
@@ -17,7 +17,7 @@
 #
 # Each run leaves OUTDIR/cdr<CDR>/r<R>/<method>/{events.csv,run.json}
 # (labels sync, fwd, rings; the forwarder's counters over the run).  The
-# host analyses them (tw-fib-analyze).  Runs as root in the guest, tfib
+# host analyses them (tw-tfib-analyze).  Runs as root in the guest, tfib
 # loaded; prints TAP and a progress line per run (also to
 # OUTDIR/../progress.log; the tools' errors in OUTDIR/../bench-errors.log).
 #
@@ -47,7 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
-xdp=$TW_ROOT/userspace/tools/tw-fib-xdp
+xdp=$TW_ROOT/userspace/tools/tw-tfib-xdp
 ns=fibb
 users=1000
 burst=32
@@ -122,14 +122,14 @@ fwd_cpu() {
 	[ "$split" = 1 ] && echo forwarder-cpu 1
 }
 
-# bench ARGS...: timewire fib bench from s0 (the source) through f0 (the
+# bench ARGS...: timewire tfib bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.  A
 # frame f0 refuses s0 is lost: on veth that is the forwarder's receive
 # ring full, which behind a wire loses the frame rather than slowing the
 # source down.
 # shellcheck disable=SC2046 # fwd_cpu's words are two arguments
 bench() {
-	on_source_cpu ip netns exec "$ns" "$TW" fib bench dev f0 source s0 users "$users" \
+	on_source_cpu ip netns exec "$ns" "$TW" tfib bench dev f0 source s0 users "$users" \
 		burst "$burst" seed "$trace_seed" seconds "$secs" refused lost \
 		$(fwd_cpu) "$@" 2>> "$errors"
 }
@@ -236,7 +236,7 @@ for c in ip awk $([ "$split" = 1 ] && echo taskset ethtool pgrep); do
 done
 [ -x "$TW" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
 	{ echo "Bail out! $TW not built"; exit "$KSFT_FAIL"; }
-"$TW" fib show >/dev/null 2>&1
+"$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
 # The source paced by omware where the module is in.
 paced=
@@ -246,7 +246,7 @@ tap_plan 4
 rm -rf "$out" "$progress" "$errors" "$probe_dir"
 mkdir -p "$out" || exit 1
 tap_ok "one namespace, a veth pair: s0 (source) and f0 (forwarder)" topology
-[ -x "$xdp" ] || say "tw-fib-xdp not built: no XDP peer runs"
+[ -x "$xdp" ] || say "tw-tfib-xdp not built: no XDP peer runs"
 [ -n "$paced" ] || say "omware not loaded: no paced runs"
 say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 

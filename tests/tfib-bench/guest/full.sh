@@ -1,3 +1,3 @@
 #!/bin/bash
-# The whole grid (make bench-fib); runs in $TW_OUT/fib.
-exec "$(dirname "$0")/bench.sh" --full "$TW_OUT/fib"
+# The whole grid (make bench-tfib); runs in $TW_OUT/tfib.
+exec "$(dirname "$0")/bench.sh" --full "$TW_OUT/tfib"
