@@ -58,6 +58,11 @@ userspace: ## the timewire CLI and the experiment tools
 
 gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list, in userspace/gen/
 
+# Committed, unlike userspace/gen/: building a module needs no Python.
+.PHONY: gen-kernel
+gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch] (commit them)
+	@scripts/nlgen-kernel.sh
+
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "tfib" generic netlink family: policies and handlers.
+ * The "tfib" generic netlink family: its handlers.  The policies and the
+ * op table are generated from Documentation/netlink/specs/tfib.yaml into
+ * netlink-gen.c.
  *
  * Handlers run in parallel as far as genetlink is concerned and serialise
  * on tfib_lock, which keeps the tables they find alive.  Dumps resume
@@ -17,28 +19,9 @@
 #include <net/sock.h>
 
 #include "internal.h"
-
-#define TFIB_RING_DEFAULT	4096
-#define TFIB_BURST_DEFAULT	64
+#include "netlink-gen.h"
 
 static struct genl_family tfib_family;
-
-/* Limits over the 16 bits a policy holds in place. */
-static const struct netlink_range_validation tfib_size_range = {
-	.min = 1,
-	.max = TFIB_MAX_CAPACITY,
-};
-
-static const struct netlink_range_validation tfib_ring_range = {
-	.min = 1,
-	.max = TFIB_MAX_RING,
-};
-
-/* One entry per attribute, shared by the policies of the commands. */
-#define TFIB_POL_TABLE		{ .type = NLA_NUL_STRING, .len = TFIB_NAME_LEN - 1 }
-#define TFIB_POL_SIZE		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_size_range)
-#define TFIB_POL_RING		NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_ring_range)
-#define TFIB_POL_USER_ID	{ .type = NLA_U32 }
 
 /*
  * The counters of the core, in the order of enum tfib_stats_attr, and the
@@ -56,57 +39,6 @@ static_assert(TFIB_SYNC_RWLOCK == (int)TW_TFIB_RWLOCK &&
 	      TFIB_SYNC_SEQCOUNT == (int)TW_TFIB_SEQCOUNT &&
 	      __TFIB_SYNC_MAX == (int)TW_TFIB_SYNC_COUNT);
 
-static const struct nla_policy tfib_new_policy[TFIB_A_CLOCKID + 1] = {
-	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
-	[TFIB_A_CAPACITY]	= TFIB_POL_SIZE,
-	[TFIB_A_BUCKETS]	= TFIB_POL_SIZE,
-	[TFIB_A_SYNC]		= NLA_POLICY_MAX(NLA_U8, TFIB_SYNC_MAX),
-	[TFIB_A_PREFETCH]	= { .type = NLA_FLAG },
-	[TFIB_A_SPARES]		= TFIB_POL_SIZE,
-	[TFIB_A_CLOCKID]	= NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
-};
-
-static const struct nla_policy tfib_table_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
-};
-
-static const struct nla_policy tfib_set_policy[TFIB_A_FORCE + 1] = {
-	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
-	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
-	[TFIB_A_MAC]		= NLA_POLICY_EXACT_LEN(ETH_ALEN),
-	[TFIB_A_TS_NS]		= { .type = NLA_U64 },
-	[TFIB_A_SEQ]		= { .type = NLA_U32 },
-	[TFIB_A_FORCE]		= { .type = NLA_FLAG },
-};
-
-static const struct nla_policy tfib_entry_policy[TFIB_A_USER_ID + 1] = {
-	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
-	[TFIB_A_USER_ID]	= TFIB_POL_USER_ID,
-};
-
-static const struct nla_policy tfib_bind_policy[TFIB_A_CONTROL_SRC + 1] = {
-	[TFIB_A_TABLE]		= TFIB_POL_TABLE,
-	[TFIB_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[TFIB_A_FWD_MODE]	= NLA_POLICY_MAX(NLA_U8, TFIB_FWD_MODE_MAX),
-	[TFIB_A_PICK]		= NLA_POLICY_MAX(NLA_U8, TFIB_PICK_MAX),
-	[TFIB_A_WORKERS]	= NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_WORKERS),
-	[TFIB_A_CONTROL_RING]	= TFIB_POL_RING,
-	[TFIB_A_DATA_RING]	= TFIB_POL_RING,
-	[TFIB_A_BURST]		= NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_BURST),
-	[TFIB_A_CONTROL_SRC]	= NLA_POLICY_EXACT_LEN(ETH_ALEN),
-};
-
-/* The dumps of tables and counters take no attribute: all are rejected. */
-static const struct nla_policy tfib_none_policy[TFIB_A_MAX + 1];
-
-static const char *const tfib_attr_names[TFIB_A_MAX + 1] = {
-	[TFIB_A_TABLE]		= "TFIB_A_TABLE",
-	[TFIB_A_CAPACITY]	= "TFIB_A_CAPACITY",
-	[TFIB_A_USER_ID]	= "TFIB_A_USER_ID",
-	[TFIB_A_MAC]		= "TFIB_A_MAC",
-	[TFIB_A_IFINDEX]	= "TFIB_A_IFINDEX",
-};
-
 /* Where a dump resumes: after this table, and in it at this entry. */
 struct tfib_dump_ctx {
 	char name[TFIB_NAME_LEN];
@@ -120,15 +52,20 @@ static_assert(sizeof(struct tfib_dump_ctx) <=
 typedef int (*tfib_fill_fn)(struct sk_buff *msg, struct tfib_table *t,
 			    const void *arg);
 
-/* Is the required attribute @type there?  If not, the ack names it. */
-static bool tfib_nl_has(const struct genl_info *info, int type)
+/*
+ * Is the required attribute @type there?  If not, the ack names it, and
+ * the message too: @name is the UAPI name of @type.
+ */
+static bool __tfib_nl_has(const struct genl_info *info, int type,
+			  const char *name)
 {
 	if (!GENL_REQ_ATTR_CHECK(info, type))
 		return true;
-	NL_SET_ERR_MSG_FMT_MOD(info->extack, "request lacks %s",
-			       tfib_attr_names[type]);
+	NL_SET_ERR_MSG_FMT_MOD(info->extack, "request lacks %s", name);
 	return false;
 }
+
+#define tfib_nl_has(info, type) __tfib_nl_has(info, type, #type)
 
 /* The table TFIB_A_TABLE names in the caller's namespace, or an error. */
 static struct tfib_table *tfib_nl_table(const struct genl_info *info)
@@ -304,7 +241,7 @@ static int tfib_nl_check_name(struct genl_info *info)
 	return -EINVAL;
 }
 
-static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_table_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[TFIB_A_TABLE];
 	struct tw_tfib_config cfg = {};
@@ -336,7 +273,7 @@ static int tfib_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int tfib_nl_table_del(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_table_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tfib_table *t;
 	int err = 0;
@@ -372,12 +309,12 @@ static int tfib_nl_fill_table(struct sk_buff *msg, struct tfib_table *t,
 	return tfib_fwd_fill_binding(msg, t);
 }
 
-static int tfib_nl_table_get(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_table_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	return tfib_nl_get_table(info, TFIB_CMD_TABLE_GET, tfib_nl_fill_table);
 }
 
-static int tfib_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int tfib_nl_table_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return tfib_nl_dump_tables(skb, cb, TFIB_CMD_TABLE_GET,
 				   tfib_nl_fill_table);
@@ -497,7 +434,7 @@ static int tfib_nl_stats_fill_reply(struct sk_buff *msg, struct genl_info *info,
  * With a thousand workers the reply is tens of KiB: it is allocated
  * without tfib_lock, then filled under it if the binding still fits.
  */
-static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	int err = -EAGAIN, tries;
@@ -526,7 +463,7 @@ static int tfib_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int tfib_nl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int tfib_nl_stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return tfib_nl_dump_tables(skb, cb, TFIB_CMD_STATS_GET,
 				   tfib_nl_fill_stats);
@@ -544,7 +481,7 @@ static int tfib_nl_put_entry(struct sk_buff *msg, const char *table, u32 id,
 	return 0;
 }
 
-static int tfib_nl_entry_set(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_entry_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
@@ -600,7 +537,7 @@ static int tfib_nl_fill_entry(struct sk_buff *msg, struct tfib_table *t,
 	return tfib_nl_put_entry(msg, t->name, *id, &tuple);
 }
 
-static int tfib_nl_entry_get(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_entry_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[TFIB_A_USER_ID];
 	struct tfib_table *t;
@@ -621,7 +558,7 @@ static int tfib_nl_entry_get(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int tfib_nl_entry_dump_start(struct netlink_callback *cb)
+int tfib_nl_entry_get_start(struct netlink_callback *cb)
 {
 	struct tfib_dump_ctx *ctx = (struct tfib_dump_ctx *)cb->ctx;
 	const struct genl_info *info = genl_info_dump(cb);
@@ -661,7 +598,7 @@ static int tfib_nl_dump_one(void *arg, u32 id,
 	return 0;
 }
 
-static int tfib_nl_entry_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int tfib_nl_entry_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct tfib_dump_ctx *ctx = (struct tfib_dump_ctx *)cb->ctx;
 	struct tfib_entry_dump d = { .skb = skb, .cb = cb, .table = ctx->name };
@@ -680,7 +617,7 @@ static int tfib_nl_entry_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-static int tfib_nl_entry_del(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_entry_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[TFIB_A_USER_ID];
 	struct tfib_table *t;
@@ -782,9 +719,9 @@ static int tfib_nl_bind_cfg(struct genl_info *info, struct tfib_bind_cfg *cfg)
 	cfg->workers = tfib_nl_u32(tb[TFIB_A_WORKERS],
 				   min(num_online_cpus(), TFIB_MAX_WORKERS));
 	cfg->control_ring = tfib_nl_u32(tb[TFIB_A_CONTROL_RING],
-					TFIB_RING_DEFAULT);
-	cfg->data_ring = tfib_nl_u32(tb[TFIB_A_DATA_RING], TFIB_RING_DEFAULT);
-	cfg->burst = tfib_nl_u32(tb[TFIB_A_BURST], TFIB_BURST_DEFAULT);
+					TFIB_DEFAULT_RING);
+	cfg->data_ring = tfib_nl_u32(tb[TFIB_A_DATA_RING], TFIB_DEFAULT_RING);
+	cfg->burst = tfib_nl_u32(tb[TFIB_A_BURST], TFIB_DEFAULT_BURST);
 	return 0;
 }
 
@@ -842,7 +779,7 @@ static struct tfib_table *tfib_nl_unbound_table(struct genl_info *info)
  * to find the device and put the binding in place.  RTNL before
  * tfib_lock, as for the netdev notifier.
  */
-static int tfib_nl_bind(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_bind_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tfib_bind_cfg cfg = {};
 	struct net_device *dev;
@@ -894,7 +831,7 @@ out:
 	return 0;
 }
 
-static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
+int tfib_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tfib_table *t;
 	int err = 0;
@@ -913,32 +850,6 @@ static int tfib_nl_unbind(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&tfib_lock);
 	return err;
 }
-
-#define TFIB_DO(_cmd, _fn, _policy, _flags) \
-	TW_GENL_DO(TFIB_CMD_##_cmd, _fn, _policy, _flags)
-#define TFIB_DUMP(_cmd, _start, _fn, _policy) \
-	TW_GENL_DUMP(TFIB_CMD_##_cmd, _start, _fn, _policy)
-
-/* Split ops: a dump takes other attributes than the do of its command. */
-static const struct genl_split_ops tfib_nl_ops[] = {
-	TFIB_DO(TABLE_NEW, tfib_nl_table_new, tfib_new_policy,
-		GENL_ADMIN_PERM),
-	TFIB_DO(TABLE_DEL, tfib_nl_table_del, tfib_table_policy,
-		GENL_ADMIN_PERM),
-	TFIB_DO(TABLE_GET, tfib_nl_table_get, tfib_table_policy, 0),
-	TFIB_DUMP(TABLE_GET, NULL, tfib_nl_table_dump, tfib_none_policy),
-	TFIB_DO(ENTRY_SET, tfib_nl_entry_set, tfib_set_policy,
-		GENL_ADMIN_PERM),
-	TFIB_DO(ENTRY_GET, tfib_nl_entry_get, tfib_entry_policy, 0),
-	TFIB_DUMP(ENTRY_GET, tfib_nl_entry_dump_start, tfib_nl_entry_dump,
-		  tfib_table_policy),
-	TFIB_DO(ENTRY_DEL, tfib_nl_entry_del, tfib_entry_policy,
-		GENL_ADMIN_PERM),
-	TFIB_DO(BIND, tfib_nl_bind, tfib_bind_policy, GENL_ADMIN_PERM),
-	TFIB_DO(UNBIND, tfib_nl_unbind, tfib_table_policy, GENL_ADMIN_PERM),
-	TFIB_DO(STATS_GET, tfib_nl_stats_get, tfib_table_policy, 0),
-	TFIB_DUMP(STATS_GET, NULL, tfib_nl_stats_dump, tfib_none_policy),
-};
 
 /* tfib_lock serialises the handlers; no need for genl_mutex. */
 static struct genl_family tfib_family =

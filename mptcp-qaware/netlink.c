@@ -5,7 +5,8 @@
  * so every namespace may list them, but their counters are each
  * namespace's own (counters.c); the connections are their namespace's too
  * (stats.c lists them, with their own locking).  Nothing here changes
- * state.
+ * state.  The policies and the op table are generated from
+ * Documentation/netlink/specs/qaware.yaml into netlink-gen.c.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -14,15 +15,9 @@
 #include <tw/genl.h>
 #include <uapi/linux/qaware.h>
 #include "internal.h"
+#include "netlink-gen.h"
 
 static struct genl_family qa_family;
-
-static const struct nla_policy qa_sched_policy[QAWARE_A_SCHED + 1] = {
-	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = QAWARE_NAME_LEN - 1 },
-};
-
-/* A dump of the schedulers takes no attribute: every one is rejected. */
-static const struct nla_policy qa_none_policy[QAWARE_A_MAX + 1];
 
 /* @s with the counters of @net, the caller's namespace. */
 static int qa_nl_fill_sched(struct sk_buff *msg, const struct qa_sched *s,
@@ -51,7 +46,7 @@ static const struct qa_sched *qa_nl_find(const char *name)
 	return NULL;
 }
 
-static int qa_nl_sched_get(struct sk_buff *skb, struct genl_info *info)
+int qaware_nl_sched_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[QAWARE_A_SCHED];
 	const struct qa_sched *s;
@@ -81,7 +76,8 @@ static int qa_nl_sched_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* cb->args[0]: the index of the next scheduler to send. */
-static int qa_nl_sched_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int qaware_nl_sched_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb)
 {
 	unsigned int i;
 	void *hdr;
@@ -179,7 +175,7 @@ static int qa_nl_fill_conn(struct sk_buff *msg, const struct qa_stats_snap *s)
 }
 
 /* The dump of connections may name a scheduler: cb->args[1] = its index + 1. */
-static int qa_nl_conn_start(struct netlink_callback *cb)
+int qaware_nl_conn_get_start(struct netlink_callback *cb)
 {
 	struct nlattr *attr = genl_info_dump(cb)->attrs[QAWARE_A_SCHED];
 	const struct qa_sched *s;
@@ -219,7 +215,7 @@ static bool qa_nl_put_conn(struct sk_buff *skb, struct netlink_callback *cb,
  * does not fit waits for the next skb; one that cannot fit an empty one
  * (16 subflows do) would end the dump early, so it fails it instead.
  */
-static int qa_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int qaware_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct qa_sched *only = cb->args[1] ?
 				      &qa_scheds[cb->args[1] - 1] : NULL;
@@ -247,18 +243,10 @@ static int qa_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
-/* Split ops: the dump takes other attributes than the do. */
-static const struct genl_split_ops qa_nl_ops[] = {
-	TW_GENL_DO(QAWARE_CMD_SCHED_GET, qa_nl_sched_get, qa_sched_policy, 0),
-	TW_GENL_DUMP(QAWARE_CMD_SCHED_GET, NULL, qa_nl_sched_dump,
-		     qa_none_policy),
-	TW_GENL_DUMP(QAWARE_CMD_CONN_GET, qa_nl_conn_start, qa_nl_conn_dump,
-		     qa_sched_policy),
-};
-
 /* The handlers only read: no need for genl_mutex. */
 static struct genl_family qa_family =
-	TW_GENL_FAMILY(QAWARE_FAMILY_NAME, QAWARE_FAMILY_VERSION, qa_nl_ops);
+	TW_GENL_FAMILY(QAWARE_FAMILY_NAME, QAWARE_FAMILY_VERSION,
+		       qaware_nl_ops);
 
 int qa_nl_init(void)
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "omware" generic netlink family: policies, handlers and
- * the building of send reports.
+ * The "omware" generic netlink family: its handlers and the building of
+ * send reports.  The policies and the op table are generated from
+ * Documentation/netlink/specs/omware.yaml into netlink-gen.c.
  *
  * Handlers run in parallel as far as genetlink is concerned; they serialise
  * on omw_lock, which also keeps sessions alive while a handler uses them.
@@ -18,6 +19,7 @@
 #include <net/sock.h>
 
 #include "omw.h"
+#include "netlink-gen.h"
 
 static struct genl_family omw_family;
 
@@ -39,57 +41,6 @@ static int omw_check_clockid(const struct nlattr *attr,
 			    "clock must be CLOCK_MONOTONIC, CLOCK_REALTIME or CLOCK_TAI");
 	return -EINVAL;
 }
-
-static const struct netlink_range_validation omw_guard_range = {
-	.min = OMW_GUARD_MIN_NS,
-	.max = OMW_GUARD_MAX_LIMIT,
-};
-
-static const struct nla_policy omw_pkt_policy[OMWARE_PKT_A_MAX + 1] = {
-	[OMWARE_PKT_A_TIME]	= { .type = NLA_U64 },
-	[OMWARE_PKT_A_COOKIE]	= { .type = NLA_U64 },
-	/* Upper bounds depend on the device MTU: checked when building. */
-	[OMWARE_PKT_A_FRAME]	= NLA_POLICY_MIN_LEN(ETH_HLEN),
-	[OMWARE_PKT_A_PAYLOAD]	= NLA_POLICY_MIN_LEN(1),
-	[OMWARE_PKT_A_DST_MAC]	= NLA_POLICY_ETH_ADDR,
-	[OMWARE_PKT_A_PROTO]	= NLA_POLICY_MIN(NLA_BE16, ETH_P_802_3_MIN),
-};
-
-static const struct nla_policy omw_new_policy[OMWARE_A_MAX_BYTES + 1] = {
-	[OMWARE_A_IFINDEX]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_CLOCKID]	= NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
-	[OMWARE_A_MODE]		= NLA_POLICY_MAX(NLA_U8, OMWARE_MODE_MAX),
-	[OMWARE_A_XMIT]		= NLA_POLICY_MAX(NLA_U8, OMWARE_XMIT_MAX),
-	[OMWARE_A_CPU]		= { .type = NLA_U32 },
-	[OMWARE_A_LATE_NS]	= { .type = NLA_U32 },
-	[OMWARE_A_GUARD_MAX_NS]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&omw_guard_range),
-	[OMWARE_A_MAX_PKTS]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_MAX_BYTES]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static const struct nla_policy omw_id_policy[OMWARE_A_SESSION_ID + 1] = {
-	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static const struct nla_policy omw_submit_policy[OMWARE_A_PKT + 1] = {
-	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_PKT]		= NLA_POLICY_NESTED(omw_pkt_policy),
-};
-
-static const struct nla_policy omw_train_policy[OMWARE_A_PKT + 1] = {
-	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_TIME]		= { .type = NLA_U64 },
-	[OMWARE_A_PKT]		= NLA_POLICY_NESTED(omw_pkt_policy),
-};
-
-static const struct nla_policy omw_cancel_policy[OMWARE_A_COOKIE + 1] = {
-	[OMWARE_A_SESSION_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_COOKIE]	= { .type = NLA_U64 },
-};
-
-/* STATS_GET and the session dump take no attributes: all are rejected. */
-static const struct nla_policy omw_none_policy[OMWARE_A_MAX + 1];
 
 /* The session named by OMWARE_A_SESSION_ID; @owner: caller must own it. */
 static struct omw_session *omw_nl_session(struct sk_buff *skb,
@@ -314,7 +265,7 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 	err = omw_nl_build_stop(s, idx, extack);
 	if (err)
 		return err;
-	err = nla_parse_nested(tb, OMWARE_PKT_A_MAX, pkt, omw_pkt_policy,
+	err = nla_parse_nested(tb, OMWARE_PKT_A_MAX, pkt, omware_pkt_nl_policy,
 			       extack);
 	if (err)
 		return err;
@@ -339,7 +290,7 @@ static void omw_nl_free_batch(struct list_head *batch)
 	}
 }
 
-static int omw_nl_submit(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_submit_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
@@ -410,7 +361,7 @@ out:
 	return err;
 }
 
-static int omw_nl_train(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_train_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[OMWARE_PKT_A_MAX + 1];
@@ -476,7 +427,7 @@ out:
 	return err;
 }
 
-static int omw_nl_cancel(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_cancel_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct omw_session *s;
 	u64 cookie;
@@ -505,7 +456,7 @@ out:
 	return err;
 }
 
-static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_flush_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct omw_session *s;
 	int err = 0;
@@ -520,7 +471,7 @@ static int omw_nl_flush(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int omw_nl_del(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct omw_session *s;
 	int err = 0;
@@ -535,7 +486,7 @@ static int omw_nl_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int omw_nl_new(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 gmax_pkts = READ_ONCE(omw_max_pkts);
 	u32 gmax_bytes = READ_ONCE(omw_max_bytes);
@@ -713,7 +664,7 @@ static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 	return omw_nl_put_stats(msg, &s->stats);
 }
 
-static int omw_nl_get(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct omw_session *s;
 	struct sk_buff *msg;
@@ -749,7 +700,8 @@ err_msg:
 	return err;
 }
 
-static int omw_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int omware_nl_session_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	u32 id = cb->args[0] ? : 1;
@@ -779,7 +731,7 @@ static int omw_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
  * The caller's namespace only: its sessions' counters and pending totals.
  * The caps are module-wide settings, readable by anyone.
  */
-static int omw_nl_stats(struct sk_buff *skb, struct genl_info *info)
+int omware_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct sk_buff *msg;
@@ -947,26 +899,10 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 	return 0;
 }
 
-#define OMW_DO(_cmd, _fn, _policy, _flags) \
-	TW_GENL_DO(OMWARE_CMD_##_cmd, _fn, _policy, _flags)
-
-/* Split ops: a dump takes no attributes, unlike the do of the same command. */
-static const struct genl_split_ops omw_nl_ops[] = {
-	OMW_DO(SESSION_NEW, omw_nl_new, omw_new_policy, GENL_ADMIN_PERM),
-	OMW_DO(SESSION_DEL, omw_nl_del, omw_id_policy, GENL_ADMIN_PERM),
-	OMW_DO(SESSION_GET, omw_nl_get, omw_id_policy, 0),
-	TW_GENL_DUMP(OMWARE_CMD_SESSION_GET, NULL, omw_nl_get_dumpit,
-		     omw_none_policy),
-	OMW_DO(SUBMIT, omw_nl_submit, omw_submit_policy, GENL_ADMIN_PERM),
-	OMW_DO(TRAIN, omw_nl_train, omw_train_policy, GENL_ADMIN_PERM),
-	OMW_DO(CANCEL, omw_nl_cancel, omw_cancel_policy, GENL_ADMIN_PERM),
-	OMW_DO(FLUSH, omw_nl_flush, omw_id_policy, GENL_ADMIN_PERM),
-	OMW_DO(STATS_GET, omw_nl_stats, omw_none_policy, 0),
-};
-
 /* omw_lock serialises the handlers; no need for genl_mutex. */
 static struct genl_family omw_family =
-	TW_GENL_FAMILY(OMWARE_FAMILY_NAME, OMWARE_FAMILY_VERSION, omw_nl_ops);
+	TW_GENL_FAMILY(OMWARE_FAMILY_NAME, OMWARE_FAMILY_VERSION,
+		       omware_nl_ops);
 
 int omw_nl_init(void)
 {

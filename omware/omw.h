@@ -68,12 +68,10 @@ struct omw_net {
 };
 
 /* Defaults and bounds of the session settings. */
-#define OMW_LATE_NS_DEFAULT	20000U
+#define OMW_LATE_NS_DEFAULT	((u32)OMWARE_LATE_NS_DEFAULT)
 #define OMW_GUARD_MAX_DEFAULT	((u32)OMWARE_GUARD_MAX_NS_DEFAULT)
-/* Spin at most 2 ms a packet. */
-#define OMW_GUARD_MAX_LIMIT	((u32)OMWARE_GUARD_MAX_NS_LIMIT)
 #define OMW_GUARD_MIN_NS	((u32)OMWARE_GUARD_MIN_NS)
-#define OMW_TRAIN_MAX		1024U		/* frames in one train */
+#define OMW_TRAIN_MAX		((u32)OMWARE_TRAIN_MAX_PKTS)
 
 /* One frame of a queue entry and, once it is done, its report. */
 struct omw_frame {

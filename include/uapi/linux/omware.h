@@ -33,12 +33,13 @@
  *   Reply:   OMWARE_A_SESSION_ID
  *   The device must be an Ethernet device of the caller's namespace.
  *   Defaults: CLOCK_MONOTONIC, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, no
- *   CPU binding, LATE_NS 20000, GUARD_MAX_NS 2000000 (1000 to 2000000),
- *   MAX_PKTS and MAX_BYTES from the module parameters session_pkts (65536)
- *   and session_bytes (64 MiB); they may not exceed the module-wide caps
- *   max_pkts (1M) and max_bytes (256 MiB), -ERANGE otherwise.  CPU must be
- *   online and only matters in hybrid mode.  At most max_sessions (256)
- *   sessions exist at a time (-ENOSPC).
+ *   CPU binding, LATE_NS OMWARE_LATE_NS_DEFAULT, GUARD_MAX_NS
+ *   OMWARE_GUARD_MAX_NS_DEFAULT (OMWARE_GUARD_MIN_NS to
+ *   OMWARE_GUARD_MAX_NS_LIMIT), MAX_PKTS and MAX_BYTES from the module
+ *   parameters session_pkts (65536) and session_bytes (64 MiB); they may
+ *   not exceed the module-wide caps max_pkts (1M) and max_bytes (256 MiB),
+ *   -ERANGE otherwise.  CPU must be online and only matters in hybrid
+ *   mode.  At most max_sessions (256) sessions exist at a time (-ENOSPC).
  *
  * OMWARE_CMD_SESSION_DEL (do, admin)
  *   Request: OMWARE_A_SESSION_ID
@@ -78,10 +79,10 @@
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_TIME, two or more OMWARE_A_PKT
  *            (without OMWARE_PKT_A_TIME).
  *   The frames leave back-to-back, in order, at OMWARE_A_TIME.  A packet
- *   pair is a train of two; a train has at most 1024 frames.  Each frame
- *   may carry its own cookie and gets its own report.  Cancelling some
- *   frames of a train leaves the others; the cancelled ones are reported
- *   when the rest of the train is sent.
+ *   pair is a train of two; a train has at most OMWARE_TRAIN_MAX_PKTS
+ *   frames.  Each frame may carry its own cookie and gets its own report.
+ *   Cancelling some frames of a train leaves the others; the cancelled
+ *   ones are reported when the rest of the train is sent.
  *
  * OMWARE_CMD_CANCEL (do, admin)
  *   Request: OMWARE_A_SESSION_ID, OMWARE_A_COOKIE
@@ -181,6 +182,12 @@
 #define OMWARE_GUARD_MAX_NS_DEFAULT	2000000
 #define OMWARE_GUARD_MAX_NS_LIMIT	2000000
 
+/* OMWARE_A_LATE_NS of a session that does not set it. */
+#define OMWARE_LATE_NS_DEFAULT		20000
+
+/* Most packets (OMWARE_A_PKT) of one OMWARE_CMD_TRAIN. */
+#define OMWARE_TRAIN_MAX_PKTS		1024
+
 /*
  * A spinning hybrid thread whose clock reads lie further apart than this
  * lost its CPU (OMWARE_STATS_A_SPIN_STALLS): no guard covers such a gap.
@@ -246,7 +253,7 @@ enum omware_attr {
 	OMWARE_A_CPU,			/* u32, hybrid kthread CPU; absent:
 					 * not bound
 					 */
-	OMWARE_A_LATE_NS,		/* u32, late threshold, default 20000 */
+	OMWARE_A_LATE_NS,		/* u32, late threshold */
 	OMWARE_A_GUARD_MAX_NS,		/* u32, hybrid guard cap */
 	OMWARE_A_GUARD_NS,		/* u64, current hybrid guard, reply;
 					 * 0 in timer mode

@@ -101,10 +101,11 @@
  *            TFIB_A_DATA_RING, TFIB_A_BURST, TFIB_A_CONTROL_SRC (up to
  *            TFIB_MAX_CONTROL_SRC unicast MACs, one per attribute)
  *   Defaults: TFIB_FWD_MODE_RING, TFIB_PICK_MEMO, a worker per online CPU,
- *   rings of 4096, bursts of 64, control packets from any source.  The
- *   ring attributes are refused in inline mode.  -EBUSY when the table or
- *   the device is bound already; -ENOSPC when its threads (workers and a
- *   writer) would exceed the module parameter max_threads.
+ *   rings of TFIB_DEFAULT_RING, bursts of TFIB_DEFAULT_BURST, control
+ *   packets from any source.  The ring attributes are refused in inline
+ *   mode.  -EBUSY when the table or the device is bound already; -ENOSPC
+ *   when its threads (workers and a writer) would exceed the module
+ *   parameter max_threads.
  *
  * TFIB_CMD_UNBIND (do, admin)
  *   Request: TFIB_A_TABLE.  -ENOENT when the table is not bound.
@@ -155,6 +156,10 @@
 #define TFIB_MAX_RING		65536
 #define TFIB_MAX_BURST		1024
 #define TFIB_MAX_CONTROL_SRC	16
+
+/* TFIB_CMD_BIND's TFIB_A_CONTROL_RING, TFIB_A_DATA_RING, TFIB_A_BURST. */
+#define TFIB_DEFAULT_RING	4096
+#define TFIB_DEFAULT_BURST	64
 
 /*
  * The header of an update packet, right after the Ethernet header; every
