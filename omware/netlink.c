@@ -135,123 +135,98 @@ static int omw_nl_check_time(const struct omw_session *s,
 	return -ERANGE;
 }
 
-/*
- * Build the sk_buff of one packet now, so that sending it later is only a
- * hand-off.  The checksum, if any, is the caller's: no offload is asked.
- */
-static struct sk_buff *omw_nl_build_skb(struct omw_session *s,
-					const struct nlattr *pkt,
-					struct nlattr **tb, u32 idx,
-					struct netlink_ext_ack *extack)
+/* A FRAME: a whole Ethernet frame, its EtherType read from it. */
+static int omw_nl_frame(struct net_device *dev, const struct nlattr *frame,
+			struct nlattr **tb, u32 idx, struct omw_pkt *p,
+			struct netlink_ext_ack *extack)
+{
+	u32 mtu = READ_ONCE(dev->mtu);
+
+	if (tb[OMWARE_PKT_A_DST_MAC] || tb[OMWARE_PKT_A_PROTO]) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack,
+					tb[OMWARE_PKT_A_DST_MAC] ? :
+					tb[OMWARE_PKT_A_PROTO],
+					"packet %u: DST_MAC and PROTO only go with a PAYLOAD",
+					idx);
+		return -EINVAL;
+	}
+	p->data = nla_data(frame);
+	p->len = nla_len(frame);
+	if (p->len > mtu + dev->hard_header_len) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, frame,
+					"packet %u: frame of %u bytes exceeds MTU %u + header",
+					idx, p->len, mtu);
+		return -EMSGSIZE;
+	}
+	p->proto = ((const struct ethhdr *)p->data)->h_proto;
+	/* A length field (802.3), not an EtherType. */
+	if (ntohs(p->proto) < ETH_P_802_3_MIN)
+		p->proto = htons(ETH_P_802_3);
+	return 0;
+}
+
+/* A PAYLOAD: a network-layer packet for DST_MAC, its EtherType given or guessed. */
+static int omw_nl_payload(struct net_device *dev, const struct nlattr *pkt,
+			  const struct nlattr *payload, struct nlattr **tb,
+			  u32 idx, struct omw_pkt *p,
+			  struct netlink_ext_ack *extack)
+{
+	u32 mtu = READ_ONCE(dev->mtu);
+
+	if (!tb[OMWARE_PKT_A_DST_MAC]) {
+		NL_SET_ERR_ATTR_MISS(extack, pkt, OMWARE_PKT_A_DST_MAC);
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "packet %u: a PAYLOAD needs a DST_MAC", idx);
+		return -EINVAL;
+	}
+	p->data = nla_data(payload);
+	p->len = nla_len(payload);
+	p->dst_mac = nla_data(tb[OMWARE_PKT_A_DST_MAC]);
+	if (p->len > mtu) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
+					"packet %u: payload of %u bytes exceeds MTU %u",
+					idx, p->len, mtu);
+		return -EMSGSIZE;
+	}
+	if (tb[OMWARE_PKT_A_PROTO]) {
+		p->proto = nla_get_be16(tb[OMWARE_PKT_A_PROTO]);
+		return 0;
+	}
+	switch (*(const u8 *)p->data >> 4) {
+	case 4:
+		p->proto = htons(ETH_P_IP);
+		return 0;
+	case 6:
+		p->proto = htons(ETH_P_IPV6);
+		return 0;
+	}
+	NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
+				"packet %u: not IPv4 or IPv6, PROTO needed", idx);
+	return -EINVAL;
+}
+
+/* What one OMWARE_A_PKT asks to send, checked against the device. */
+static int omw_nl_pkt_desc(struct net_device *dev, const struct nlattr *pkt,
+			   struct nlattr **tb, u32 idx, struct omw_pkt *p,
+			   struct netlink_ext_ack *extack)
 {
 	const struct nlattr *frame = tb[OMWARE_PKT_A_FRAME];
 	const struct nlattr *payload = tb[OMWARE_PKT_A_PAYLOAD];
-	struct net_device *dev = s->dev;
-	u32 mtu = READ_ONCE(dev->mtu);
-	const struct nlattr *data;
-	struct sk_buff *skb;
-	struct ethhdr *eth;
-	unsigned int hroom;
-	__be16 proto;
-	u32 len;
 
+	memset(p, 0, sizeof(*p));
 	if (frame && payload) {
 		NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
 					"packet %u: FRAME and PAYLOAD are exclusive",
 					idx);
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
-	if (!frame && !payload) {
-		NL_SET_ERR_MSG_ATTR_FMT(extack, pkt,
-					"packet %u: needs a FRAME or a PAYLOAD",
-					idx);
-		return ERR_PTR(-EINVAL);
-	}
-
-	if (frame) {
-		data = frame;
-		len = nla_len(frame);
-		if (tb[OMWARE_PKT_A_DST_MAC] || tb[OMWARE_PKT_A_PROTO]) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack,
-						tb[OMWARE_PKT_A_DST_MAC] ? :
-						tb[OMWARE_PKT_A_PROTO],
-						"packet %u: DST_MAC and PROTO only go with a PAYLOAD",
-						idx);
-			return ERR_PTR(-EINVAL);
-		}
-		if (len > mtu + dev->hard_header_len) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, frame,
-						"packet %u: frame of %u bytes exceeds MTU %u + header",
-						idx, len, mtu);
-			return ERR_PTR(-EMSGSIZE);
-		}
-		proto = ((const struct ethhdr *)nla_data(frame))->h_proto;
-		/* A length field (802.3), not an EtherType. */
-		if (ntohs(proto) < ETH_P_802_3_MIN)
-			proto = htons(ETH_P_802_3);
-	} else {
-		data = payload;
-		len = nla_len(payload);
-		if (!tb[OMWARE_PKT_A_DST_MAC]) {
-			NL_SET_ERR_ATTR_MISS(extack, pkt, OMWARE_PKT_A_DST_MAC);
-			NL_SET_ERR_MSG_FMT_MOD(extack,
-					       "packet %u: a PAYLOAD needs a DST_MAC",
-					       idx);
-			return ERR_PTR(-EINVAL);
-		}
-		if (len > mtu) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
-						"packet %u: payload of %u bytes exceeds MTU %u",
-						idx, len, mtu);
-			return ERR_PTR(-EMSGSIZE);
-		}
-		if (tb[OMWARE_PKT_A_PROTO]) {
-			proto = nla_get_be16(tb[OMWARE_PKT_A_PROTO]);
-		} else {
-			switch (*(const u8 *)nla_data(payload) >> 4) {
-			case 4:
-				proto = htons(ETH_P_IP);
-				break;
-			case 6:
-				proto = htons(ETH_P_IPV6);
-				break;
-			default:
-				NL_SET_ERR_MSG_ATTR_FMT(extack, payload,
-							"packet %u: not IPv4 or IPv6, PROTO needed",
-							idx);
-				return ERR_PTR(-EINVAL);
-			}
-		}
-	}
-
-	hroom = LL_RESERVED_SPACE(dev);
-	skb = alloc_skb(hroom + len + dev->needed_tailroom,
-			GFP_KERNEL | __GFP_NOWARN);
-	if (!skb) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "packet %u: out of memory", idx);
-		return ERR_PTR(-ENOMEM);
-	}
-	skb_reserve(skb, hroom);
-	if (frame) {
-		skb_put_data(skb, nla_data(data), len);
-		skb_reset_mac_header(skb);
-		skb_set_network_header(skb, ETH_HLEN);
-	} else {
-		skb_reset_network_header(skb);
-		skb_put_data(skb, nla_data(data), len);
-		eth = skb_push(skb, ETH_HLEN);
-		skb_reset_mac_header(skb);
-		ether_addr_copy(eth->h_dest,
-				nla_data(tb[OMWARE_PKT_A_DST_MAC]));
-		ether_addr_copy(eth->h_source, dev->dev_addr);
-		eth->h_proto = proto;
-	}
-	skb->dev = dev;
-	skb->protocol = proto;
-	/* Top band of the default qdiscs: do not wait behind bulk traffic. */
-	skb->priority = TC_PRIO_CONTROL;
-	skb->ip_summed = CHECKSUM_NONE;
-	return skb;
+	if (frame)
+		return omw_nl_frame(dev, frame, tb, idx, p, extack);
+	if (payload)
+		return omw_nl_payload(dev, pkt, payload, tb, idx, p, extack);
+	NL_SET_ERR_MSG_ATTR_FMT(extack, pkt,
+				"packet %u: needs a FRAME or a PAYLOAD", idx);
+	return -EINVAL;
 }
 
 /* Parse one OMWARE_A_PKT and fill frame @f of @e. */
@@ -260,6 +235,7 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 		      struct netlink_ext_ack *extack)
 {
 	struct sk_buff *skb;
+	struct omw_pkt p;
 	int err;
 
 	err = omw_nl_build_stop(s, idx, extack);
@@ -269,9 +245,14 @@ static int omw_nl_pkt(struct omw_session *s, struct omw_entry *e, u32 fi,
 			       extack);
 	if (err)
 		return err;
-	skb = omw_nl_build_skb(s, pkt, tb, idx, extack);
-	if (IS_ERR(skb))
-		return PTR_ERR(skb);
+	err = omw_nl_pkt_desc(s->dev, pkt, tb, idx, &p, extack);
+	if (err)
+		return err;
+	skb = omw_build_skb(s->dev, &p);
+	if (!skb) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "packet %u: out of memory", idx);
+		return -ENOMEM;
+	}
 	e->f[fi].skb = skb;
 	if (tb[OMWARE_PKT_A_COOKIE])
 		e->f[fi].cookie = nla_get_u64(tb[OMWARE_PKT_A_COOKIE]);
@@ -486,13 +467,45 @@ int omware_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-int omware_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
+/* A cap asked for, which may not exceed the module's. */
+static int omw_nl_cap(const struct nlattr *attr, u32 *cap, u32 limit,
+		      const char *param, struct netlink_ext_ack *extack)
+{
+	if (!attr)
+		return 0;
+	*cap = nla_get_u32(attr);
+	if (*cap <= limit)
+		return 0;
+	NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "above the module limit %s=%u",
+				param, limit);
+	return -ERANGE;
+}
+
+static int omw_nl_cpu(const struct nlattr *attr, s32 *cpu,
+		      struct netlink_ext_ack *extack)
+{
+	u32 v;
+
+	if (!attr)
+		return 0;
+	v = nla_get_u32(attr);
+	if (v >= nr_cpu_ids || !cpu_online(v)) {
+		NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "CPU %u is not online", v);
+		return -EINVAL;
+	}
+	*cpu = v;
+	return 0;
+}
+
+/* SESSION_NEW's settings over their defaults. */
+static int omw_nl_session_cfg(struct nlattr **tb, struct omw_session_cfg *cfg,
+			      struct netlink_ext_ack *extack)
 {
 	u32 gmax_pkts = READ_ONCE(omw_max_pkts);
 	u32 gmax_bytes = READ_ONCE(omw_max_bytes);
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct omw_session_cfg cfg = {
+	int err;
+
+	*cfg = (struct omw_session_cfg) {
 		.clockid = CLOCK_MONOTONIC,
 		.mode = OMWARE_MODE_TIMER,
 		.xmit = OMWARE_XMIT_DIRECT,
@@ -502,6 +515,32 @@ int omware_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		.max_pkts = min(READ_ONCE(omw_sess_pkts), gmax_pkts),
 		.max_bytes = min(READ_ONCE(omw_sess_bytes), gmax_bytes),
 	};
+	if (tb[OMWARE_A_CLOCKID]) {
+		err = omw_check_clockid(tb[OMWARE_A_CLOCKID], extack);
+		if (err)
+			return err;
+		cfg->clockid = nla_get_u32(tb[OMWARE_A_CLOCKID]);
+	}
+	if (tb[OMWARE_A_MODE])
+		cfg->mode = nla_get_u8(tb[OMWARE_A_MODE]);
+	if (tb[OMWARE_A_XMIT])
+		cfg->xmit = nla_get_u8(tb[OMWARE_A_XMIT]);
+	if (tb[OMWARE_A_LATE_NS])
+		cfg->late_ns = nla_get_u32(tb[OMWARE_A_LATE_NS]);
+	if (tb[OMWARE_A_GUARD_MAX_NS])
+		cfg->guard_max_ns = nla_get_u32(tb[OMWARE_A_GUARD_MAX_NS]);
+	return omw_nl_cpu(tb[OMWARE_A_CPU], &cfg->cpu, extack) ?:
+	       omw_nl_cap(tb[OMWARE_A_MAX_PKTS], &cfg->max_pkts, gmax_pkts,
+			  "max_pkts", extack) ?:
+	       omw_nl_cap(tb[OMWARE_A_MAX_BYTES], &cfg->max_bytes, gmax_bytes,
+			  "max_bytes", extack);
+}
+
+int omware_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct omw_session_cfg cfg;
 	struct omw_session *s;
 	struct sk_buff *msg;
 	void *hdr;
@@ -514,48 +553,9 @@ int omware_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	/* A session belongs to the socket that sent the request. */
 	if (WARN_ON_ONCE(!NETLINK_CB(skb).sk))
 		return -EOPNOTSUPP;
-	if (tb[OMWARE_A_CLOCKID]) {
-		err = omw_check_clockid(tb[OMWARE_A_CLOCKID], extack);
-		if (err)
-			return err;
-		cfg.clockid = nla_get_u32(tb[OMWARE_A_CLOCKID]);
-	}
-	if (tb[OMWARE_A_MODE])
-		cfg.mode = nla_get_u8(tb[OMWARE_A_MODE]);
-	if (tb[OMWARE_A_XMIT])
-		cfg.xmit = nla_get_u8(tb[OMWARE_A_XMIT]);
-	if (tb[OMWARE_A_CPU]) {
-		u32 cpu = nla_get_u32(tb[OMWARE_A_CPU]);
-
-		if (cpu >= nr_cpu_ids || !cpu_online(cpu)) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_CPU],
-						"CPU %u is not online", cpu);
-			return -EINVAL;
-		}
-		cfg.cpu = cpu;
-	}
-	if (tb[OMWARE_A_LATE_NS])
-		cfg.late_ns = nla_get_u32(tb[OMWARE_A_LATE_NS]);
-	if (tb[OMWARE_A_GUARD_MAX_NS])
-		cfg.guard_max_ns = nla_get_u32(tb[OMWARE_A_GUARD_MAX_NS]);
-	if (tb[OMWARE_A_MAX_PKTS]) {
-		cfg.max_pkts = nla_get_u32(tb[OMWARE_A_MAX_PKTS]);
-		if (cfg.max_pkts > gmax_pkts) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_MAX_PKTS],
-						"above the module limit max_pkts=%u",
-						gmax_pkts);
-			return -ERANGE;
-		}
-	}
-	if (tb[OMWARE_A_MAX_BYTES]) {
-		cfg.max_bytes = nla_get_u32(tb[OMWARE_A_MAX_BYTES]);
-		if (cfg.max_bytes > gmax_bytes) {
-			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_A_MAX_BYTES],
-						"above the module limit max_bytes=%u",
-						gmax_bytes);
-			return -ERANGE;
-		}
-	}
+	err = omw_nl_session_cfg(tb, &cfg, extack);
+	if (err)
+		return err;
 
 	msg = genlmsg_new(nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg) {

@@ -244,7 +244,17 @@ u32 omw_session_flush(struct omw_session *s);
 void omw_session_state(struct omw_session *s, struct omw_session_state *st);
 u32 omw_session_count(void);
 
-/* xmit.c, called with BH disabled */
+/* One packet to build: a whole frame, or a payload with its Ethernet header. */
+struct omw_pkt {
+	const void *data;
+	u32 len;
+	const u8 *dst_mac;	/* payload only */
+	__be16 proto;
+};
+
+/* xmit.c */
+struct sk_buff *omw_build_skb(struct net_device *dev, const struct omw_pkt *p);
+/* Called with BH disabled. */
 void omw_xmit_entry(struct omw_session *s, struct omw_entry *e);
 
 /* netlink.c */

@@ -13,11 +13,51 @@
  * The send time in a report is read just before each hand-off.  Counters
  * are added once per entry, after the tx lock is released.
  */
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/pkt_sched.h>
 #include <linux/rcupdate.h>
 #include <linux/smp.h>
 
 #include "omw.h"
+
+/*
+ * Build the sk_buff of one packet at submit time, so that sending it later
+ * is only a hand-off.  The checksum, if any, is the caller's: no offload
+ * is asked.
+ */
+struct sk_buff *omw_build_skb(struct net_device *dev, const struct omw_pkt *p)
+{
+	unsigned int hroom = LL_RESERVED_SPACE(dev);
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+
+	/* A payload's Ethernet header goes in the headroom. */
+	skb = alloc_skb(hroom + p->len + dev->needed_tailroom,
+			GFP_KERNEL | __GFP_NOWARN);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, hroom);
+	if (p->dst_mac) {
+		skb_reset_network_header(skb);
+		skb_put_data(skb, p->data, p->len);
+		eth = skb_push(skb, ETH_HLEN);
+		skb_reset_mac_header(skb);
+		ether_addr_copy(eth->h_dest, p->dst_mac);
+		ether_addr_copy(eth->h_source, dev->dev_addr);
+		eth->h_proto = p->proto;
+	} else {
+		skb_put_data(skb, p->data, p->len);
+		skb_reset_mac_header(skb);
+		skb_set_network_header(skb, ETH_HLEN);
+	}
+	skb->dev = dev;
+	skb->protocol = p->proto;
+	/* Top band of the default qdiscs: do not wait behind bulk traffic. */
+	skb->priority = TC_PRIO_CONTROL;
+	skb->ip_summed = CHECKSUM_NONE;
+	return skb;
+}
 
 /* Outcomes of the frames of one entry, counted once it is done. */
 struct omw_tally {

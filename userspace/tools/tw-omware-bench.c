@@ -1025,31 +1025,11 @@ static void rt_send(struct bench *b, struct bm_trial *t, int fd)
 	t->guard_misses = r.guard.misses;
 }
 
-static void sock_trial(struct bench *b, struct bm_trial *t)
+/* Each socket method's sending loop, in its own manner. */
+static void sock_send_all(struct bench *b, struct bm_trial *t, int fd,
+			  int64_t off)
 {
-	uint64_t until, last;
-	int64_t off = 0;
 	size_t i;
-	int fd;
-
-	if (t->m->base == BM_ETF && set_etf(b, t))
-		return;
-	if (t->m->base == BM_FQ && set_fq(b, t))
-		return;
-	fd = sock_open(b, t);
-	if (fd < 0)
-		return;
-	/*
-	 * Without launch-time offload etf releases a packet delta before its
-	 * txtime (and drops it once txtime has passed): a txtime delta after
-	 * the scheduled time makes the release window [sched, sched + delta],
-	 * never early, as a user who wants the packet out at sched would set.
-	 */
-	if (t->m->base == BM_ETF)
-		off = b->tai_off + (int64_t)t->delta_ns;
-	rt_lock(t, true);
-	trial_schedule(b, t);
-	last = t->s[t->n - 1].sched_ns;
 
 	switch (t->m->base) {
 	case BM_ETF:
@@ -1083,6 +1063,51 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	default:
 		break;
 	}
+}
+
+/* No transmit timestamp: fall back to the clock after sendto(). */
+static void sock_user_times(struct bm_trial *t)
+{
+	size_t i;
+
+	if (t->m->base == BM_ETF || t->m->base == BM_FQ)
+		return;
+	for (i = 0; i < t->submitted; i++) {
+		struct bm_sample *s = &t->s[i];
+
+		if (s->status == ST_MISSING && s->user_ns) {
+			s->status = ST_SENT;
+			s->src = SRC_USER;
+			s->sent_ns = s->user_ns;
+		}
+	}
+}
+
+static void sock_trial(struct bench *b, struct bm_trial *t)
+{
+	uint64_t until, last;
+	int64_t off = 0;
+	int fd;
+
+	if (t->m->base == BM_ETF && set_etf(b, t))
+		return;
+	if (t->m->base == BM_FQ && set_fq(b, t))
+		return;
+	fd = sock_open(b, t);
+	if (fd < 0)
+		return;
+	/*
+	 * Without launch-time offload etf releases a packet delta before its
+	 * txtime (and drops it once txtime has passed): a txtime delta after
+	 * the scheduled time makes the release window [sched, sched + delta],
+	 * never early, as a user who wants the packet out at sched would set.
+	 */
+	if (t->m->base == BM_ETF)
+		off = b->tai_off + (int64_t)t->delta_ns;
+	rt_lock(t, true);
+	trial_schedule(b, t);
+	last = t->s[t->n - 1].sched_ns;
+	sock_send_all(b, t, fd, off);
 	/* Timestamps read in the CPU window, as omware's reports are. */
 	errq_collect(b, t, fd, last + CPU_SETTLE_NS);
 	trial_window_end(t);
@@ -1095,18 +1120,7 @@ static void sock_trial(struct bench *b, struct bm_trial *t)
 	errq_collect(b, t, fd, until);
 	close(fd);
 	/* The qdisc stays for the next etf delta; trial_run() restores it. */
-
-	/* No transmit timestamp: fall back to the clock after sendto(). */
-	for (i = 0; i < t->submitted; i++) {
-		struct bm_sample *s = &t->s[i];
-
-		if (s->status == ST_MISSING && s->user_ns &&
-		    t->m->base != BM_ETF && t->m->base != BM_FQ) {
-			s->status = ST_SENT;
-			s->src = SRC_USER;
-			s->sent_ns = s->user_ns;
-		}
-	}
+	sock_user_times(t);
 }
 
 /* ---------------------------------------------------------------------- */

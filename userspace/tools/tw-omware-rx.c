@@ -553,112 +553,109 @@ static void usage(FILE *f)
 		"SIGINT or SIGTERM end the run normally.\n", TW_PROBE_PORT);
 }
 
-int main(int argc, char **argv)
-{
-	const char *ifname = NULL, *out = NULL, *summary = NULL, *ready = NULL;
-	unsigned long port = TW_PROBE_PORT, count = 0, timeout = 60;
-	struct counters c = { 0 };
-	struct verdicts v = { 0 };
-	struct tpacket_stats pst = { 0 };
-	socklen_t pstlen = sizeof(pst);
-	struct clock_log clocks = { 0 };
-	struct table t = { 0 };
-	struct run run;
-	bool use_udp = true, quiet = false, outgoing = false;
-	const char *why = "timeout";
-	int64_t deadline, next_pair;
-	int opt, pkt_fd, udp_fd = -1;
+/* The command line. */
+struct rx_opts {
+	const char *ifname, *out, *summary, *ready;
+	unsigned long port, count, timeout;
+	bool use_udp, quiet, outgoing;
+};
 
+/* 0: run; otherwise 1 + the exit code (help or a bad option). */
+static int parse_args(int argc, char **argv, struct rx_opts *o)
+{
+	int opt;
+
+	*o = (struct rx_opts){ .port = TW_PROBE_PORT, .timeout = 60,
+			       .use_udp = true };
 	while ((opt = getopt(argc, argv, "i:o:d:p:n:t:s:r:Uqh")) != -1) {
 		switch (opt) {
 		case 'd':
 			if (strcmp(optarg, "in") && strcmp(optarg, "out")) {
 				fprintf(stderr, "tw-omware-rx: -d takes in or out, not %s\n",
 					optarg);
-				return 1;
+				return 2;
 			}
-			outgoing = !strcmp(optarg, "out");
+			o->outgoing = !strcmp(optarg, "out");
 			break;
 		case 'i':
-			ifname = optarg;
+			o->ifname = optarg;
 			break;
 		case 'o':
-			out = optarg;
+			o->out = optarg;
 			break;
 		case 'p':
-			port = strtoul(optarg, NULL, 0);
+			o->port = strtoul(optarg, NULL, 0);
 			break;
 		case 'n':
-			count = strtoul(optarg, NULL, 0);
+			o->count = strtoul(optarg, NULL, 0);
 			break;
 		case 't':
-			timeout = strtoul(optarg, NULL, 0);
+			o->timeout = strtoul(optarg, NULL, 0);
 			break;
 		case 's':
-			summary = optarg;
+			o->summary = optarg;
 			break;
 		case 'r':
-			ready = optarg;
+			o->ready = optarg;
 			break;
 		case 'U':
-			use_udp = false;
+			o->use_udp = false;
 			break;
 		case 'q':
-			quiet = true;
+			o->quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return 1;
 		default:
 			usage(stderr);
-			return 1;
+			return 2;
 		}
 	}
-	if (!ifname || !out || !port || port > 65535 || optind != argc) {
+	if (!o->ifname || !o->out || !o->port || o->port > 65535 ||
+	    optind != argc) {
 		usage(stderr);
-		return 1;
+		return 2;
 	}
-
-	tw_stop_on_signals();
 	/* Leaving packets carry no delivery time to correct. */
-	if (outgoing)
-		use_udp = false;
+	if (o->outgoing)
+		o->use_udp = false;
+	return 0;
+}
 
-	pkt_fd = open_packet(ifname, outgoing);
-	if (use_udp)
-		udp_fd = open_udp(ifname, port);
-	clock_log_add(&clocks);
-	if (!clocks.n) {
-		fprintf(stderr, "tw-omware-rx: out of memory\n");
-		return 1;
+/* The file whose creation tells the caller we listen. */
+static int touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		perror(path);
+		return -1;
 	}
-	if (ready) {
-		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			      0644);
+	close(fd);
+	return 0;
+}
 
-		if (fd < 0) {
-			perror(ready);
-			return 1;
-		}
-		close(fd);
-	}
-	if (!quiet)
-		fprintf(stderr, "tw-omware-rx: listening on %s port %lu (%s)\n",
-			ifname, port, outgoing ? "outgoing" : "incoming");
+/* Read both sockets until the deadline, the count or a signal; why it stopped. */
+static const char *receive(const struct rx_opts *o, int pkt_fd, int udp_fd,
+			   struct table *t, struct clock_log *clocks,
+			   struct counters *c)
+{
+	int64_t deadline = mono_now() + (int64_t)o->timeout * NSEC_PER_SEC;
+	int64_t next_pair = mono_now() + CLOCK_EVERY_NS;
+	const char *why = "timeout";
 
-	deadline = mono_now() + (int64_t)timeout * NSEC_PER_SEC;
-	next_pair = mono_now() + CLOCK_EVERY_NS;
 	while (!tw_stop && mono_now() < deadline) {
 		/* A sleeping reader would be woken from the packet's path. */
 		tw_sleep_until(CLOCK_MONOTONIC, mono_now() + READ_EVERY_NS);
 		if (mono_now() >= next_pair) {
-			clock_log_add(&clocks);
+			clock_log_add(clocks);
 			next_pair += CLOCK_EVERY_NS;
 		}
-		drain_packet(pkt_fd, outgoing, &t, port, clocks.n - 1, &c);
-		if (use_udp)
-			drain_udp(udp_fd, &t, clocks.n - 1, &c);
-		if (count && c.pkt_probes >= count) {
+		drain_packet(pkt_fd, o->outgoing, t, o->port, clocks->n - 1, c);
+		if (o->use_udp)
+			drain_udp(udp_fd, t, clocks->n - 1, c);
+		if (o->count && c->pkt_probes >= o->count) {
 			why = "count";
 			break;
 		}
@@ -666,25 +663,59 @@ int main(int argc, char **argv)
 	if (tw_stop)
 		why = "signal";
 	/* Collect the UDP copies of the last tap packets. */
-	if (use_udp) {
+	if (o->use_udp) {
 		usleep(100000);
-		drain_udp(udp_fd, &t, clocks.n - 1, &c);
+		drain_udp(udp_fd, t, clocks->n - 1, c);
 	}
 	/* The end of the last batch. */
-	clock_log_add(&clocks);
-	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
+	clock_log_add(clocks);
+	return why;
+}
 
-	if (write_csv(out, &t, outgoing ? "wire" : "sw", &clocks, &v))
+int main(int argc, char **argv)
+{
+	struct tpacket_stats pst = { 0 };
+	socklen_t pstlen = sizeof(pst);
+	struct clock_log clocks = { 0 };
+	struct counters c = { 0 };
+	struct verdicts v = { 0 };
+	struct table t = { 0 };
+	int rc, pkt_fd, udp_fd = -1;
+	struct rx_opts o;
+	const char *why;
+	struct run run;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc)
+		return rc - 1;
+	tw_stop_on_signals();
+	pkt_fd = open_packet(o.ifname, o.outgoing);
+	if (o.use_udp)
+		udp_fd = open_udp(o.ifname, o.port);
+	clock_log_add(&clocks);
+	if (!clocks.n) {
+		fprintf(stderr, "tw-omware-rx: out of memory\n");
+		return 1;
+	}
+	if (o.ready && touch(o.ready))
+		return 1;
+	if (!o.quiet)
+		fprintf(stderr, "tw-omware-rx: listening on %s port %lu (%s)\n",
+			o.ifname, o.port, o.outgoing ? "outgoing" : "incoming");
+
+	why = receive(&o, pkt_fd, udp_fd, &t, &clocks, &c);
+	getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &pst, &pstlen);
+	if (write_csv(o.out, &t, o.outgoing ? "wire" : "sw", &clocks, &v))
 		return 1;
 	run = (struct run){
-		.ifname = ifname, .port = port, .outgoing = outgoing,
-		.use_udp = use_udp, .why = why, .probes = t.n, .c = c, .v = v,
+		.ifname = o.ifname, .port = o.port, .outgoing = o.outgoing,
+		.use_udp = o.use_udp, .why = why, .probes = t.n, .c = c, .v = v,
 		.socket_drops = pst.tp_drops, .a = clocks.pair[0],
 		.b = clocks.pair[clocks.n - 1], .max_step = clocks.max_step,
 	};
-	if (summary && write_summary(summary, &run))
+	if (o.summary && write_summary(o.summary, &run))
 		return 1;
-	if (!quiet)
+	if (!o.quiet)
 		fprintf(stderr,
 			"tw-omware-rx: %zu probes (%s); timestamps: %" PRIu64
 			" tap, %" PRIu64 " corrected from UDP (delivery time), %"
@@ -693,7 +724,7 @@ int main(int argc, char **argv)
 			v.user_fix, v.udp_only, pst.tp_drops);
 	/* Close only now: see the static-key note at the top. */
 	close(pkt_fd);
-	if (use_udp)
+	if (o.use_udp)
 		close(udp_fd);
 	return 0;
 }
