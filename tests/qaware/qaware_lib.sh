@@ -17,7 +17,12 @@ qa_preflight() {
 	[ -f "$qa_ko" ] || { echo "Bail out! $qa_ko not built (make -C tests/qaware)"; exit "$KSFT_FAIL"; }
 	command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 	command -v timewire >/dev/null || { echo "Bail out! timewire not built (make userspace)"; exit "$KSFT_FAIL"; }
-	! qa_loaded || tap_skip_all "mptcp_qaware is loaded already"
+	# A script before us in this boot may have left it held by a socket
+	# that closes late (a blackholed subflow): give it the time again.
+	if qa_loaded; then
+		qa_unload 2>/dev/null
+	fi
+	! qa_loaded || tap_skip_all "mptcp_qaware is loaded and could not be unloaded"
 }
 
 qa_loaded() { grep -q '^mptcp_qaware ' /proc/modules; }
