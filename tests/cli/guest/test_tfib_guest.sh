@@ -62,9 +62,8 @@ import socket, struct, sys
 ifname, user, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 peer = open("/sys/class/net/%s/iflink" % ifname).read().strip()
 src = open("/sys/class/net/%s/address" % ifname).read().strip()
-dst = next(open("/sys/class/net/%s/address" % d).read().strip()
-           for d in __import__("os").listdir("/sys/class/net")
-           if open("/sys/class/net/%s/ifindex" % d).read().strip() == peer)
+dst = open("/sys/class/net/%s/address"
+           % socket.if_indextoname(int(peer))).read().strip()
 mac = lambda m: bytes(int(x, 16) for x in m.split(":"))
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifname, 0))
@@ -85,10 +84,12 @@ print(" ".join("%s:%d" % ("inf" if b["upper"] == 2**64 - 1 else b["upper"], b["c
 PY
 }
 
-# forwarded N: wait (up to a minute) for t1 to have forwarded N packets.
+# forwarded N: wait (a minute times TW_TIMEOUT_MULT) for t1 to have
+# forwarded N packets.
 forwarded() {
-	local i
-	for i in $(seq 120); do
+	local end=$((SECONDS + 60 * ${TW_TIMEOUT_MULT:-1}))
+
+	while [ $SECONDS -lt $end ]; do
 		"$TW" -j tfib stats t1 > "$t/o" 2>/dev/null &&
 			js "d['tables'][0]['stats']['forwarded'] >= $1" && return 0
 		sleep 0.5
