@@ -271,6 +271,19 @@ static void omw_nl_free_batch(struct list_head *batch)
 	}
 }
 
+/*
+ * The end of a builder: the device first, since an unregistering one waits
+ * for it, then the frames never queued (empty once enqueued).  Those hold
+ * no reference to the device, and freeing thousands of them can take
+ * seconds on a slow machine.
+ */
+static void omw_nl_done(struct omw_session *s, netdevice_tracker *dt,
+			struct list_head *batch)
+{
+	omw_nl_session_release(s, dt);
+	omw_nl_free_batch(batch);
+}
+
 int omware_nl_submit_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -299,29 +312,29 @@ int omware_nl_submit_doit(struct sk_buff *skb, struct genl_info *info)
 						pkts, s->cfg.max_pkts,
 						s->cfg.max_bytes);
 			err = -ENOBUFS;
-			goto out_free;
+			goto out;
 		}
 		e = omw_entry_alloc(1);
 		if (!e) {
 			NL_SET_ERR_MSG_MOD(extack, "out of memory for the packets");
 			err = -ENOMEM;
-			goto out_free;
+			goto out;
 		}
 		list_add_tail(&e->list, &batch);
 		err = omw_nl_pkt(s, e, 0, nla, pkts, tb, extack);
 		if (err)
-			goto out_free;
+			goto out;
 		if (!tb[OMWARE_PKT_A_TIME]) {
 			NL_SET_ERR_ATTR_MISS(extack, nla, OMWARE_PKT_A_TIME);
 			NL_SET_ERR_MSG_FMT_MOD(extack,
 					       "packet %u has no send time",
 					       pkts);
 			err = -EINVAL;
-			goto out_free;
+			goto out;
 		}
 		err = omw_nl_check_time(s, tb[OMWARE_PKT_A_TIME], now, extack);
 		if (err)
-			goto out_free;
+			goto out;
 		e->time_ns = nla_get_u64(tb[OMWARE_PKT_A_TIME]);
 		/* The caps count the memory pinned until the report. */
 		bytes += e->bytes + e->size;
@@ -335,10 +348,8 @@ int omware_nl_submit_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = omw_session_enqueue(s, &batch, pkts, bytes, extack);
-out_free:
-	omw_nl_free_batch(&batch);	/* empty once enqueued */
 out:
-	omw_nl_session_release(s, &dt);
+	omw_nl_done(s, &dt, &batch);
 	return err;
 }
 
@@ -390,21 +401,19 @@ int omware_nl_train_doit(struct sk_buff *skb, struct genl_info *info)
 			continue;
 		err = omw_nl_pkt(s, e, i, nla, i, tb, extack);
 		if (err)
-			goto out_free;
+			goto out;
 		if (tb[OMWARE_PKT_A_TIME]) {
 			NL_SET_ERR_MSG_ATTR_FMT(extack, tb[OMWARE_PKT_A_TIME],
 						"packet %u: a train's send time is OMWARE_A_TIME",
 						i);
 			err = -EINVAL;
-			goto out_free;
+			goto out;
 		}
 		i++;
 	}
 	err = omw_session_enqueue(s, &batch, n, e->bytes + e->size, extack);
-out_free:
-	omw_nl_free_batch(&batch);
 out:
-	omw_nl_session_release(s, &dt);
+	omw_nl_done(s, &dt, &batch);
 	return err;
 }
 
