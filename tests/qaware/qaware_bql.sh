@@ -149,9 +149,9 @@ tx_bytes() { ip netns exec "$cli" cat "/sys/class/net/$1/statistics/tx_bytes"; }
 # into $out/stats.json; then lets the connection go.  Sampled during the
 # upload instead, a busy guest could miss path 1's subflow.
 stats_sample() {
-	qa_wait_held "$1"
+	qa_wait_held "$1" || echo "the upload never held its connection" > "$out/stats.err"
 	ip netns exec "$cli" timewire -j qaware stats qaware \
-		> "$out/stats.json" 2>/dev/null
+		> "$out/stats.json" 2>> "$out/stats.err"
 	rm -f "$1"
 }
 
@@ -172,7 +172,10 @@ for c in conns:
                   s.get("queue_devs") == 1 and s.get("bql") is True)
             print("ok" if ok else json.dumps(s))
             sys.exit(0)
-print("no subflow from 10.0.1.1 sampled")
+seen = [s["saddr"] for c in conns for s in c["subflows"]]
+err = open(path[:-len("json")] + "err").read().strip()
+print("no subflow from 10.0.1.1 sampled: %d connections, subflows from %s%s"
+      % (len(conns), seen or "nowhere", "; " + err if err else ""))
 PY
 }
 
@@ -188,9 +191,10 @@ transfer() {
 	b0=$(tx_bytes c2)
 	: > "$out/server.out"
 	rm -f "$out/stats.json"
+	: > "$out/stats.err"
 	stats_sample "$out/held" &
 	sampler=$!
-	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
+	timeout "$qa_upload_limit" ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
 		"$size" 0 "$out/held" || tap_diag "$1: upload failed"
 	rm -f "$out/held"
 	wait "$sampler"

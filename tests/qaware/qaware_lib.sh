@@ -46,12 +46,17 @@ qa_unload() {
 
 qa_available() { cat /proc/sys/net/mptcp/available_schedulers; }
 
-# qa_wait_held MARKER: wait (up to 180 s) until an upload started with
-# MARKER (mptcp_xfer.py upload ... MARKER) has sent everything and holds
-# its connection open; the caller reads what it needs, then removes MARKER.
+# The limit of one upload: 180 s times TW_TIMEOUT_MULT (the debug kernel).
+qa_upload_limit=$((180 * ${TW_TIMEOUT_MULT:-1}))
+
+# qa_wait_held MARKER: wait (as long as an upload may take) until an
+# upload started with MARKER (mptcp_xfer.py upload ... MARKER) has sent
+# everything and holds its connection open; the caller reads what it
+# needs, then removes MARKER.
 qa_wait_held() {
-	local i
-	for i in $(seq 1800); do
+	local end=$((SECONDS + qa_upload_limit))
+
+	while [ $SECONDS -lt $end ]; do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done

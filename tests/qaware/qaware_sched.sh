@@ -127,7 +127,7 @@ start_server() {
 # the transfer (it creates the file) until the file is gone.  KBIT (if
 # not 0) paces the writes.
 upload() {
-	timeout 180 ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
+	timeout "$qa_upload_limit" ip netns exec "$cli" python3 "$xfer" upload 10.0.1.2 5201 \
 		"${4:-$size}" "${1:-0}" "${2:-}" "${3:-0}"
 }
 
