@@ -9,23 +9,10 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$top/tests/lib/tap.sh"
-# shellcheck source=scripts/modules.sh
-. "$top/scripts/modules.sh"
-
-py=${YNL_PYTHON:-/usr/bin/python3}
-"$py" -c 'import yaml, jsonschema' 2>/dev/null ||
-	tap_skip_all "$py lacks yaml or jsonschema"
-src=$("$top/scripts/linux-src.sh") || tap_skip_all "kernel sources unavailable"
-[ -f "$src/tools/net/ynl/ynl-gen-c.py" ] ||
-	tap_skip_all "no ynl-gen-c.py in $src (the generator is pinned to 6.12's)"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-log=$work/log
-show() { sed 's/^/# /' "$log" | head -n 20; }
+# shellcheck source=tests/ynl/gen_lib.sh
+. "$here/gen_lib.sh"
+need_python yaml jsonschema
+need_ynl
 
 # gen SPEC OUT: generate SPEC's tables into OUT.
 gen() { "$top/scripts/nlgen-kernel.sh" --spec "$1" -o "$2" > "$log" 2>&1; }

@@ -12,26 +12,14 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$top/tests/lib/tap.sh"
-
-py=${YNL_PYTHON:-/usr/bin/python3}
+# shellcheck source=tests/ynl/gen_lib.sh
+. "$here/gen_lib.sh"
+need_python yaml jsonschema
+need_cc
+need_ynl
+gen=$src/tools/net/ynl/ynl-gen-c.py
 check=$here/spec_check.py
 
-"$py" -c 'import yaml, jsonschema' 2>/dev/null ||
-	tap_skip_all "$py lacks yaml or jsonschema"
-command -v "${CC:-cc}" >/dev/null || tap_skip_all "no C compiler"
-src=$("$top/scripts/linux-src.sh") || tap_skip_all "kernel sources unavailable"
-gen=$src/tools/net/ynl/ynl-gen-c.py
-[ -f "$gen" ] || gen=$src/tools/net/ynl/pyynl/ynl_gen_c.py
-[ -f "$gen" ] || tap_skip_all "no ynl code generator in $src"
-
-specs=("$top"/Documentation/netlink/specs/*.yaml)
-[ -e "${specs[0]}" ] || tap_skip_all "no specs"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tree/Documentation/netlink/specs"
 touch "$work/tree/MAINTAINERS"
 for s in "$src"/Documentation/netlink/*.yaml; do
