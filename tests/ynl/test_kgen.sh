@@ -3,9 +3,10 @@
 # Host test: each module's kernel netlink tables, <dir>/netlink-gen.[ch],
 # are exactly what scripts/nlgen-kernel.sh generates from its family's
 # spec, and every operation they register has a policy (genetlink in 6.12
-# does not check the attributes of an operation without one).  Then the
-# checks are shown able to fail: a spec changed, a generated file edited by
-# hand, an operation without a policy, a generator other than the pinned one.
+# neither parses nor checks the attributes of an operation without one).
+# Then the checks are shown able to fail: a spec changed, a generated file
+# edited by hand, an operation without a policy, a generator other than the
+# pinned one.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
