@@ -21,7 +21,9 @@
 
 #include "../core/tfib.h"
 
-#define TFIB_NAME_LEN	16	/* with the terminating NUL */
+/* A table's name with its terminating NUL; a device's fits too. */
+#define TFIB_NAME_LEN	(TFIB_NAME_MAX_LEN + 1)
+static_assert(TFIB_NAME_LEN == IFNAMSIZ);
 
 struct tfib_fwd;		/* a binding: fwd.c's own */
 struct tfib_fwd_counters;	/* the forwarder's per-CPU counters */

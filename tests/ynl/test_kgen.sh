@@ -64,7 +64,7 @@ EOF
 }
 
 mapfile -t modules < <(tw_modules_table)
-tap_plan $((2 * ${#modules[@]} + 6))
+tap_plan $((2 * ${#modules[@]} + 7))
 
 for m in "${modules[@]}"; do
 	read -r _ dir family _ <<< "$m"
@@ -92,11 +92,14 @@ ref=$work/gen/omware
 if [ -f "$spec" ] && [ -f "$ref/netlink-gen.c" ]; then
 	# The fixes scripts/ynl-gen-kernel.py makes to the 6.12 generator.
 	tap_ok "a binary min-len check is NLA_POLICY_MIN_LEN, not an NLA_UNSPEC entry" \
-		grep -q '\[OMWARE_PKT_A_FRAME\] = NLA_POLICY_MIN_LEN(14),' \
+		grep -q '\[OMWARE_PKT_A_FRAME\] = NLA_POLICY_MIN_LEN(ETH_HLEN),' \
 		"$ref/netlink-gen.c"
 	tap_ok "a big-endian u16 is NLA_BE16, its range checked in network order" \
-		grep -q '\[OMWARE_PKT_A_PROTO\] = NLA_POLICY_MIN(NLA_BE16, 1536),' \
+		grep -q '\[OMWARE_PKT_A_PROTO\] = NLA_POLICY_MIN(NLA_BE16, ETH_P_802_3_MIN),' \
 		"$ref/netlink-gen.c"
+	# Three constants of the spec come from <linux/if_ether.h>.
+	tap_ok "a header several constants come from is included once" \
+		test "$(grep -c '^#include <linux/if_ether.h>$' "$ref/netlink-gen.h")" -eq 1
 
 	mutate range "$spec" "$work/range.yaml"
 	: > "$log"
@@ -142,6 +145,7 @@ if [ -f "$spec" ] && [ -f "$ref/netlink-gen.c" ]; then
 else
 	for t in "a binary min-len check is NLA_POLICY_MIN_LEN, not an NLA_UNSPEC entry" \
 		"a big-endian u16 is NLA_BE16, its range checked in network order" \
+		"a header several constants come from is included once" \
 		"a changed check in the spec changes the generated policy" \
 		"a generated file edited by hand is reported" \
 		"an operation without a policy is reported" \

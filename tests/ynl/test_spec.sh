@@ -64,7 +64,7 @@ lint() {
 
 quiet() { "$@" >/dev/null 2>&1; }
 
-tap_plan $((3 * ${#specs[@]} + 3))
+tap_plan $((3 * ${#specs[@]} + 5))
 
 for spec in "${specs[@]}"; do
 	name=$(basename "$spec" .yaml)
@@ -101,6 +101,13 @@ elif how == 'drop-attr':
 elif how == 'no-admin':
     op = [o for o in y['operations']['list'] if o['name'] == 'flush'][0]
     del op['flags']
+elif how == 'bare-number':
+    aset = [s for s in y['attribute-sets'] if s['name'] == 'pkt'][0]
+    frame = [a for a in aset['attributes'] if a['name'] == 'frame'][0]
+    frame['checks']['min-len'] = 14
+elif how == 'wrong-system-const':
+    const = [d for d in y['definitions'] if d['name'] == 'eth-hlen'][0]
+    const['value'] = 18
 with open(dst, 'w', encoding='utf-8') as f:
     f.write(first)
     yaml.safe_dump(y, f, sort_keys=False)
@@ -124,10 +131,20 @@ if [ -f "$ref" ]; then
 	mutate no-admin
 	tap_not "a state-changing operation without admin-perm is refused" \
 		quiet lint "$bad"
+
+	mutate bare-number
+	tap_not "a number written bare in a check, not named, is refused" \
+		quiet lint "$bad"
+
+	mutate wrong-system-const
+	tap_not "a constant of a system header with another value is refused" \
+		quiet lint "$bad"
 else
 	for t in "a spec with an unknown key is rejected" \
 		"a spec missing an attribute disagrees with the header" \
-		"a state-changing operation without admin-perm is refused"; do
+		"a state-changing operation without admin-perm is refused" \
+		"a number written bare in a check, not named, is refused" \
+		"a constant of a system header with another value is refused"; do
 		tap_skip "$t" "no omware spec"
 	done
 fi
