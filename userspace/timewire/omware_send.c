@@ -133,12 +133,14 @@ static const struct tw_arg session_tail_args[] = {
 	  .help = "write one CSV line per packet" },
 	{ .name = "late-ns", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, late_ns), .meta = "NS",
-	  .help = "lateness counted as late (kernel default 20000)",
+	  .help = "lateness counted as late (kernel default "
+		  TW_STR(OMWARE_LATE_NS_DEFAULT) ")",
 	  .max = UINT32_MAX },
 	{ .name = "guard-max-ns", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, guard_max_ns), .meta = "NS",
-	  .help = "cap of the hybrid mode's spin guard",
-	  .max = UINT32_MAX },
+	  .help = "cap of the hybrid mode's spin guard (kernel default "
+		  TW_STR(OMWARE_GUARD_MAX_NS_DEFAULT) ")",
+	  .min = OMWARE_GUARD_MIN_NS, .max = OMWARE_GUARD_MAX_NS_LIMIT },
 	{ .name = "max-pkts", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, max_pkts), .meta = "N",
 	  .help = "cap of the session's pending packets",
