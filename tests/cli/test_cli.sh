@@ -97,6 +97,7 @@ uapi() {
 }
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
+train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
 tfib_name_max=$(uapi TFIB_NAME_MAX_LEN)
 tfib_capacity=$(uapi TFIB_MAX_CAPACITY)
 tfib_workers=$(uapi TFIB_MAX_WORKERS)
@@ -206,8 +207,9 @@ done
 tap_ok "bad counts refused (0, -1, 1x, 0x, too big, blank, empty)" test $ok -eq 0
 tap_ok "size below the compact probe's 40 bytes refused" \
 	refused 1 'invalid value "39" for size: too small; expected an integer from 40 to 65535' omware send dev lo size 39 schedule periodic 1
-tap_ok "a 40-byte train longer than the compact probe's index refused" \
-	refused 1 'at most 16384 packets' omware train dev lo count 16385 size 40
+tap_ok "a train longer than OMWARE_TRAIN_MAX_PKTS ($train_max) refused" \
+	refused 1 "invalid value \"$((train_max + 1))\" for count: too large; expected an integer from 2 to $train_max\$" \
+	omware train dev lo count $((train_max + 1)) size 40
 tap_ok "bad MAC refused" \
 	refused 1 'invalid value "02:00:00:00:00" for dst-mac: expected' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
 tap_ok "missing value at the end refused" \
@@ -797,6 +799,7 @@ OMWARE_GUARD_MAX_NS_DEFAULT ms Documentation/omware.rst us to \d+ ms, default @ 
 OMWARE_GUARD_MIN_NS us Documentation/omware.rst ``GUARD_MAX_NS`` \d+ ms \(@ us to
 OMWARE_GUARD_MAX_NS_LIMIT ms Documentation/omware.rst ``GUARD_MAX_NS`` \d+ ms \(\d+ us to @ ms\)
 OMWARE_GUARD_MAX_NS_DEFAULT ms Documentation/omware.rst ``GUARD_MAX_NS`` @ ms \(
+OMWARE_TRAIN_MAX_PKTS 1 man/timewire-omware.8 packets \(2 to @, OMWARE_TRAIN_MAX_PKTS
 OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst ``OMWARE_CMD_TRAIN`` queues 2 to @ frames
 OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst Queue 2 to @ ``PKT``
 OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst a train has at most @ frames
