@@ -13,9 +13,20 @@
 #include "internal.h"
 #include "pick.h"
 
-/* Log2 bins: bin i holds values up to 2^i - 1, the last one the rest. */
+/*
+ * Log2 bins (tfib_bin()): bin i holds the values of i significant bits,
+ * up to 2^i - 1, and the last one the rest.
+ */
 #define TFIB_AGE_BINS	40	/* ns; the last from 2^38 ns, about 275 s */
-#define TFIB_BURST_BINS	12	/* the last holds bursts of 1024 */
+#define TFIB_BURST_BINS	12
+
+/*
+ * The largest burst, TFIB_MAX_BURST, has TFIB_BURST_BINS - 1 significant
+ * bits: fewer bins would lump bursts of several sizes into the last, more
+ * would add bins no burst reaches.
+ */
+static_assert(1U << (TFIB_BURST_BINS - 2) <= TFIB_MAX_BURST &&
+	      TFIB_MAX_BURST < 1U << (TFIB_BURST_BINS - 1));
 
 /*
  * The table's counters: TFIB_STATS_A_RX..DROP_XMIT in order, DROP_BAD_MAC
