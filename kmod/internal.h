@@ -3,9 +3,9 @@
  * Internal interfaces of tfib.ko, the timely forwarding table.
  *
  * Two halves meet here: the tables and their netlink API (main.c, table.c,
- * netlink.c), and the forwarder that a binding runs (fwd.c).  The table
- * side owns every struct tfib_table and calls into the forwarder under
- * tfib_lock; the forwarder never frees a table.
+ * netlink.c), and the forwarder that a binding runs (fwd.c; netlink-fill.c
+ * reports it).  The table side owns every struct tfib_table and calls into
+ * the forwarder under tfib_lock; the forwarder never frees a table.
  */
 #ifndef _TFIB_INTERNAL_H
 #define _TFIB_INTERNAL_H
@@ -21,7 +21,9 @@
 
 #include "../core/tfib.h"
 
-#define TFIB_NAME_LEN	16	/* with the terminating NUL */
+/* A table's name with its terminating NUL; a device's fits too. */
+#define TFIB_NAME_LEN	(TFIB_NAME_MAX_LEN + 1)
+static_assert(TFIB_NAME_LEN == IFNAMSIZ);
 
 struct tfib_fwd;		/* a binding: fwd.c's own */
 struct tfib_fwd_counters;	/* the forwarder's per-CPU counters */
@@ -107,13 +109,13 @@ void tfib_fwd_renamed(struct tfib_table *t);
 struct net_device *tfib_fwd_dev(const struct tfib_table *t);
 
 /*
- * Replies (called under tfib_lock).  tfib_fwd_fill_binding() puts the
- * binding's TABLE_GET attributes (nothing when unbound);
- * tfib_fwd_fill_counters() puts the forwarder's counters, TFIB_STATS_A_RX
- * and after, into the open TFIB_A_STATS nest; tfib_fwd_fill_detail() puts
- * the rings, the histograms and, with @workers, a nest per thread after
- * it.  -EMSGSIZE when msg is full.  The _size() functions say how much
- * room the last two need.
+ * Replies (netlink-fill.c, called under tfib_lock).
+ * tfib_fwd_fill_binding() puts the binding's TABLE_GET attributes (nothing
+ * when unbound); tfib_fwd_fill_counters() puts the forwarder's counters,
+ * TFIB_STATS_A_RX and after, into the open TFIB_A_STATS nest;
+ * tfib_fwd_fill_detail() puts the rings, the histograms and, with
+ * @workers, a nest per thread after it.  -EMSGSIZE when msg is full.  The
+ * _size() functions say how much room the last two need.
  */
 int tfib_fwd_fill_binding(struct sk_buff *msg, const struct tfib_table *t);
 int tfib_fwd_fill_counters(struct sk_buff *msg, const struct tfib_table *t);

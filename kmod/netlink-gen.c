@@ -9,6 +9,8 @@
 #include "netlink-gen.h"
 
 #include <uapi/linux/tfib.h>
+#include <linux/time.h>
+#include <linux/if_ether.h>
 
 /* Integer value ranges */
 static const struct netlink_range_validation tfib_a_capacity_range = {
@@ -38,23 +40,23 @@ static const struct netlink_range_validation tfib_a_data_ring_range = {
 
 /* TFIB_CMD_TABLE_NEW - do */
 static const struct nla_policy tfib_table_new_nl_policy[TFIB_A_CLOCKID + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 	[TFIB_A_CAPACITY] = NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_a_capacity_range),
 	[TFIB_A_BUCKETS] = NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_a_buckets_range),
 	[TFIB_A_SYNC] = NLA_POLICY_MAX(NLA_U8, 3),
 	[TFIB_A_PREFETCH] = { .type = NLA_FLAG, },
 	[TFIB_A_SPARES] = NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_a_spares_range),
-	[TFIB_A_CLOCKID] = NLA_POLICY_MAX(NLA_U32, 11),
+	[TFIB_A_CLOCKID] = NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
 };
 
 /* TFIB_CMD_TABLE_DEL - do */
 static const struct nla_policy tfib_table_del_nl_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 };
 
 /* TFIB_CMD_TABLE_GET - do */
 static const struct nla_policy tfib_table_get_do_nl_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 };
 
 /* TFIB_CMD_TABLE_GET - dump */
@@ -63,9 +65,9 @@ static const struct nla_policy tfib_table_get_dump_nl_policy[TFIB_A_PAD + 1] = {
 
 /* TFIB_CMD_ENTRY_SET - do */
 static const struct nla_policy tfib_entry_set_nl_policy[TFIB_A_FORCE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 	[TFIB_A_USER_ID] = { .type = NLA_U32, },
-	[TFIB_A_MAC] = NLA_POLICY_EXACT_LEN(6),
+	[TFIB_A_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
 	[TFIB_A_TS_NS] = { .type = NLA_U64, },
 	[TFIB_A_SEQ] = { .type = NLA_U32, },
 	[TFIB_A_FORCE] = { .type = NLA_FLAG, },
@@ -73,24 +75,24 @@ static const struct nla_policy tfib_entry_set_nl_policy[TFIB_A_FORCE + 1] = {
 
 /* TFIB_CMD_ENTRY_GET - do */
 static const struct nla_policy tfib_entry_get_do_nl_policy[TFIB_A_USER_ID + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 	[TFIB_A_USER_ID] = { .type = NLA_U32, },
 };
 
 /* TFIB_CMD_ENTRY_GET - dump */
 static const struct nla_policy tfib_entry_get_dump_nl_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 };
 
 /* TFIB_CMD_ENTRY_DEL - do */
 static const struct nla_policy tfib_entry_del_nl_policy[TFIB_A_USER_ID + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 	[TFIB_A_USER_ID] = { .type = NLA_U32, },
 };
 
 /* TFIB_CMD_BIND - do */
 static const struct nla_policy tfib_bind_nl_policy[TFIB_A_CONTROL_SRC + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 	[TFIB_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[TFIB_A_FWD_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TFIB_A_PICK] = NLA_POLICY_MAX(NLA_U8, 1),
@@ -98,17 +100,17 @@ static const struct nla_policy tfib_bind_nl_policy[TFIB_A_CONTROL_SRC + 1] = {
 	[TFIB_A_CONTROL_RING] = NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_a_control_ring_range),
 	[TFIB_A_DATA_RING] = NLA_POLICY_FULL_RANGE(NLA_U32, &tfib_a_data_ring_range),
 	[TFIB_A_BURST] = NLA_POLICY_RANGE(NLA_U32, 1, TFIB_MAX_BURST),
-	[TFIB_A_CONTROL_SRC] = NLA_POLICY_EXACT_LEN(6),
+	[TFIB_A_CONTROL_SRC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
 };
 
 /* TFIB_CMD_UNBIND - do */
 static const struct nla_policy tfib_unbind_nl_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 };
 
 /* TFIB_CMD_STATS_GET - do */
 static const struct nla_policy tfib_stats_get_do_nl_policy[TFIB_A_TABLE + 1] = {
-	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TFIB_A_TABLE] = { .type = NLA_NUL_STRING, .len = TFIB_NAME_MAX_LEN, },
 };
 
 /* TFIB_CMD_STATS_GET - dump */

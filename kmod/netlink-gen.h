@@ -10,6 +10,8 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/tfib.h>
+#include <linux/time.h>
+#include <linux/if_ether.h>
 
 /* Ops table for tfib */
 extern const struct genl_split_ops tfib_nl_ops[12];

@@ -12,7 +12,7 @@
 
 /* QAWARE_CMD_SCHED_GET - do */
 static const struct nla_policy qaware_sched_get_do_nl_policy[QAWARE_A_SCHED + 1] = {
-	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = 15, },
+	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = QAWARE_NAME_MAX_LEN, },
 };
 
 /* QAWARE_CMD_SCHED_GET - dump */
@@ -21,7 +21,7 @@ static const struct nla_policy qaware_sched_get_dump_nl_policy[QAWARE_A_PAD + 1]
 
 /* QAWARE_CMD_CONN_GET - dump */
 static const struct nla_policy qaware_conn_get_nl_policy[QAWARE_A_SCHED + 1] = {
-	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = 15, },
+	[QAWARE_A_SCHED] = { .type = NLA_NUL_STRING, .len = QAWARE_NAME_MAX_LEN, },
 };
 
 /* Ops table for qaware */

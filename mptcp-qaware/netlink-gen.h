@@ -11,6 +11,8 @@
 
 #include <uapi/linux/qaware.h>
 
+#define QAWARE_IN6_ADDR_LEN	16
+
 /* Ops table for qaware */
 extern const struct genl_split_ops qaware_nl_ops[3];
 

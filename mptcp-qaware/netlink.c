@@ -99,6 +99,10 @@ int qaware_nl_sched_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/* The spec's limits are the kernel's. */
+static_assert(QAWARE_NAME_MAX_LEN + 1 == MPTCP_SCHED_NAME_MAX);
+static_assert(sizeof(struct in6_addr) == QAWARE_IN6_ADDR_LEN);
+
 static int qa_nl_put_addr(struct sk_buff *msg, int type4, int type6,
 			  const struct in6_addr *addr)
 {

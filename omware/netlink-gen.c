@@ -9,6 +9,8 @@
 #include "netlink-gen.h"
 
 #include <uapi/linux/omware.h>
+#include <linux/time.h>
+#include <linux/if_ether.h>
 
 /* Integer value ranges */
 static const struct netlink_range_validation omware_a_guard_max_ns_range = {
@@ -20,16 +22,16 @@ static const struct netlink_range_validation omware_a_guard_max_ns_range = {
 const struct nla_policy omware_pkt_nl_policy[OMWARE_PKT_A_PROTO + 1] = {
 	[OMWARE_PKT_A_TIME] = { .type = NLA_U64, },
 	[OMWARE_PKT_A_COOKIE] = { .type = NLA_U64, },
-	[OMWARE_PKT_A_FRAME] = NLA_POLICY_MIN_LEN(14),
+	[OMWARE_PKT_A_FRAME] = NLA_POLICY_MIN_LEN(ETH_HLEN),
 	[OMWARE_PKT_A_PAYLOAD] = NLA_POLICY_MIN_LEN(1),
-	[OMWARE_PKT_A_DST_MAC] = NLA_POLICY_EXACT_LEN(6),
-	[OMWARE_PKT_A_PROTO] = NLA_POLICY_MIN(NLA_BE16, 1536),
+	[OMWARE_PKT_A_DST_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[OMWARE_PKT_A_PROTO] = NLA_POLICY_MIN(NLA_BE16, ETH_P_802_3_MIN),
 };
 
 /* OMWARE_CMD_SESSION_NEW - do */
 static const struct nla_policy omware_session_new_nl_policy[OMWARE_A_MAX_BYTES + 1] = {
 	[OMWARE_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[OMWARE_A_CLOCKID] = NLA_POLICY_MAX(NLA_U32, 11),
+	[OMWARE_A_CLOCKID] = NLA_POLICY_MAX(NLA_U32, CLOCK_TAI),
 	[OMWARE_A_MODE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[OMWARE_A_XMIT] = NLA_POLICY_MAX(NLA_U8, 1),
 	[OMWARE_A_CPU] = { .type = NLA_U32, },

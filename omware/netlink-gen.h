@@ -10,6 +10,8 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/omware.h>
+#include <linux/time.h>
+#include <linux/if_ether.h>
 
 /* Common nested types */
 extern const struct nla_policy omware_pkt_nl_policy[OMWARE_PKT_A_PROTO + 1];

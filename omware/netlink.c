@@ -641,6 +641,9 @@ static int omw_nl_put_guard(struct sk_buff *msg,
 	return 0;
 }
 
+/* Every device name fits the spec's OMWARE_A_IFNAME. */
+static_assert(OMWARE_NAME_MAX_LEN + 1 == IFNAMSIZ);
+
 static int omw_nl_fill_session(struct sk_buff *msg, struct omw_session *s)
 {
 	const struct omw_session_cfg *c = &s->cfg;

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Run the kernel's ynl-gen-c.py, in the version pinned here, with two fixes.
+"""Run the kernel's ynl-gen-c.py, in the version pinned here, with fixes.
 
   ynl-gen-kernel.py YNL_DIR ARG...
 
@@ -10,14 +10,16 @@ committed, so the generator and the spec library it reads must be the
 pinned ones: another version may render the same spec differently.  Use
 scripts/nlgen-kernel.sh rather than this directly.
 
-The fixes, both of policies the 6.12 generator gets wrong and later
-kernels' generators get right:
+The fixes, of what the 6.12 generator gets wrong and later kernels'
+generators get right:
   - a binary attribute's min-len check is "{ .len = N, }", an NLA_UNSPEC
     entry, which strict validation refuses whatever its length: it becomes
     NLA_POLICY_MIN_LEN(N);
   - a big-endian u16 or u32 is NLA_U16 or NLA_U32, whose range the kernel
     then checks on the value read in host byte order: it becomes NLA_BE16
-    or NLA_BE32.
+    or NLA_BE32;
+  - a header that several constants of the spec come from (header: in
+    definitions) is included once per constant: it is included once.
 """
 
 import hashlib
@@ -78,6 +80,20 @@ def fix_big_endian(gen):
     gen.TypeScalar._attr_policy = attr_policy
 
 
+def fix_repeated_include(gen):
+    write = gen.CodeWriter.p
+
+    def p(self, line, add_ind=0):
+        if line.startswith('#include <'):
+            seen = self.__dict__.setdefault('tw_included', set())
+            if line in seen:
+                return
+            seen.add(line)
+        write(self, line, add_ind)
+
+    gen.CodeWriter.p = p
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -87,6 +103,7 @@ def main():
     gen = load_generator(ynl_dir)
     fix_binary_min_len(gen)
     fix_big_endian(gen)
+    fix_repeated_include(gen)
     sys.argv = [os.path.join(ynl_dir, 'ynl-gen-c.py')] + sys.argv[2:]
     # The output file is written when main()'s writer goes away.
     gen.main()

@@ -89,6 +89,22 @@ section() {
 		on && /^  [^ ]/ { print $1 }' "$1"
 }
 
+# uapi NAME: the value include/uapi/linux/ gives the constant NAME, as
+# written there.
+uapi() {
+	awk -v n="$1" '$1 == "#define" && $2 == n { print $3; found = 1 }
+		END { exit !found }' "$root"/include/uapi/linux/*.h
+}
+# name_of N: a name N bytes long.
+name_of() { printf '%*s' "$1" '' | tr ' ' n; }
+train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
+tfib_name_max=$(uapi TFIB_NAME_MAX_LEN)
+tfib_capacity=$(uapi TFIB_MAX_CAPACITY)
+tfib_workers=$(uapi TFIB_MAX_WORKERS)
+tfib_ring=$(uapi TFIB_MAX_RING)
+tfib_burst=$(uapi TFIB_MAX_BURST)
+qaware_name_max=$(uapi QAWARE_NAME_MAX_LEN)
+
 # The module registry (modules.list): "name dir family summary" per module.
 registry=$("$root/scripts/modules.sh" table) || exit 1
 mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
@@ -100,7 +116,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 104
+tap_plan 105
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -191,8 +207,9 @@ done
 tap_ok "bad counts refused (0, -1, 1x, 0x, too big, blank, empty)" test $ok -eq 0
 tap_ok "size below the compact probe's 40 bytes refused" \
 	refused 1 'invalid value "39" for size: too small; expected an integer from 40 to 65535' omware send dev lo size 39 schedule periodic 1
-tap_ok "a 40-byte train longer than the compact probe's index refused" \
-	refused 1 'at most 16384 packets' omware train dev lo count 16385 size 40
+tap_ok "a train longer than OMWARE_TRAIN_MAX_PKTS ($train_max) refused" \
+	refused 1 "invalid value \"$((train_max + 1))\" for count: too large; expected an integer from 2 to $train_max\$" \
+	omware train dev lo count $((train_max + 1)) size 40
 tap_ok "bad MAC refused" \
 	refused 1 'invalid value "02:00:00:00:00" for dst-mac: expected' omware send dev lo dst-mac 02:00:00:00:00 schedule periodic 1
 tap_ok "missing value at the end refused" \
@@ -588,14 +605,14 @@ tfib_refused() {
 ok=0
 while IFS='@' read -r want args; do
 	eval "tfib_refused \"\$want\" $args" || ok=1
-done <<'LIST'
+done <<LIST
 missing required argument: table NAME@create capacity 8
 missing required argument: capacity N@create t1
 missing required argument: capacity N@create table t1
-invalid value "0" for capacity: too small; expected an integer from 1 to 16777216@create t1 capacity 0
-invalid value "16777217" for capacity: too large; expected an integer from 1 to 16777216@create t1 capacity 16777217
-invalid value "0123456789abcdef" for table: too long; expected a name of 1 to 15 bytes@create 0123456789abcdef capacity 8
-invalid value "" for table: empty; expected a name of 1 to 15 bytes@create "" capacity 8
+invalid value "0" for capacity: too small; expected an integer from 1 to $tfib_capacity@create t1 capacity 0
+invalid value "$((tfib_capacity + 1))" for capacity: too large; expected an integer from 1 to $tfib_capacity@create t1 capacity $((tfib_capacity + 1))
+invalid value "$(name_of $((tfib_name_max + 1)))" for table: too long; expected a name of 1 to $tfib_name_max bytes@create $(name_of $((tfib_name_max + 1))) capacity 8
+invalid value "" for table: empty; expected a name of 1 to $tfib_name_max bytes@create "" capacity 8
 invalid value "mutex" for sync: expected { rwlock | rcu | bucket | seqcount }@create t1 capacity 8 sync mutex
 invalid value "boot" for clock: expected { mono | tai | realtime }@create t1 capacity 8 clock boot
 unknown argument "1"@create t1 capacity 8 prefetch 1
@@ -613,11 +630,11 @@ missing required argument: dev IFNAME@bind t1
 invalid value "tw-no-such0" for dev: no such network device; expected a network device of this network namespace@bind t1 dev tw-no-such0
 invalid value "poll" for mode: expected { ring | inline }@bind t1 dev lo mode poll
 invalid value "lru" for pick: expected { memo | scan }@bind t1 dev lo pick lru
-invalid value "0" for workers: too small; expected an integer from 1 to 1024@bind t1 dev lo workers 0
-invalid value "1025" for workers: too large; expected an integer from 1 to 1024@bind t1 dev lo workers 1025
-invalid value "65537" for control-ring: too large; expected an integer from 1 to 65536@bind t1 dev lo control-ring 65537
-invalid value "0" for data-ring: too small; expected an integer from 1 to 65536@bind t1 dev lo data-ring 0
-invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bind t1 dev lo burst 1025
+invalid value "0" for workers: too small; expected an integer from 1 to $tfib_workers@bind t1 dev lo workers 0
+invalid value "$((tfib_workers + 1))" for workers: too large; expected an integer from 1 to $tfib_workers@bind t1 dev lo workers $((tfib_workers + 1))
+invalid value "$((tfib_ring + 1))" for control-ring: too large; expected an integer from 1 to $tfib_ring@bind t1 dev lo control-ring $((tfib_ring + 1))
+invalid value "0" for data-ring: too small; expected an integer from 1 to $tfib_ring@bind t1 dev lo data-ring 0
+invalid value "$((tfib_burst + 1))" for burst: too large; expected an integer from 1 to $tfib_burst@bind t1 dev lo burst $((tfib_burst + 1))
 unknown argument "user"@dump t1 user 1
 unknown argument "dev"@unbind t1 dev lo
 missing required argument: dev IFNAME@bench source lo out d
@@ -632,11 +649,11 @@ invalid value "," for rate: empty; expected a list of rates, packets/s, 1 or mor
 invalid value "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33" for rate: too many values; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
 invalid value "1e3" for cdr: exponents are not accepted; expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 0.1,1e3
 invalid value "4000" for cdr: expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 4000
-invalid value "64:0" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 64,64:0
-invalid value "65537" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 65537
+invalid value "64:0" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to $tfib_ring@bench dev lo source lo out d rings 64,64:0
+invalid value "$((tfib_ring + 1))" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to $tfib_ring@bench dev lo source lo out d rings $((tfib_ring + 1))
 invalid value "0" for seconds: too small; expected an integer from 1 to 3600@bench dev lo source lo out d seconds 0
-invalid value "0" for users: too small; expected an integer from 1 to 16777216@bench dev lo source lo out d users 0
-invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bench dev lo source lo out d burst 1025
+invalid value "0" for users: too small; expected an integer from 1 to $tfib_capacity@bench dev lo source lo out d users 0
+invalid value "$((tfib_burst + 1))" for burst: too large; expected an integer from 1 to $tfib_burst@bench dev lo source lo out d burst $((tfib_burst + 1))
 invalid value "1024" for forwarder-cpu: too large; expected an integer from 0 to 1023@bench dev lo source lo out d forwarder-cpu 1024
 unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
@@ -704,10 +721,10 @@ while IFS=@ read -r want args; do
 		tap_diag "qaware $args: exit $rc"
 		sed 's/^/#   /' "$err"
 	fi
-done <<'LIST'
-invalid value "0123456789abcdef" for sched: too long; expected a name of 1 to 15 bytes@show 0123456789abcdef
+done <<LIST
+invalid value "$(name_of $((qaware_name_max + 1)))" for sched: too long; expected a name of 1 to $qaware_name_max bytes@show $(name_of $((qaware_name_max + 1)))
 unknown argument "bogus"@show qaware bogus
-invalid value "0123456789abcdefg" for sched: too long; expected a name of 1 to 15 bytes@stats sched 0123456789abcdefg
+invalid value "$(name_of $((qaware_name_max + 2)))" for sched: too long; expected a name of 1 to $qaware_name_max bytes@stats sched $(name_of $((qaware_name_max + 2)))
 missing value for ko: expected FILE@load ko
 unknown argument "now"@unload now
 unknown command "bogus"@bogus
@@ -736,6 +753,89 @@ else
 	tap_skip "qaware load where it cannot load: exit 1, one line naming what is missing" \
 		"mptcp_qaware is loaded"
 fi
+
+# --- numbers of the UAPI headers, as the help and the pages state them ---------
+# flat WHERE: the text of WHERE on one line, blanks squeezed: a file of the
+# tree, or help:W1,W2 for "timewire W1 W2 help".
+flat() {
+	case $1 in
+	# shellcheck disable=SC2046	# the words of the command
+	help:*) "$TW" $(tr , ' ' <<<"${1#help:}") help ;;
+	*) cat "$root/$1" ;;
+	esac | tr -s '\n\t ' '   '
+}
+
+# states NAME UNIT WHERE PCRE: PCRE, with @ for the value of the constant
+# NAME in UNIT (1: as the header writes it, us, ms), is in WHERE.
+states() {
+	local v div=1
+
+	v=$(uapi "$1") || { tap_diag "no $1 in include/uapi"; return 1; }
+	case $2 in us) div=1000 ;; ms) div=1000000 ;; esac
+	if [ $div -ne 1 ]; then
+		[ $((v % div)) -eq 0 ] || { tap_diag "$1 ($v) is no whole $2"; return 1; }
+		v=$((v / div))
+	fi
+	flat "$3" | grep -Pq -- "${4//@/(?<![0-9])$v(?![0-9])}" ||
+		{ tap_diag "$3 does not say /$4/ with $1 = $v $2"; return 1; }
+}
+ok=0
+while read -r name unit where text; do
+	states "$name" "$unit" "$where" "$text" || ok=1
+done <<'LIST'
+OMWARE_LATE_NS_DEFAULT 1 help:omware,send counted as late \(kernel default @\)
+OMWARE_LATE_NS_DEFAULT 1 man/timewire-omware.8 counts as late \(kernel default @\)
+OMWARE_LATE_NS_DEFAULT us Documentation/omware.rst ``LATE_NS`` @ us,
+OMWARE_GUARD_MAX_NS_DEFAULT 1 help:omware,send spin guard \(kernel default @\)
+OMWARE_GUARD_MIN_NS 1 man/timewire-omware.8 the module accepts @ to
+OMWARE_GUARD_MAX_NS_LIMIT 1 man/timewire-omware.8 accepts \d+ to @ and
+OMWARE_GUARD_MAX_NS_DEFAULT 1 man/timewire-omware.8 and defaults to @:
+OMWARE_GUARD_MAX_NS_LIMIT 1 man/tw-omware-bench.1 at most @ \(the module's limit\)
+OMWARE_GUARD_MAX_NS_DEFAULT 1 man/tw-omware-bench.1 the module's default, @ \(OMWARE_GUARD_MAX_NS_DEFAULT\)
+OMWARE_GUARD_MIN_NS us Documentation/omware.rst The guard stays between @ us and
+OMWARE_GUARD_MIN_NS us Documentation/omware.rst ``GUARD_MAX_NS`` \(@ us to
+OMWARE_GUARD_MAX_NS_LIMIT ms Documentation/omware.rst ``GUARD_MAX_NS`` \(\d+ us to @ ms,
+OMWARE_GUARD_MAX_NS_DEFAULT ms Documentation/omware.rst us to \d+ ms, default @ ms\)
+OMWARE_GUARD_MIN_NS us Documentation/omware.rst ``GUARD_MAX_NS`` \d+ ms \(@ us to
+OMWARE_GUARD_MAX_NS_LIMIT ms Documentation/omware.rst ``GUARD_MAX_NS`` \d+ ms \(\d+ us to @ ms\)
+OMWARE_GUARD_MAX_NS_DEFAULT ms Documentation/omware.rst ``GUARD_MAX_NS`` @ ms \(
+OMWARE_TRAIN_MAX_PKTS 1 man/timewire-omware.8 packets \(2 to @, OMWARE_TRAIN_MAX_PKTS
+OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst ``OMWARE_CMD_TRAIN`` queues 2 to @ frames
+OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst Queue 2 to @ ``PKT``
+OMWARE_TRAIN_MAX_PKTS 1 Documentation/omware.rst a train has at most @ frames
+OMWARE_SPIN_STALL_NS us man/timewire-omware.8 OMWARE_SPIN_STALL_NS \(@ us,
+OMWARE_SPIN_STALL_NS us Documentation/omware.rst ``OMWARE_SPIN_STALL_NS``, @ us,
+TFIB_ETHERTYPE 1 help:tfib,bind update packets \(EtherType @\)
+TFIB_ETHERTYPE 1 man/timewire-tfib.8 \(EtherType @,
+TFIB_ETHERTYPE 1 man/tw-tfib-xdp.1 \(EtherType @,
+TFIB_ETHERTYPE 1 man/tw-tfib-source.1 \(EtherType @\)
+TFIB_ETHERTYPE 1 Documentation/tfib.rst \(@, IEEE 802 local experimental 1\)
+TFIB_NAME_MAX_LEN 1 man/timewire-tfib.8 names of 1 to @ bytes
+TFIB_NAME_MAX_LEN 1 Documentation/tfib.rst ``TABLE`` name, 1 to @ bytes
+TFIB_NAME_MAX_LEN 1 Documentation/tfib.rst its name \(1 to @ bytes
+TFIB_MAX_WORKERS 1 man/timewire-tfib.8 Data worker threads, 1 to @,
+TFIB_MAX_WORKERS 1 Documentation/tfib.rst ``WORKERS`` 1 to @;
+TFIB_MAX_RING 1 man/timewire-tfib.8 Ring sizes, 1 to @ packets
+TFIB_DEFAULT_RING 1 man/timewire-tfib.8 Ring sizes, 1 to \d+ packets \(default @ each\)
+TFIB_MAX_RING 1 man/timewire-tfib.8 for both, 1 to @ \(default
+TFIB_DEFAULT_RING 1 man/timewire-tfib.8 for both, 1 to \d+ \(default @\)
+TFIB_MAX_RING 1 Documentation/tfib.rst ``CONTROL_RING``, 1 to @ packets each
+TFIB_DEFAULT_RING 1 Documentation/tfib.rst 1 to \d+ packets each; default @
+TFIB_DEFAULT_RING 1 help:tfib,bind control ring size, in packets \(default @\)
+TFIB_DEFAULT_RING 1 help:tfib,bind data ring size, in packets \(default @\)
+TFIB_DEFAULT_RING 1 help:tfib,bench or N for both \(default @\)
+TFIB_MAX_BURST 1 man/timewire-tfib.8 looks again, 1 to @ \(default
+TFIB_DEFAULT_BURST 1 man/timewire-tfib.8 looks again, 1 to \d+ \(default @\)
+TFIB_MAX_BURST 1 man/timewire-tfib.8 The token bucket's burst, 1 to @
+TFIB_MAX_BURST 1 Documentation/tfib.rst ``BURST`` 1 to @; default
+TFIB_DEFAULT_BURST 1 Documentation/tfib.rst ``BURST`` 1 to \d+; default @
+TFIB_DEFAULT_BURST 1 help:tfib,bind at once \(default @\)
+TFIB_MAX_CONTROL_SRC 1 man/timewire-tfib.8 up to @ unicast ones
+TFIB_MAX_CONTROL_SRC 1 Documentation/tfib.rst \(up to @ unicast MACs\)
+TFIB_MAX_CONTROL_SRC 1 Documentation/tfib.rst ``CONTROL_SRC`` up to @, one unicast
+LIST
+tap_ok "help, man pages and documentation state the UAPI headers' numbers" \
+	test $ok -eq 0
 
 # --- man pages --------------------------------------------------------------
 ok=0

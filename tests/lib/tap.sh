@@ -7,6 +7,7 @@
 #   tap_ok  "description" command args...   # ok if the command succeeds
 #   tap_not "description" command args...   # ok if the command fails
 #   tap_skip "description" "reason"
+#   tap_skip_all "reason" / tap_fail_all "reason"   # before the plan
 #   tap_ok_throughput "description" command args...  # off on the debug kernel
 #   tap_done                                 # exits with the right code
 
@@ -71,6 +72,16 @@ tap_skip_all() {
 	echo "TAP version 13"
 	echo "1..0 # SKIP $*"
 	exit $KSFT_SKIP
+}
+
+# Fail the whole program before its plan: one failing result that says
+# why, exit 1.  For a piece make deps installs: a skip would hide a check
+# that no longer runs.
+tap_fail_all() {
+	echo "TAP version 13"
+	echo "1..1"
+	echo "not ok 1 - $*"
+	exit $KSFT_FAIL
 }
 
 tap_done() {

@@ -50,7 +50,7 @@ static void check_new_session(struct __test_metadata *_metadata,
 	EXPECT_TRUE(in->has[OMWARE_A_XMIT]);
 	/* the default late threshold */
 	EXPECT_TRUE(in->has[OMWARE_A_LATE_NS]);
-	EXPECT_EQ(20000, in->v[OMWARE_A_LATE_NS]);
+	EXPECT_EQ(OMWARE_LATE_NS_DEFAULT, in->v[OMWARE_A_LATE_NS]);
 	EXPECT_TRUE(in->has[OMWARE_A_OWNER_PORTID]);
 	EXPECT_EQ(c->o->portid, in->v[OMWARE_A_OWNER_PORTID]);
 	EXPECT_TRUE(in->has[OMWARE_A_PENDING_PKTS]);

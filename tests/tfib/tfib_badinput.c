@@ -129,6 +129,8 @@ ROW(ts_as_u32, ENTRY_SET, EINVAL, VICTIM_T, USER, MAC6, BAD_U32(TS_NS, 1));
 ROW(seq_as_u64, ENTRY_SET, EINVAL, VICTIM_T, USER, MAC6, BAD_U64(SEQ, 1));
 ROW(table_not_terminated, TABLE_GET, EINVAL, BAD_RAW(TABLE, 4));
 ROW(table_16_bytes, TABLE_NEW, EINVAL, BAD_TABLE("sixteen-bytes-xx"), CAP);
+_Static_assert(sizeof("sixteen-bytes-xx") == TFIB_NAME_MAX_LEN + 2,
+	       "table_16_bytes: one byte over the longest name");
 ROW(table_empty, TABLE_NEW, EINVAL, BAD_TABLE(""), CAP);
 ROW(ifindex_as_u8, BIND, EINVAL, VICTIM_T, BAD_U8(IFINDEX, 1));
 ROW(workers_as_u64, BIND, EINVAL, VICTIM_T, IFX_VETH, BAD_U64(WORKERS, 1));

@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 #include <linux/tfib.h>
 
-#define TFC_NAME_LEN	16
+#define TFC_NAME_LEN	(TFIB_NAME_MAX_LEN + 1)	/* with the NUL */
 #define TFC_MAX_BINS	128
 
 struct tfc {

@@ -136,7 +136,8 @@ def do_lifecycle(args):
     s = ynl.do('session-get', {'session-id': sid})
     want = {'session-id': sid, 'ifindex': ifindex, 'ifname': args.ifname,
             'owner-portid': portid(ynl), 'clockid': time.CLOCK_MONOTONIC,
-            'mode': 'timer', 'late-ns': 20000, 'pending-pkts': 0,
+            'mode': 'timer', 'pending-pkts': 0,
+            'late-ns': ynl.consts['late-ns-default']['value'],
             'pending-bytes': 0}
     for k, v in want.items():
         check(s.get(k) == v, f'session-get {k} = {s.get(k)!r}, expected {v!r}')

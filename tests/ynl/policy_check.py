@@ -9,6 +9,10 @@ named in SPEC, its operations and its attribute policies, and checks:
   - every do/dump operation of the spec exists with the same handlers and
     the same admin-perm flag, and the kernel has no operation the spec lacks;
   - the family version and its highest attribute agree;
+  - every do and dump of an operation has a policy: without one, genetlink
+    neither parses nor validates a request's attributes, so none is ever
+    refused (an operation that takes none lists pad alone in the spec, and
+    its generated policy refuses them all);
   - every attribute the kernel validates is defined in the spec with the same
     type, the same integer range and the same length limits, down through
     nested policies, and every request attribute of an operation is accepted
@@ -174,6 +178,44 @@ def op_policies(ctrl, name, cmd):
     return modes, policies
 
 
+def check_flags(c, op, flags):
+    for key, want in (('admin-perm', 'admin-perm' in op.yaml.get('flags', [])),
+                      ('cmd-cap-do', 'do' in op.yaml),
+                      ('cmd-cap-dump', 'dump' in op.yaml)):
+        if (key in flags) != want:
+            c.err(f"{op.name}: kernel {'sets' if key in flags else 'lacks'} "
+                  f"{key}")
+    if 'cmd-cap-haspol' not in flags:
+        c.err(f'{op.name}: the kernel validates no attribute')
+
+
+def check_mode(c, op, mode, idx, policies, seen):
+    """One do or dump: its policy, index idx of policies, against the spec."""
+    if idx is None:
+        c.err(f'{op.name} {mode}: no policy, so no attribute is refused')
+        return
+    c.cmp_policy(f'{op.name} {mode}:', op.attr_set, idx, policies, seen)
+    accepted = policies.get(idx, {})
+    for name in op.yaml[mode].get('request', {}).get('attributes', []):
+        # A request of pad alone takes nothing: pad is never accepted.
+        if op.attr_set[name].type == 'pad':
+            continue
+        if op.attr_set[name].value not in accepted:
+            c.err(f'{op.name} {mode}: request attribute {name} is not '
+                  'in the kernel policy')
+
+
+def check_op(c, op, flags, modes, policies):
+    """Compare an operation of the spec with the kernel's: its flags (the
+    nlctrl op flags), the policy index of each mode ({'do': i, ...}) and
+    the policies by index ({i: {attribute: policy}})."""
+    seen = set()
+    check_flags(c, op, flags)
+    for mode in ('do', 'dump'):
+        if mode in op.yaml:
+            check_mode(c, op, mode, modes.get(mode), policies, seen)
+
+
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -210,38 +252,9 @@ def main(argv):
         if value not in ops:
             c.err(f'{op.name}: command {value} not registered')
             continue
-        flags = ops[value]
-        for key, want in (('admin-perm', 'admin-perm' in op.yaml.get('flags', [])),
-                          ('cmd-cap-do', 'do' in op.yaml),
-                          ('cmd-cap-dump', 'dump' in op.yaml)):
-            if (key in flags) != want:
-                c.err(f"{op.name}: kernel {'sets' if key in flags else 'lacks'} "
-                      f"{key}")
-        if 'cmd-cap-haspol' not in flags:
-            c.err(f'{op.name}: the kernel validates no attribute')
-
-        seen = set()
         modes, policies = op_policies(ctrl, spec.name, value)
         npol += len(policies)
-        for mode in ('do', 'dump'):
-            if mode not in op.yaml:
-                continue
-            idx = modes.get(mode)
-            if idx is None:
-                # A dump without request attributes needs no policy.
-                req = op.yaml[mode].get('request', {}).get('attributes', [])
-                if req:
-                    c.err(f'{op.name} {mode}: no policy but request attributes')
-                continue
-            c.cmp_policy(f'{op.name} {mode}:', op.attr_set, idx, policies, seen)
-            accepted = policies.get(idx, {})
-            for name in op.yaml[mode].get('request', {}).get('attributes', []):
-                # A request of pad alone takes nothing: pad is never accepted.
-                if op.attr_set[name].type == 'pad':
-                    continue
-                if op.attr_set[name].value not in accepted:
-                    c.err(f'{op.name} {mode}: request attribute {name} is not '
-                          'in the kernel policy')
+        check_op(c, op, ops[value], modes, policies)
 
     for n in c.notes:
         print(f'# note: {n}')

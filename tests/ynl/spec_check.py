@@ -11,7 +11,9 @@
   spec_check.py lint SPEC
       project conventions: admin-perm on every state-changing operation,
       a pad attribute in every attribute set holding 64-bit scalars, a doc
-      string on every operation and non-pad attribute
+      string on every operation and non-pad attribute, no number but 0 and
+      1 written bare in checks (a definition names it), and every constant
+      taken from a system header (header:) of the value that header gives
 
 Exit status 0 when the check passes, 1 when it fails (reasons on stderr).
 """
@@ -67,10 +69,15 @@ def header_names(path):
 
 def header_values(path, names):
     """Evaluate integer constants by compiling a program against the header."""
+    return values_of([f'"{os.path.abspath(path)}"'], names)
+
+
+def values_of(includes, names):
+    """Evaluate integer constants of the headers ("x.h" or <x.h>)."""
     if not names:
         return {}
-    src = ['#include <stdio.h>', f'#include "{os.path.abspath(path)}"',
-           'int main(void)', '{']
+    src = ['#include <stdio.h>'] + [f'#include {h}' for h in includes]
+    src += ['int main(void)', '{']
     for n in sorted(names):
         src.append(f'\tprintf("%s %lld\\n", "{n}", (long long)({n}));')
     src += ['\treturn 0;', '}']
@@ -132,9 +139,34 @@ def load(spec):
         return yaml.safe_load(f)
 
 
-def lint(spec):
+def bare_checks(y):
+    """Numbers a check writes instead of naming a definition."""
     errors = []
+    for aset in y.get('attribute-sets', []):
+        for a in aset['attributes']:
+            for check, v in a.get('checks', {}).items():
+                if isinstance(v, int) and not isinstance(v, bool) and \
+                   v not in (0, 1):
+                    errors.append(f"attribute {aset['name']}.{a['name']}: "
+                                  f'{check} {v} is a bare number: name a '
+                                  'definition')
+    return errors
+
+
+def system_consts(y):
+    """Constants taken from a system header, against that header."""
+    consts = [d for d in y.get('definitions', [])
+              if d['type'] == 'const' and 'header' in d]
+    names = {d['name'].upper().replace('-', '_'): d for d in consts}
+    got = values_of(sorted({f"<{d['header']}>" for d in consts}), names)
+    return [f"constant {d['name']}: {d['value']} in the spec, {got[n]} in "
+            f"<{d['header']}>" for n, d in sorted(names.items())
+            if got[n] != d['value']]
+
+
+def lint(spec):
     y = load(spec)
+    errors = bare_checks(y) + system_consts(y)
     for aset in y.get('attribute-sets', []):
         if 'subset-of' in aset:
             continue

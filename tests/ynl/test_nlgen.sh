@@ -13,31 +13,17 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$top/tests/lib/tap.sh"
-# shellcheck source=scripts/modules.sh
-. "$top/scripts/modules.sh"
-
-py=${YNL_PYTHON:-/usr/bin/python3}
-cc=${CC:-cc}
-"$py" -c 'import yaml' 2>/dev/null || tap_skip_all "$py lacks yaml"
-command -v "$cc" >/dev/null || tap_skip_all "no C compiler"
+# shellcheck source=tests/ynl/gen_lib.sh
+. "$here/gen_lib.sh"
+need_python yaml
+need_cc
 nl_flags=$(pkg-config --cflags --libs libnl-genl-3.0 2>/dev/null) ||
-	tap_skip_all "libnl-genl-3.0 not found (make deps)"
+	tap_fail_all "libnl-genl-3.0 not found: run make deps (libnl-genl-3-dev)"
 
-specs=("$top"/Documentation/netlink/specs/*.yaml)
-[ -e "${specs[0]}" ] || tap_skip_all "no specs"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # struct tw_keyword comes from the CLI library's args.h; a stand-in when
 # this tree has none.
 mkdir -p "$work/stub"
 printf 'struct tw_keyword {\n\tconst char *name;\n\tint value;\n};\n' > "$work/stub/args.h"
-
-log=$work/log
-show() { sed 's/^/# /' "$log" | head -n 20; }
 
 # build SPEC DIR: generate into DIR and link DIR/check against the tables.
 build() {

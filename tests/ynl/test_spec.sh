@@ -12,26 +12,14 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$top/tests/lib/tap.sh"
-
-py=${YNL_PYTHON:-/usr/bin/python3}
+# shellcheck source=tests/ynl/gen_lib.sh
+. "$here/gen_lib.sh"
+need_python yaml jsonschema
+need_cc
+need_ynl
+gen=$src/tools/net/ynl/ynl-gen-c.py
 check=$here/spec_check.py
 
-"$py" -c 'import yaml, jsonschema' 2>/dev/null ||
-	tap_skip_all "$py lacks yaml or jsonschema"
-command -v "${CC:-cc}" >/dev/null || tap_skip_all "no C compiler"
-src=$("$top/scripts/linux-src.sh") || tap_skip_all "kernel sources unavailable"
-gen=$src/tools/net/ynl/ynl-gen-c.py
-[ -f "$gen" ] || gen=$src/tools/net/ynl/pyynl/ynl_gen_c.py
-[ -f "$gen" ] || tap_skip_all "no ynl code generator in $src"
-
-specs=("$top"/Documentation/netlink/specs/*.yaml)
-[ -e "${specs[0]}" ] || tap_skip_all "no specs"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tree/Documentation/netlink/specs"
 touch "$work/tree/MAINTAINERS"
 for s in "$src"/Documentation/netlink/*.yaml; do
@@ -76,7 +64,7 @@ lint() {
 
 quiet() { "$@" >/dev/null 2>&1; }
 
-tap_plan $((3 * ${#specs[@]} + 3))
+tap_plan $((3 * ${#specs[@]} + 5))
 
 for spec in "${specs[@]}"; do
 	name=$(basename "$spec" .yaml)
@@ -113,6 +101,13 @@ elif how == 'drop-attr':
 elif how == 'no-admin':
     op = [o for o in y['operations']['list'] if o['name'] == 'flush'][0]
     del op['flags']
+elif how == 'bare-number':
+    aset = [s for s in y['attribute-sets'] if s['name'] == 'pkt'][0]
+    frame = [a for a in aset['attributes'] if a['name'] == 'frame'][0]
+    frame['checks']['min-len'] = 14
+elif how == 'wrong-system-const':
+    const = [d for d in y['definitions'] if d['name'] == 'eth-hlen'][0]
+    const['value'] = 18
 with open(dst, 'w', encoding='utf-8') as f:
     f.write(first)
     yaml.safe_dump(y, f, sort_keys=False)
@@ -136,10 +131,20 @@ if [ -f "$ref" ]; then
 	mutate no-admin
 	tap_not "a state-changing operation without admin-perm is refused" \
 		quiet lint "$bad"
+
+	mutate bare-number
+	tap_not "a number written bare in a check, not named, is refused" \
+		quiet lint "$bad"
+
+	mutate wrong-system-const
+	tap_not "a constant of a system header with another value is refused" \
+		quiet lint "$bad"
 else
 	for t in "a spec with an unknown key is rejected" \
 		"a spec missing an attribute disagrees with the header" \
-		"a state-changing operation without admin-perm is refused"; do
+		"a state-changing operation without admin-perm is refused" \
+		"a number written bare in a check, not named, is refused" \
+		"a constant of a system header with another value is refused"; do
 		tap_skip "$t" "no omware spec"
 	done
 fi

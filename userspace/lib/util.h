@@ -16,6 +16,10 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* A macro's value as a string: "default " TW_STR(TFIB_DEFAULT_RING). */
+#define TW_STR_(x)	#x
+#define TW_STR(x)	TW_STR_(x)
+
 /*
  * Exit codes, documented in timewire(8).  4 is left out on purpose: test
  * suites of the kselftest kind read it as "skipped".

@@ -206,7 +206,7 @@ int om_session_create(struct om_session *s, const struct om_session_cfg *cfg)
 	s->live = true;
 	s->clock = cfg->clock;
 	s->late_ns = cfg->set & OM_SET_LATE ? cfg->late_ns :
-		     OM_DEFAULT_LATE_NS;
+		     OMWARE_LATE_NS_DEFAULT;
 	memset(s->stats, 0, sizeof(s->stats));
 	s->guard_ns = 0;
 	s->guard_misses = 0;

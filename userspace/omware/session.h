@@ -23,9 +23,6 @@
 #include "lib/nl.h"
 #include "packet.h"
 
-/* Kernel default of OMWARE_A_LATE_NS, used if the session does not say. */
-#define OM_DEFAULT_LATE_NS	20000
-
 extern const struct tw_family_desc omware_family;
 
 /* What the kernel reported for one packet. */

@@ -13,14 +13,11 @@
 
 #include "family.h"
 
-/* A scheduler's name, at most this many bytes. */
-#define QAWARE_NAME_MAX		(QAWARE_NAME_LEN - 1)
-
 /* Subflows of one connection a reply carries, at most. */
 #define QAWARE_SUBFLOWS_MAX	16
 
 struct qaware_sched {
-	char name[QAWARE_NAME_LEN];
+	char name[QAWARE_NAME_MAX_LEN + 1];
 	uint64_t decisions;
 	uint64_t refusals;
 	uint64_t waits;
@@ -42,7 +39,7 @@ struct qaware_subflow {
 };
 
 struct qaware_conn {
-	char sched[QAWARE_NAME_LEN];
+	char sched[QAWARE_NAME_MAX_LEN + 1];
 	uint32_t token;
 	uint64_t calls, refusals;
 	unsigned int n;

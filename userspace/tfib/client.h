@@ -17,9 +17,6 @@
 
 #include "family.h"
 
-/* Longest table name, without its NUL (the spec's max-len). */
-#define TFIB_NAME_MAX		15
-
 struct tfib_client {
 	struct tw_nl nl;
 	bool quiet;

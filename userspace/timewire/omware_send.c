@@ -133,12 +133,14 @@ static const struct tw_arg session_tail_args[] = {
 	  .help = "write one CSV line per packet" },
 	{ .name = "late-ns", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, late_ns), .meta = "NS",
-	  .help = "lateness counted as late (kernel default 20000)",
+	  .help = "lateness counted as late (kernel default "
+		  TW_STR(OMWARE_LATE_NS_DEFAULT) ")",
 	  .max = UINT32_MAX },
 	{ .name = "guard-max-ns", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, guard_max_ns), .meta = "NS",
-	  .help = "cap of the hybrid mode's spin guard",
-	  .max = UINT32_MAX },
+	  .help = "cap of the hybrid mode's spin guard (kernel default "
+		  TW_STR(OMWARE_GUARD_MAX_NS_DEFAULT) ")",
+	  .min = OMWARE_GUARD_MIN_NS, .max = OMWARE_GUARD_MAX_NS_LIMIT },
 	{ .name = "max-pkts", .type = TW_ARG_U32,
 	  .off = offsetof(struct sess_opts, max_pkts), .meta = "N",
 	  .help = "cap of the session's pending packets",
@@ -562,6 +564,9 @@ struct train_opts {
 };
 
 _Static_assert(offsetof(struct train_opts, s) == 0, "sess_opts must lead");
+/* Even the compact probe (packets under 48 bytes) numbers every packet. */
+_Static_assert(TW_PROBE_COMPACT_INDEX_MAX + 1 >= OMWARE_TRAIN_MAX_PKTS,
+	       "a train outnumbers the compact probe's index");
 
 static void train_init(void *p)
 {
@@ -586,7 +591,7 @@ static const struct tw_arg train_args[] = {
 	{ .name = "count", .type = TW_ARG_U32,
 	  .off = offsetof(struct train_opts, count), .meta = "N",
 	  .help = "packets per train", .flags = TW_ARG_REQUIRED,
-	  .min = 2, .max = TW_PROBE_INDEX_MAX + 1 },
+	  .min = 2, .max = OMWARE_TRAIN_MAX_PKTS },
 	{ .include = size_args },
 	{ .include = start_args },
 	{ .name = "repeat", .type = TW_ARG_U32,
@@ -638,13 +643,6 @@ static int train_common(struct train_opts *o, const struct tw_arg *args,
 
 	if (n > MAX_COUNT) {
 		tw_err("at most %d packets per run", MAX_COUNT);
-		return TW_EXIT_FAIL;
-	}
-	/* The compact probe numbers a train's packets in 14 bits. */
-	if (o->s.size < 28 + TW_PROBE_LEN &&
-	    o->count > TW_PROBE_COMPACT_INDEX_MAX + 1) {
-		tw_err("a train of packets under %d bytes has at most %u packets",
-		       28 + TW_PROBE_LEN, TW_PROBE_COMPACT_INDEX_MAX + 1);
 		return TW_EXIT_FAIL;
 	}
 	if (o->gap_us && o->repeat - 1 > MAX_SPAN_US / o->gap_us) {

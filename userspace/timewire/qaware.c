@@ -17,12 +17,12 @@ static int parse_sched(void *dst, int argc, char **argv)
 	size_t len = strlen(argv[0]);
 
 	(void)argc;
-	if (len && len <= QAWARE_NAME_MAX) {
+	if (len && len <= QAWARE_NAME_MAX_LEN) {
 		*(const char **)dst = argv[0];
 		return 1;
 	}
 	snprintf(expected, sizeof(expected), "a name of 1 to %d bytes",
-		 QAWARE_NAME_MAX);
+		 QAWARE_NAME_MAX_LEN);
 	tw_err("%s", tw_value_msg(msg, sizeof(msg), "sched", argv[0],
 				  len ? "too long" : "empty", expected));
 	return -1;

@@ -25,12 +25,12 @@ static int parse_table(void *dst, int argc, char **argv)
 
 	(void)argc;
 	len = strlen(argv[0]);
-	if (len && len <= TFIB_NAME_MAX) {
+	if (len && len <= TFIB_NAME_MAX_LEN) {
 		*(const char **)dst = argv[0];
 		return 1;
 	}
 	snprintf(expected, sizeof(expected), "a name of 1 to %d bytes",
-		 TFIB_NAME_MAX);
+		 TFIB_NAME_MAX_LEN);
 	tw_err("%s", tw_value_msg(msg, sizeof(msg), "table", argv[0],
 				  len ? "too long" : "empty", expected));
 	return -1;

@@ -259,7 +259,8 @@ static const struct tw_arg bench_args[] = {
 	  .help = "control/data ratios of the trace (default 0.01)" },
 	{ .name = "rings", .type = TW_ARG_CUSTOM, .off = BENCH_OFF(rings),
 	  .meta = "LIST", .parse = parse_rings,
-	  .help = "ring methods: CONTROL:DATA ring sizes, or N for both (default 4096)" },
+	  .help = "ring methods: CONTROL:DATA ring sizes, or N for both (default "
+		  TW_STR(TFIB_DEFAULT_RING) ")" },
 	{ .name = "users", .type = TW_ARG_U32, .off = BENCH_OFF(s.users),
 	  .meta = "N", .min = 1, .max = TFIB_MAX_CAPACITY,
 	  .help = "users of the trace, Zipf(1) (default 1000)" },
@@ -309,7 +310,8 @@ static void bench_defaults(struct bench_opts *o)
 	if (!o->cdrs.n)
 		o->cdrs.v[o->cdrs.n++] = "0.01";
 	if (!o->rings.n)
-		add_rings(&o->rings, "4096");
+		o->rings.v[o->rings.n++] = (struct bench_rings){
+			TFIB_DEFAULT_RING, TFIB_DEFAULT_RING };
 }
 
 /* ---------------------------------------------------------------------- */

@@ -62,7 +62,8 @@ static int parse_control_src(void *dst, int argc, char **argv)
 		return 1;
 bad:
 	tw_err("%s", tw_value_msg(msg, sizeof(msg), "control-src", argv[0],
-				  NULL, "up to 16 MAC addresses, comma-separated"));
+				  NULL, "up to " TW_STR(TFIB_MAX_CONTROL_SRC)
+				  " MAC addresses, comma-separated"));
 	return -1;
 }
 
@@ -86,15 +87,18 @@ static const struct tw_arg bind_args[] = {
 	  .min = 1, .max = TFIB_MAX_WORKERS },
 	{ .name = "control-ring", .type = TW_ARG_U32,
 	  .off = offsetof(struct bind_opts, cfg.control_ring), .meta = "N",
-	  .help = "control ring size, in packets (default 4096)",
+	  .help = "control ring size, in packets (default "
+		  TW_STR(TFIB_DEFAULT_RING) ")",
 	  .min = 1, .max = TFIB_MAX_RING },
 	{ .name = "data-ring", .type = TW_ARG_U32,
 	  .off = offsetof(struct bind_opts, cfg.data_ring), .meta = "N",
-	  .help = "data ring size, in packets (default 4096)",
+	  .help = "data ring size, in packets (default "
+		  TW_STR(TFIB_DEFAULT_RING) ")",
 	  .min = 1, .max = TFIB_MAX_RING },
 	{ .name = "burst", .type = TW_ARG_U32,
 	  .off = offsetof(struct bind_opts, cfg.burst), .meta = "N",
-	  .help = "packets a thread takes from its ring at once (default 64)",
+	  .help = "packets a thread takes from its ring at once (default "
+		  TW_STR(TFIB_DEFAULT_BURST) ")",
 	  .min = 1, .max = TFIB_MAX_BURST },
 	{ .name = "control-src", .type = TW_ARG_CUSTOM,
 	  .off = offsetof(struct bind_opts, cfg), .meta = "MAC[,MAC]...",
@@ -267,7 +271,8 @@ static int stats_run(void *p, uint64_t seen)
 }
 
 static const char bind_notes[] =
-"A table forwards the update packets (EtherType 0x88b5) its device receives:\n"
+"A table forwards the update packets (EtherType " TW_STR(TFIB_ETHERTYPE)
+") its device receives:\n"
 "control packets set their user's entry, data packets get their user's\n"
 "timestamp and sequence written in and leave the device towards the entry's\n"
 "MAC.  The ring keywords are refused in inline mode.  A device carries one\n"

@@ -83,8 +83,6 @@
 #endif
 
 #define PROG			"tw-omware-bench"
-#define STR_(x)			#x
-#define STR(x)			STR_(x)
 #define NSEC_PER_SEC		TW_NSEC_PER_SEC
 #define NSEC_PER_USEC		TW_NSEC_PER_USEC
 #define ERRQ_RCVBUF		(64 << 20)
@@ -1541,7 +1539,7 @@ static const struct tw_arg bench_args[] = {
 	{ .name = "guard-max-ns", .type = TW_ARG_U32, .off = OPT(guard_max_ns),
 	  .meta = "NS",
 	  .help = "guard cap of the hybrid mode and RSM-RT; 0 = the module's default (default "
-		  STR(OMWARE_GUARD_MAX_NS_DEFAULT) ", the module's)",
+		  TW_STR(OMWARE_GUARD_MAX_NS_DEFAULT) ", the module's)",
 	  .max = OMWARE_GUARD_MAX_NS_LIMIT },
 	{ .name = "methods", .type = TW_ARG_STR, .off = OPT(methods),
 	  .meta = "LIST", .help = "methods to run, comma separated (default all)" },

@@ -182,6 +182,9 @@
 #define OMWARE_GUARD_MAX_NS_DEFAULT	2000000
 #define OMWARE_GUARD_MAX_NS_LIMIT	2000000
 
+/* Longest device name in a reply (OMWARE_A_IFNAME), NUL excluded. */
+#define OMWARE_NAME_MAX_LEN		15
+
 /* OMWARE_A_LATE_NS of a session that does not set it. */
 #define OMWARE_LATE_NS_DEFAULT		20000
 

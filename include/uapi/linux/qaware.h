@@ -72,8 +72,8 @@
 #define QAWARE_FAMILY_NAME	"qaware"
 #define QAWARE_FAMILY_VERSION	1
 
-/* A scheduler's name with its terminating NUL (MPTCP_SCHED_NAME_MAX). */
-#define QAWARE_NAME_LEN		16
+/* Longest scheduler name, NUL excluded (MPTCP_SCHED_NAME_MAX - 1). */
+#define QAWARE_NAME_MAX_LEN	15
 
 enum qaware_cmd {
 	QAWARE_CMD_UNSPEC,
@@ -87,7 +87,7 @@ enum qaware_cmd {
 enum qaware_attr {
 	QAWARE_A_UNSPEC,
 	QAWARE_A_PAD,
-	QAWARE_A_SCHED,		/* string, 1 to 15 bytes */
+	QAWARE_A_SCHED,		/* string, 1 to QAWARE_NAME_MAX_LEN bytes */
 	QAWARE_A_DECISIONS,	/* u64, reply only: subflows picked */
 	QAWARE_A_REFUSALS,	/* u64, reply only: calls that found no subflow */
 	QAWARE_A_WAITS,		/* u64, reply only: ECF/BLEST/qaware_wait

@@ -5,8 +5,8 @@
  *
  * Family name "tfib", version 1, multicast groups: none.
  *
- * A *table* is a named object of one network namespace (names up to 15
- * bytes, unique within the namespace).  It maps a user ID (u32) to an
+ * A *table* is a named object of one network namespace (names up to
+ * TFIB_NAME_MAX_LEN bytes, unique within the namespace).  It maps a user ID (u32) to an
  * address tuple: next-hop MAC, location timestamp (ns of the table's
  * clock) and the sequence of the location update that wrote it.  Its
  * capacity is fixed at creation and its memory allocated then; how its
@@ -150,6 +150,9 @@
 /* EtherType of the update packets: IEEE 802 local experimental 1. */
 #define TFIB_ETHERTYPE		0x88b5
 #define TFIB_HDR_VERSION	2
+
+/* Longest name of a table or a device, NUL excluded (IFNAMSIZ - 1). */
+#define TFIB_NAME_MAX_LEN	15
 
 #define TFIB_MAX_CAPACITY	16777216
 #define TFIB_MAX_WORKERS	1024
