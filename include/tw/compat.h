@@ -140,7 +140,7 @@ static inline int tw_genl_register_split(struct genl_family *family,
 /*
  * 6.2: formatted extack messages.  6.1's ack has no buffer to format
  * into: it carries the format itself; the arguments are still checked
- * against it.  NL_SET_ERR_MSG_ATTR_FMT came with 6.3.
+ * against it.
  */
 #if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, args...) do {		\
@@ -148,7 +148,8 @@ static inline int tw_genl_register_split(struct genl_family *family,
 	NL_SET_ERR_MSG_MOD(extack, fmt);				\
 } while (0)
 #endif
-#if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
+/* 6.4: NL_SET_ERR_MSG_ATTR_FMT, the formatted message naming an attribute. */
+#if KERNEL_VERSION(6, 4, 0) > LINUX_VERSION_CODE
 #define NL_SET_ERR_MSG_ATTR_FMT(extack, attr, fmt, args...) do {	\
 	no_printk(fmt, ##args);						\
 	NL_SET_ERR_MSG_ATTR(extack, attr, fmt);				\
@@ -168,8 +169,8 @@ static inline int tw_genl_register_split(struct genl_family *family,
 }
 #endif
 
-/* 6.3: SKB_CONSUMED, the reason of an skb freed without a drop. */
-#if KERNEL_VERSION(6, 3, 0) > LINUX_VERSION_CODE
+/* 6.2: SKB_CONSUMED, the reason of an skb freed without a drop. */
+#if KERNEL_VERSION(6, 2, 0) > LINUX_VERSION_CODE
 #define SKB_CONSUMED	SKB_NOT_DROPPED_YET
 #endif
 
@@ -213,17 +214,19 @@ static inline possible_net_t tw_genl_dump_net(struct netlink_callback *cb)
 #endif
 
 /*
- * A const genl_info: 6.6 reads requests through one (6.1 does not, and
- * its GENL_REQ_ATTR_CHECK and genl_info_net drop the const).
+ * A const genl_info: genl_info_net() takes one from 6.6,
+ * GENL_REQ_ATTR_CHECK() from 6.9; before, both drop the const.
  */
 #if KERNEL_VERSION(6, 6, 0) > LINUX_VERSION_CODE
+#define genl_info_net(info)	read_pnet(&(info)->_net)
+#endif
+#if KERNEL_VERSION(6, 9, 0) > LINUX_VERSION_CODE
 #undef GENL_REQ_ATTR_CHECK
 #define GENL_REQ_ATTR_CHECK(info, attr) ({				\
 	const struct genl_info *__info = (info);			\
 									\
 	NL_REQ_ATTR_CHECK(__info->extack, NULL, __info->attrs, (attr));	\
 })
-#define genl_info_net(info)	read_pnet(&(info)->_net)
 #endif
 
 /* 6.6: __skb_queue_purge_reason(), freeing as consumed or dropped. */
