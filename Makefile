@@ -52,6 +52,20 @@ modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>
 	@$(TOPDIR)/scripts/kmod-tree.sh $(TEST_KO_DIR)
 	$(MAKE) -j$(NPROC) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
 
+# Another kernel than the test kernel, from Debian's headers packages
+# (scripts/kernel-headers.sh SERIES, cached outside the clone): a compile
+# check at W=1, into .build/kmod/<release>/.  Another series is one more
+# target calling it.
+define modules_other
+	@kdir=$$(scripts/kernel-headers.sh $(1)) && rel=$${kdir##*/linux-headers-} && \
+	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
+	 $(MAKE) -j$(NPROC) -C $$kdir M=$(TOPDIR)/.build/kmod/$$rel W=1 modules
+endef
+
+.PHONY: modules-6.1
+modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
+	$(call modules_other,6.1)
+
 userspace: ## the timewire CLI and the experiment tools
 	$(MAKE) -C userspace
 	$(MAKE) -C userspace/tools

@@ -35,20 +35,7 @@
 #include <linux/bottom_half.h>
 #include <linux/u64_stats_sync.h>
 
-/*
- * Interfaces of newer kernels, provided on older ones so the sources use
- * the current names only.
- */
-#if KERNEL_VERSION(6, 13, 0) > LINUX_VERSION_CODE
-/* 6.13 added hrtimer_setup(); 6.15 removed hrtimer_init(). */
-static inline void hrtimer_setup(struct hrtimer *timer,
-				 enum hrtimer_restart (*fn)(struct hrtimer *),
-				 clockid_t clock_id, enum hrtimer_mode mode)
-{
-	hrtimer_init(timer, clock_id, mode);
-	timer->function = fn;
-}
-#endif
+/* Older kernels' gaps are filled in include/tw/compat.h, not here. */
 
 /* Now on a clock a user may name; anything else reads CLOCK_MONOTONIC. */
 static inline u64 tw_clock_ns(clockid_t clockid)

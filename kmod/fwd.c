@@ -21,7 +21,6 @@
 #include <linux/rtnetlink.h>
 #include <linux/sched.h>
 #include <linux/u64_stats_sync.h>
-#include <linux/unaligned.h>
 
 #include "fwd.h"
 

@@ -16,6 +16,7 @@
 #include <linux/skbuff.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
+#include <tw/compat.h>
 
 #include <uapi/linux/tfib.h>
 

@@ -853,14 +853,14 @@ int tfib_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* tfib_lock serialises the handlers; no need for genl_mutex. */
 static struct genl_family tfib_family =
-	TW_GENL_FAMILY(TFIB_FAMILY_NAME, TFIB_FAMILY_VERSION, tfib_nl_ops);
+	TW_GENL_FAMILY(TFIB_FAMILY_NAME, TFIB_FAMILY_VERSION);
 
 int tfib_nl_init(void)
 {
-	return genl_register_family(&tfib_family);
+	return tw_genl_register(&tfib_family, tfib_nl_ops);
 }
 
 void tfib_nl_exit(void)
 {
-	genl_unregister_family(&tfib_family);
+	tw_genl_unregister(&tfib_family);
 }

@@ -249,15 +249,14 @@ int qaware_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 /* The handlers only read: no need for genl_mutex. */
 static struct genl_family qa_family =
-	TW_GENL_FAMILY(QAWARE_FAMILY_NAME, QAWARE_FAMILY_VERSION,
-		       qaware_nl_ops);
+	TW_GENL_FAMILY(QAWARE_FAMILY_NAME, QAWARE_FAMILY_VERSION);
 
 int qa_nl_init(void)
 {
-	return genl_register_family(&qa_family);
+	return tw_genl_register(&qa_family, qaware_nl_ops);
 }
 
 void qa_nl_exit(void)
 {
-	genl_unregister_family(&qa_family);
+	tw_genl_unregister(&qa_family);
 }

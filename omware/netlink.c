@@ -913,15 +913,14 @@ int omw_nl_report(struct omw_session *s, struct list_head *list,
 
 /* omw_lock serialises the handlers; no need for genl_mutex. */
 static struct genl_family omw_family =
-	TW_GENL_FAMILY(OMWARE_FAMILY_NAME, OMWARE_FAMILY_VERSION,
-		       omware_nl_ops);
+	TW_GENL_FAMILY(OMWARE_FAMILY_NAME, OMWARE_FAMILY_VERSION);
 
 int omw_nl_init(void)
 {
-	return genl_register_family(&omw_family);
+	return tw_genl_register(&omw_family, omware_nl_ops);
 }
 
 void omw_nl_exit(void)
 {
-	genl_unregister_family(&omw_family);
+	tw_genl_unregister(&omw_family);
 }

@@ -20,6 +20,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/netlink.h>
+#include <tw/compat.h>
 
 #include <uapi/linux/omware.h>
 
