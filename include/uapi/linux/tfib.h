@@ -6,11 +6,11 @@
  * Family name "tfib", version 1, multicast groups: none.
  *
  * A *table* is a named object of one network namespace (names up to
- * TFIB_NAME_MAX_LEN bytes, unique within the namespace).  It maps a user ID (u32) to an
- * address tuple: next-hop MAC, location timestamp (ns of the table's
- * clock) and the sequence of the location update that wrote it.  Its
- * capacity is fixed at creation and its memory allocated then; how its
- * readers and writers are kept apart (enum tfib_sync) too.
+ * TFIB_NAME_MAX_LEN bytes, unique within the namespace).  It maps a user
+ * ID (u32) to an address tuple: next-hop MAC, location timestamp (ns of
+ * the table's clock) and the sequence of the location update that wrote
+ * it.  Its capacity is fixed at creation and its memory allocated then;
+ * how its readers and writers are kept apart (enum tfib_sync) too.
  *
  * A table *bound* to an Ethernet device of its namespace forwards the
  * update packets that device receives (EtherType TFIB_ETHERTYPE, header
