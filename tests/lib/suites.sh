@@ -8,7 +8,8 @@
 #   suites.sh guest       guest suites that make check boots and installs
 #   suites.sh bench       guest suites run only when asked for
 #   suites.sh get SUITE VAR   one setting of a suite (empty if unset)
-#   suites.sh tests SUITE     its guest programs ($TW_TESTS overrides)
+#   suites.sh tests SUITE     its guest programs ($TW_TESTS overrides; on
+#                             the debug kernel, DEBUG_TESTS if it has one)
 #   suites.sh list SUITE...   kselftest-list.txt lines, COLLECTION:PROGRAM
 #
 # A suite is named by its directory relative to tests/ (omware, cli/guest):
@@ -19,11 +20,20 @@ tests=${TW_SUITES_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 get() {	# get SUITE VAR
 	(
-		KIND="" TESTS="" HOST_TESTS="" BOOT="" MODULES="" NICS=""
+		KIND="" TESTS="" DEBUG_TESTS="" HOST_TESTS="" BOOT="" MODULES="" NICS=""
 		# shellcheck source=/dev/null
 		. "$tests/$1/settings" || exit 1
 		eval "echo \"\${$2:-}\""
 	)
+}
+
+# A suite's DEBUG_TESTS bounds what make check-debug (TW_DEBUG_KERNEL=1)
+# runs of a program list that takes hours under the checkers.
+programs() {	# programs SUITE
+	local list=${TW_TESTS:-}
+
+	[ -z "$list" ] && [ "${TW_DEBUG_KERNEL:-0}" = 1 ] && list=$(get "$1" DEBUG_TESTS)
+	echo "${list:-$(get "$1" TESTS)}"
 }
 
 all_suites() {
@@ -44,15 +54,15 @@ host | vm | guest | bench)
 	done
 	;;
 get) get "$2" "$3" ;;
-tests) echo "${TW_TESTS:-$(get "$2" TESTS)}" ;;
+tests) programs "$2" ;;
 list)
 	shift
 	for s in "$@"; do
-		for t in ${TW_TESTS:-$(get "$s" TESTS)}; do echo "$s:$t"; done
+		for t in $(programs "$s"); do echo "$s:$t"; done
 	done
 	;;
 *)
-	sed -n '3,14s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,17s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac

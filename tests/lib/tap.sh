@@ -42,6 +42,12 @@ tap_ok() {
 	if "$@"; then tap_result 0 "$desc"; else tap_result 1 "$desc"; fi
 }
 
+# tap_is DESC WANT GOT: one result comparing two strings, both shown if they differ.
+tap_is() {
+	[ "$2" = "$3" ] || tap_diag "$1: want '$2', got '$3'"
+	tap_result "$([ "$2" = "$3" ]; echo $?)" "$1"
+}
+
 tap_not() {
 	local desc=$1
 	shift

@@ -10,11 +10,6 @@ awkf=$here/../vm/kreports.awk
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-is() {	# is DESC WANT GOT
-	[ "$2" = "$3" ] || tap_diag "$1: want '$2', got '$3'"
-	tap_result "$([ "$2" = "$3" ]; echo $?)" "$1"
-}
-
 # judge LOG [AWK-ARGS...]: the STATUS COUNT lines, signatures cut off.
 judge() {
 	local log=$1
@@ -91,33 +86,33 @@ LOG
 
 tap_plan 9
 : > "$tmp/allow"
-is "a module frame is timewire's; other reports are others; repeats counted" \
+tap_is "a module frame is timewire's; other reports are others; repeats counted" \
 	"timewire 1;other 1;timewire 2;other 1;" "$(judge "$tmp/log")"
 printf '# core\n*\tat net/core/dev\\.c:N dev_close @ dev_close\tcore, seen once\n' > "$tmp/allow"
 printf '*\tKASAN: .* @ dev_get\ttried: a module frame wins\n' >> "$tmp/allow"
 printf '6.12.1-twdebug\trefcount_t: underflow.* / WARNING: .*lib/refcount\\.c.* @ neigh_destroy\tneigh\n' >> "$tmp/allow"
-is "the allowlist allows others, never a timewire report" \
+tap_is "the allowlist allows others, never a timewire report" \
 	"timewire 1;allowed 1;timewire 2;allowed 1;" "$(judge "$tmp/log")"
 sed -i 's/^6\.12\.1-twdebug/6.12.2-twdebug/' "$tmp/allow"
-is "an allowlist line for another kernel allows nothing" \
+tap_is "an allowlist line for another kernel allows nothing" \
 	"timewire 1;allowed 1;timewire 2;other 1;" "$(judge "$tmp/log")"
 printf '*\tat net/core/dev\\.c\n' > "$tmp/allow"
-is "an allowlist line without a reason allows nothing" \
+tap_is "an allowlist line without a reason allows nothing" \
 	"timewire 1;other 1;timewire 2;other 1;" "$(judge "$tmp/log")"
 : > "$tmp/allow"
-is "kmemleak: an address in module space is not timewire's by default" \
+tap_is "kmemleak: an address in module space is not timewire's by default" \
 	"other 1;other 1;" "$(judge "$tmp/leaks")"
-is "kmemleak: with modspace=1 it is (the debug kernel has no other module)" \
+tap_is "kmemleak: with modspace=1 it is (the debug kernel has no other module)" \
 	"other 1;timewire 1;" "$(judge "$tmp/leaks" -v modspace=1)"
 : > "$tmp/allow"
-is "a netdev held at unregister: one report, timewire's by its holder" \
+tap_is "a netdev held at unregister: one report, timewire's by its holder" \
 	"timewire 1;" "$(judge "$tmp/held")"
 sig=$(awk -v mods=omware -v release=r -f "$awkf" "$tmp/log" | sed -n 4p | cut -f 3)
-is "a signature: the first lines without numbers, then the first frames" \
+tap_is "a signature: the first lines without numbers, then the first frames" \
 	"refcount_t: underflow; use-after-free. / WARNING: CPU: N PID: N at lib/refcount.c:N refcount_warn_saturate @ neigh_destroy" \
 	"$sig"
 # The modules are the caller's to name (from modules.list): no default.
 out=$(awk -v release=r -f "$awkf" "$tmp/log" 2>&1)
-is "without mods: exit 2 and a usage line, no verdict" \
+tap_is "without mods: exit 2 and a usage line, no verdict" \
 	"2 kreports.awk: -v mods=NAME|... is required" "$? $out"
 tap_done

@@ -12,12 +12,6 @@ count() { printf '%b' "$2" | awk -v rc="$1" -f "$here/tap-count.awk" | head -n 1
 # details RC TEXT: the FAIL/SKIP lines.
 details() { printf '%b' "$2" | awk -v rc="$1" -f "$here/tap-count.awk" | tail -n +2; }
 
-# is DESC WANT GOT: one result comparing two strings.
-is() {
-	[ "$2" = "$3" ] || tap_diag "$1: want '$2', got '$3'"
-	tap_result "$([ "$2" = "$3" ]; echo $?)" "$1"
-}
-
 # One kselftest_harness.h program: results at the top, diagnostics in "# ".
 harness='TAP version 13\n1..3\n# Starting 3 tests from 1 test cases.\n'
 harness+='#  RUN           f.a ...\n#            OK  f.a\nok 1 f.a\n'
@@ -37,28 +31,28 @@ runner+='not ok 3 selftests: s: r # TIMEOUT 45 seconds\n'
 runner+='# selftests: s: t\nok 4 selftests: s: t\n'
 
 tap_plan 13
-is "plain: passes, failures and skips" "1 1 1" \
+tap_is "plain: passes, failures and skips" "1 1 1" \
 	"$(count 1 'ok 1 - a\nnot ok 2 - b\nok 3 - c # SKIP no\n')"
-is "plain: exit 4 without results is a skip, not a pass" "0 0 1" \
+tap_is "plain: exit 4 without results is a skip, not a pass" "0 0 1" \
 	"$(count 4 '1..0 # SKIP nothing here\n')"
-is "plain: the skip's reason is reported" "SKIP nothing here" \
+tap_is "plain: the skip's reason is reported" "SKIP nothing here" \
 	"$(details 4 'TAP version 13\n1..0 # SKIP nothing here\n')"
-is "plain: non-zero exit without a failing result is a failure" "1 1 0" \
+tap_is "plain: non-zero exit without a failing result is a failure" "1 1 0" \
 	"$(count 1 'ok 1 - a\n')"
-is "plain: no result and exit 0 is one pass" "1 0 0" "$(count 0 '')"
-is "plain: TODO and XFAIL are not failures, XPASS is" "2 1 0" \
+tap_is "plain: no result and exit 0 is one pass" "1 0 0" "$(count 0 '')"
+tap_is "plain: TODO and XFAIL are not failures, XPASS is" "2 1 0" \
 	"$(count 1 'not ok 1 a # TODO\nok 2 b # XFAIL\nok 3 c # XPASS\n')"
-is "kselftest_harness: a failing TEST fails, a SKIP skips" "1 1 1" \
+tap_is "kselftest_harness: a failing TEST fails, a SKIP skips" "1 1 1" \
 	"$(count 1 "$harness")"
-is "kselftest_harness: the failing TEST is named" "FAIL f.b" \
+tap_is "kselftest_harness: the failing TEST is named" "FAIL f.b" \
 	"$(details 1 "$harness" | grep FAIL)"
-is "runner: subtests count, not the programs" "4 2 2" "$(count 1 "$runner")"
-is "runner: a failing subtest is named after its program" "FAIL p: b" \
+tap_is "runner: subtests count, not the programs" "4 2 2" "$(count 1 "$runner")"
+tap_is "runner: a failing subtest is named after its program" "FAIL p: b" \
 	"$(details 1 "$runner" | sed -n 1p)"
-is "runner: a skipped program gives its one-line reason" "SKIP q: needs root" \
+tap_is "runner: a skipped program gives its one-line reason" "SKIP q: needs root" \
 	"$(details 1 "$runner" | grep '^SKIP q')"
-is "runner: a timeout fails, its passed subtests still count" \
+tap_is "runner: a timeout fails, its passed subtests still count" \
 	"FAIL r # TIMEOUT 45 seconds" "$(details 1 "$runner" | grep '^FAIL r')"
-is "runner: a program that fails with no failing subtest counts one failure" \
+tap_is "runner: a program that fails with no failing subtest counts one failure" \
 	"2 1 0" "$(count 1 '# ok 1 a\n# ok 2 b\nnot ok 1 selftests: s: p # exit=1\n')"
 tap_done

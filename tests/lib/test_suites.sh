@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# suites.sh, the one reader of the suites' settings: which programs a suite
+# runs on the stock kernel, on the debug kernel, and under TW_TESTS.
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$here/tap.sh"
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/long" "$dir/short"
+printf 'TESTS="a.sh b.sh"\nDEBUG_TESTS="a.sh"\n' > "$dir/long/settings"
+printf 'TESTS="c.sh"\n' > "$dir/short/settings"
+suites() { TW_SUITES_DIR=$dir "$here/suites.sh" "$@"; }
+
+tap_plan 6
+tap_is "stock kernel: every program" "a.sh b.sh" "$(TW_DEBUG_KERNEL=0 suites tests long)"
+tap_is "debug kernel: DEBUG_TESTS" "a.sh" "$(TW_DEBUG_KERNEL=1 suites tests long)"
+tap_is "debug kernel, no DEBUG_TESTS: every program" "c.sh" \
+	"$(TW_DEBUG_KERNEL=1 suites tests short)"
+tap_is "TW_TESTS overrides DEBUG_TESTS" "b.sh" \
+	"$(TW_DEBUG_KERNEL=1 TW_TESTS=b.sh suites tests long)"
+tap_is "the kselftest list follows DEBUG_TESTS" "long:a.sh short:c.sh" \
+	"$(TW_DEBUG_KERNEL=1 suites list long short | tr '\n' ' ' | sed 's/ $//')"
+tap_is "both suites are guest suites" "long short" \
+	"$(suites guest | tr '\n' ' ' | sed 's/ $//')"
+tap_done
