@@ -96,7 +96,7 @@ check-host: .deps-ok ## the host tests only (no VM)
 # The guest measures; the host, where plotting is quick, summarises and draws.
 demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FIB run
 	@$(MAKE) --no-print-directory modules-test userspace
-	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
+	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo bench/omware; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
 		echo; userspace/tools/tw-omware-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \
@@ -117,7 +117,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 
 bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@$(MAKE) --no-print-directory modules-test userspace
-	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench & vm=$$!; \
+	@tests/vm/vm.sh -o .build/bench-omware bench/omware & vm=$$!; \
 	 tail -n +1 -F --pid=$$vm .build/bench-omware/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
@@ -143,11 +143,11 @@ endef
 
 # The Age-of-Information experiment: the sweep in the guest.
 bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
-	$(call guest_bench,.build/bench-tfib,tests/tfib-bench/guest,tfib,userspace/tools/tw-tfib-analyze)
+	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,userspace/tools/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	$(call guest_bench,.build/bench-qaware,tests/qaware-bench/guest,qaware,userspace/tools/tw-qaware-analyze)
+	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,userspace/tools/tw-qaware-analyze)
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench

@@ -13,7 +13,7 @@
 #
 #   twoa (ns two-a) ---- veth ---- twob (ns two-b)
 #
-# Runs as root in the guest: tests/vm/vm.sh tests/omware-bench/guest
+# Runs as root in the guest: tests/vm/vm.sh bench/omware/guest
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=${TW_ROOT:-$(cd "$here/../../.." && pwd)}

@@ -4,7 +4,7 @@
 # The QAware benchmark (make bench-qaware): MPTCP transfers over two
 # emulated paths with every scheduler, the kernel's default included.
 #
-#   tests/qaware-bench/guest/bench.sh [--short|--full] OUTDIR
+#   bench/qaware/guest/bench.sh [--short|--full] OUTDIR
 #
 # Topology (as the upstream simult_flows.sh): a sender, a router and a
 # receiver namespace, two paths.  Path i: sender ci (10.0.i.1) - router
@@ -57,16 +57,16 @@
 # (also to OUTDIR/../progress.log).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$here/../../lib/tap.sh"
-# shellcheck source=tests/lib/bench.sh
-. "$here/../../lib/bench.sh"
-# shellcheck source=tests/lib/kmsg.sh
-. "$here/../../lib/kmsg.sh"
-# shellcheck source=tests/lib/nicpair.sh
-. "$here/../../lib/nicpair.sh"
-
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
+# shellcheck source=tests/lib/tap.sh
+. "$TW_ROOT/tests/lib/tap.sh"
+# shellcheck source=bench/lib/bench.sh
+. "$TW_ROOT/bench/lib/bench.sh"
+# shellcheck source=tests/lib/kmsg.sh
+. "$TW_ROOT/tests/lib/kmsg.sh"
+# shellcheck source=tests/lib/nicpair.sh
+. "$TW_ROOT/tests/lib/nicpair.sh"
+
 flow=$here/qa_flow.py
 py=/usr/bin/python3	# not a wrapper that looks up a version each start
 ko=$here/mptcp_qaware.ko

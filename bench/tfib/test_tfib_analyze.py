@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 from taptest import tap_main  # noqa: E402
 TOOLS = os.path.join(HERE, "..", "..", "userspace", "tools")
 ANALYZE = os.path.join(TOOLS, "tw-tfib-analyze")

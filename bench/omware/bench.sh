@@ -7,7 +7,7 @@
 # by a second tw-omware-rx in the peer namespace, analysed by
 # tw-omware-analyze.
 #
-#   tests/omware-bench/bench.sh [--short|--full] [OUTDIR]
+#   bench/omware/bench.sh [--short|--full] [OUTDIR]
 #
 # OUTDIR defaults to $TW_OUT (set by the guest harness).  --short (default)
 # is the demo: a few seconds of actual sending (a few minutes of setup under
@@ -43,8 +43,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$TW_ROOT/tests/lib/tap.sh"
-# shellcheck source=tests/lib/bench.sh
-. "$TW_ROOT/tests/lib/bench.sh"
+# shellcheck source=bench/lib/bench.sh
+. "$TW_ROOT/bench/lib/bench.sh"
 
 # The etf delta, fixed before the run (us): etf gets txtime = time + delta
 # and so releases at the time whatever the delta; a larger delta only

@@ -13,7 +13,7 @@
 # check).  This script finds the capacity and fixes the sweep; bench
 # does the runs, one call per R.
 #
-#   tests/tfib-bench/guest/bench.sh [--short|--full] OUTDIR
+#   bench/tfib/guest/bench.sh [--short|--full] OUTDIR
 #
 # Each run leaves OUTDIR/cdr<CDR>/r<R>/<method>/{events.csv,run.json}
 # (labels sync, fwd, rings; the forwarder's counters over the run).  The
@@ -40,12 +40,12 @@
 # a run (58 runs).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$here/../../lib/tap.sh"
-# shellcheck source=tests/lib/bench.sh
-. "$here/../../lib/bench.sh"
-
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
+# shellcheck source=tests/lib/tap.sh
+. "$TW_ROOT/tests/lib/tap.sh"
+# shellcheck source=bench/lib/bench.sh
+. "$TW_ROOT/bench/lib/bench.sh"
+
 TW=$TW_ROOT/userspace/timewire/timewire
 xdp=$TW_ROOT/userspace/tools/tw-tfib-xdp
 ns=fibb
