@@ -38,8 +38,8 @@
 #include <netlink/genl/genl.h>
 
 #include "tfib_bench.h"
+#include "lib/netdev.h"
 #include "lib/stop.h"
-#include "omware/packet.h"
 
 /* The source's argv: its options and their values. */
 #define SOURCE_ARGS	48

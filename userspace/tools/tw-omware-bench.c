@@ -63,6 +63,7 @@
 #include "lib/args.h"
 #include "lib/clock.h"
 #include "lib/cpustat.h"
+#include "lib/netdev.h"
 #include "lib/print.h"
 #include "lib/stats.h"
 #include "lib/stop.h"

@@ -66,11 +66,11 @@
 #include "tfib_tool.h"
 #include "lib/clock.h"
 #include "lib/cpustat.h"
+#include "lib/netdev.h"
 #include "lib/print.h"
 #include "lib/rxring.h"
 #include "lib/stop.h"
 #include "lib/util.h"
-#include "omware/packet.h"
 
 #define PROG		"tw-tfib-source"
 #define NSEC_PER_SEC	TW_NSEC_PER_SEC

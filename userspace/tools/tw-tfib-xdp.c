@@ -31,9 +31,9 @@
 
 #include <linux/tfib.h>
 
-#include "omware/packet.h"
-#include "print.h"
-#include "util.h"
+#include "lib/netdev.h"
+#include "lib/print.h"
+#include "lib/util.h"
 #include "tfib_xdp.h"
 #include "tfib_xdp.skel.h"
 
