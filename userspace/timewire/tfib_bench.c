@@ -503,7 +503,7 @@ static int bench_run_cmd(void *p, uint64_t seen)
 		return TW_EXIT_FAIL;
 	}
 	if (needs_tfib(o)) {
-		ret = tfib_cli_connect(&w.c);
+		ret = tfib_keyword_connect(&w.c);
 		if (ret)
 			return ret;
 	}
