@@ -26,67 +26,13 @@ command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out=$tmp/out
-err=$tmp/err
-rc=0
+# shellcheck source=tests/cli/cli_lib.sh
+. "$here/cli_lib.sh"
 
-# run ARGS...: run the tool, keep stdout, stderr and the exit status.
-run() {
-	"$TW" "$@" >"$out" 2>"$err"
-	rc=$?
-}
-
-# run_bench ARGS...: the same for the benchmark tool.
+# run_bench ARGS...: run for the benchmark tool.
 run_bench() {
 	local TW=$BENCH
 	run "$@"
-}
-
-# expect RC PATTERN ARGS...: exit status RC and PATTERN (ERE) in stdout.
-expect() {
-	local want=$1 pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -ne "$want" ]; then
-		tap_diag "timewire $*: exit $rc, expected $want"
-		sed 's/^/#   /' "$err"
-		return 1
-	fi
-	grep -Eq -- "$pat" "$out" || {
-		tap_diag "timewire $*: no /$pat/ in output"
-		return 1
-	}
-}
-
-# refused RC PATTERN ARGS...: exit status RC, PATTERN on stderr, and
-# nothing on stdout (errors never pollute output that scripts parse).
-refused() {
-	local want=$1 pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -ne "$want" ]; then
-		tap_diag "timewire $*: exit $rc, expected $want"
-		return 1
-	fi
-	grep -Eq -- "$pat" "$err" || {
-		tap_diag "timewire $*: stderr lacks /$pat/:"
-		sed 's/^/#   /' "$err"
-		return 1
-	}
-	[ ! -s "$out" ] || {
-		tap_diag "timewire $*: wrote to stdout"
-		return 1
-	}
-}
-
-is_json() {
-	python3 -m json.tool "$1" >/dev/null 2>&1
-}
-
-# section FILE NAME: first words of the "NAME:" block of a help text.
-section() {
-	awk -v s="$2:" '$0 == s { on = 1; next } /^[^ ]/ { on = 0 }
-		on && /^  [^ ]/ { print $1 }' "$1"
 }
 
 # The module registry (modules.list): "name dir family summary" per module.
@@ -100,7 +46,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 104
+tap_plan 103
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -243,12 +189,6 @@ tap_ok "help lists every form of the options" \
 	expect 0 '^  -j, -json, --json ' help
 
 # --- one name and one unit per idea -------------------------------------------
-# args_of HELPFILE: "keyword placeholder" for each argument of a help text.
-args_of() {
-	awk '$0 == "Arguments:" { on = 1; next } /^[^ ]/ { on = 0 }
-		on && /^  [^ ]/ { v = substr($0, 3 + length($1)); sub(/^ /, "", v)
-			sub(/  .*/, "", v); print $1 " " v }' "$1"
-}
 for c in send train pair; do
 	run omware "$c" help
 	args_of "$out" > "$tmp/args-$c"
@@ -543,10 +483,10 @@ else
 fi
 
 # --- tfib: arguments and errors, no module needed ---------------------------------
-tfib_cmds="create del show set get unset dump bind unbind stats bench"
+tfib_cmds="create del show set get unset dump bind unbind stats"
 run tfib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "tfib help: create del show set get unset dump bind unbind stats bench help" \
+tap_ok "tfib help: create del show set get unset dump bind unbind stats help" \
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
@@ -565,9 +505,7 @@ for c in show stats; do
 	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
 done
-grep -q "^Usage: timewire tfib bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" \
-	<("$TW" tfib bench help) || { ok=1; tap_diag "tfib bench: NAME not optional"; }
-tap_ok "tfib: NAME is required but by show, stats and bench, its keyword \"table\" optional" \
+tap_ok "tfib: NAME is required but by show and stats, its keyword \"table\" optional" \
 	test $ok -eq 0
 
 # tfib_refused ERROR ARGS...: "timewire tfib ARGS" exits 1 with one "Error:"
@@ -620,31 +558,9 @@ invalid value "0" for data-ring: too small; expected an integer from 1 to 65536@
 invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bind t1 dev lo burst 1025
 unknown argument "user"@dump t1 user 1
 unknown argument "dev"@unbind t1 dev lo
-missing required argument: dev IFNAME@bench source lo out d
-missing required argument: source IFNAME@bench dev lo out d
-missing required argument: out DIR@bench dev lo source lo
-invalid value "tw-no-such0" for source: no such network device; expected a network device of this network namespace@bench dev lo source tw-no-such0 out d
-invalid value "foo-ring" for methods: no such sync mode; expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-ring,foo-ring
-invalid value "rcu" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods xdp,rcu
-invalid value "rcu+omware" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-inline+omware,rcu+omware
-invalid value "0" for rate: expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1000,0
-invalid value "," for rate: empty; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate ,
-invalid value "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33" for rate: too many values; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
-invalid value "1e3" for cdr: exponents are not accepted; expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 0.1,1e3
-invalid value "4000" for cdr: expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 4000
-invalid value "64:0" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 64,64:0
-invalid value "65537" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to 65536@bench dev lo source lo out d rings 65537
-invalid value "0" for seconds: too small; expected an integer from 1 to 3600@bench dev lo source lo out d seconds 0
-invalid value "0" for users: too small; expected an integer from 1 to 16777216@bench dev lo source lo out d users 0
-invalid value "1025" for burst: too large; expected an integer from 1 to 1024@bench dev lo source lo out d burst 1025
-invalid value "1024" for forwarder-cpu: too large; expected an integer from 0 to 1023@bench dev lo source lo out d forwarder-cpu 1024
-unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
 tap_ok "tfib: every bad, missing or extra argument refused in one line, exit 1" \
 	test $ok -eq 0
-tap_ok "tfib bench: one device for both ends refused in one line, exit 1" \
-	eval 'refused 1 "^Error: dev and source are both lo: the source needs a device of its own\$" tfib bench dev lo source lo out "$tmp/bench" &&
-	      [ "$(wc -l < "$err")" -eq 1 ] && [ ! -e "$tmp/bench" ]'
 tap_ok "tfib: command prefix \"cre\" refused, exit 1" \
 	refused 1 'unknown command "cre" \(did you mean "create"\?' tfib cre
 if grep -q '^tfib not loaded' "$tmp/status"; then
@@ -801,35 +717,7 @@ man_objects() {
 tap_ok "man: timewire.8's objects and pages are modules.list's" man_objects
 
 # --- bash completion ----------------------------------------------------------
-# complete_words FILE WORDS...: the candidates for the last word, one per
-# line, as FILE's completion finds them; the options it set with compopt
-# go to $tmp/compopt.
-complete_words() {
-	local file=$1
-	shift
-	: > "$tmp/compopt"
-	bash -c '
-		log=$1/compopt
-		complete() { :; }
-		compopt() { echo "$*" >> "$log"; }
-		. "$2"
-		shift 2
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		_timewire
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp" "$file" "$@"
-}
-comp=$root/completion/timewire.bash
-# cand WORDS...: the candidates on one line.
-cand() {
-	complete_words "$comp" "$@" | paste -sd ' '
-}
 ok=0
-check() {	# check WANT WORDS...
-	local want=$1 got
-	shift
-	got=$(cand "$@")
-	[ "$got" = "$want" ] || { ok=1; tap_diag "${*:2}: got \"$got\", want \"$want\""; }
-}
 check "status" "$TW" st
 check "send show" "$TW" omware s
 check "mono tai realtime" "$TW" omware send dev lo clock ""
@@ -869,12 +757,6 @@ case " $(cand "$TW" tfib bind t1 dev "") " in
 *" lo "*) ;;
 *) ok=1; tap_diag "tfib bind dev: no device offered" ;;
 esac
-check "methods" "$TW" tfib bench dev lo met
-check "" "$TW" tfib bench dev lo rate ""
-case " $(cand "$TW" tfib bench dev lo source "") " in
-*" lo "*) ;;
-*) ok=1; tap_diag "tfib bench source: no device offered" ;;
-esac
 tap_ok "completion of tfib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
 	test $ok -eq 0
 mkdir -p "$tmp/dir.d"
@@ -883,8 +765,6 @@ check "$tmp/dir.d" "$TW" omware send dev lo schedule file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "schedule file: no -o filenames"; }
 check "$tmp/dir.d" "$TW" omware send dev lo report-file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "report-file: no -o filenames"; }
-check "$tmp/dir.d" "$TW" tfib bench dev lo source lo out "$tmp/dir."
-grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "tfib bench out: no -o filenames"; }
 check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \

@@ -7,7 +7,7 @@
 # user space (--user-control, tw-tfib-xdp serve), then tw-tfib-source
 # through it for about 2 s and tw-tfib-analyze's records checked for
 # consistency as fwd_aoi.sh does (fwd_aoi.sh runs xdp-user through
-# timewire tfib bench).
+# tw-tfib-bench).
 #
 #   netns src: s0 (xdp_pkt.py, tw-tfib-source) ---veth--- f0 :netns fwd
 #              tfib_xdp_pass (native)                     tfib_xdp

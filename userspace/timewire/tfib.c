@@ -215,7 +215,6 @@ static const struct tw_cmd *const tfib_cmds[] = {
 	&tfib_bind_cmd,
 	&tfib_unbind_cmd,
 	&tfib_stats_cmd,
-	&tfib_bench_cmd,
 	NULL,
 };
 

@@ -99,7 +99,4 @@ extern const struct tw_cmd tfib_bind_cmd;
 extern const struct tw_cmd tfib_unbind_cmd;
 extern const struct tw_cmd tfib_stats_cmd;
 
-/* tfib_bench.c */
-extern const struct tw_cmd tfib_bench_cmd;
-
 #endif /* TW_CLI_TFIB_H */

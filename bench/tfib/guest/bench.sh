@@ -47,6 +47,7 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 . "$TW_ROOT/bench/lib/bench.sh"
 
 TW=$TW_ROOT/userspace/timewire/timewire
+tw_bench=$TW_ROOT/userspace/tools/tw-tfib-bench
 xdp=$TW_ROOT/userspace/tools/tw-tfib-xdp
 ns=fibb
 users=1000
@@ -122,14 +123,14 @@ fwd_cpu() {
 	[ "$split" = 1 ] && echo forwarder-cpu 1
 }
 
-# bench ARGS...: timewire tfib bench from s0 (the source) through f0 (the
+# bench ARGS...: tw-tfib-bench from s0 (the source) through f0 (the
 # forwarder), with what every run shares; a line per run on stdout.  A
 # frame f0 refuses s0 is lost: on veth that is the forwarder's receive
 # ring full, which behind a wire loses the frame rather than slowing the
 # source down.
 # shellcheck disable=SC2046 # fwd_cpu's words are two arguments
 bench() {
-	on_source_cpu ip netns exec "$ns" "$TW" tfib bench dev f0 source s0 users "$users" \
+	on_source_cpu ip netns exec "$ns" "$tw_bench" dev f0 source s0 users "$users" \
 		burst "$burst" seed "$trace_seed" seconds "$secs" refused lost \
 		$(fwd_cpu) "$@" 2>> "$errors"
 }
@@ -234,8 +235,8 @@ sweep_rate() {
 for c in ip awk $([ "$split" = 1 ] && echo taskset ethtool pgrep); do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
-[ -x "$TW" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
-	{ echo "Bail out! $TW not built"; exit "$KSFT_FAIL"; }
+[ -x "$TW" ] && [ -x "$tw_bench" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
+	{ echo "Bail out! $TW or $tw_bench not built"; exit "$KSFT_FAIL"; }
 "$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
 # The source paced by omware where the module is in.

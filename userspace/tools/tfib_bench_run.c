@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One run of "timewire tfib bench": a forwarder set up on the device (a
+ * One run of tw-tfib-bench: a forwarder set up on the device (a
  * tfib table, created, filled and bound, or the XDP peer), tw-tfib-source
  * sending the trace through it from the source device and recording what
  * comes back, the forwarder's counters over the run added to its records,
@@ -82,8 +82,8 @@ static int dev_mac_text(const char *ifname, uint8_t mac[6], char *buf)
 /* The tools */
 
 /*
- * A tool of the experiment: next to this program (installed), in
- * ../tools (the build tree), else its name, for the PATH.
+ * A tool of the experiment: next to this program, where the build and the
+ * install both put it, else its name, for the PATH.
  */
 static const char *tool_path(const char *name, char *buf, size_t len)
 {
@@ -96,9 +96,6 @@ static const char *tool_path(const char *name, char *buf, size_t len)
 		*slash = '\0';
 		if (snprintf(buf, len, "%s/%s", self, name) < (int)len &&
 		    !access(buf, X_OK))
-			return buf;
-		if (snprintf(buf, len, "%s/../tools/%s", self, name) <
-		    (int)len && !access(buf, X_OK))
 			return buf;
 	}
 	snprintf(buf, len, "%s", name);

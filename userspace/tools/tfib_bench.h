@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "timewire tfib bench": the Age-of-Information experiment on this host.
- * tfib_bench.c parses the arguments and walks the sweep; tfib_bench_run.c
- * runs one point of it through the experiment's tools.
+ * tw-tfib-bench: the Age-of-Information experiment on this host.
+ * tw-tfib-bench.c parses the arguments and walks the sweep;
+ * tfib_bench_run.c runs one point of it through the experiment's tools.
  */
-#ifndef TW_CLI_TFIB_BENCH_H
-#define TW_CLI_TFIB_BENCH_H
+#ifndef TW_TFIB_BENCH_H
+#define TW_TFIB_BENCH_H
 
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tfib_cli.h"
+#include "tfib/args.h"
+#include "tfib/client.h"
 
 /* Values of one list keyword ("rate 1000,2000"), at most this many. */
 #define BENCH_LIST_MAX	32
@@ -75,7 +76,7 @@ struct bench_point {
 
 /* What the source said of a run. */
 struct bench_result {
-	int ret;			/* an exit code of timewire(8) */
+	int ret;			/* an exit code of tw-tfib-bench(1) */
 	uint64_t sent;
 	uint64_t received;
 	uint64_t socket_drops;
@@ -92,4 +93,4 @@ void bench_run(struct tfib_client *c, const struct bench_setup *s,
 	       const struct bench_point *p, const char *fifo,
 	       struct bench_result *res);
 
-#endif /* TW_CLI_TFIB_BENCH_H */
+#endif /* TW_TFIB_BENCH_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire tfib bench": the Age-of-Information experiment on this host, one
+ * tw-tfib-bench: the Age-of-Information experiment on this host, one
  * point or a sweep.  The forwarder's device and the source's are two
  * devices of this network namespace joined by a wire or a veth pair; each
  * run sets up the forwarder on one, sends the trace from the other
@@ -25,6 +25,8 @@
 #include "tfib_tool.h"
 #include "lib/print.h"
 #include "lib/stop.h"
+
+#define PROG	"tw-tfib-bench"
 
 struct method_list {
 	struct bench_method v[BENCH_LIST_MAX];
@@ -273,7 +275,7 @@ static const struct tw_arg bench_args[] = {
 	  .meta = "PPS", .min = 1, .max = UINT32_MAX,
 	  .help = "a run sends S x the lower of R and PPS rows: above PPS, as fast as it can" },
 	{ .name = "burst", .type = TW_ARG_U32, .off = BENCH_OFF(s.burst),
-	  .meta = "B", .min = 1, .max = TFIB_MAX_BURST,
+	  .meta = "N", .min = 1, .max = TFIB_MAX_BURST,
 	  .help = "the token bucket's burst (default 32)" },
 	{ .name = "refused", .type = TW_ARG_KEYWORD,
 	  .off = BENCH_OFF(s.refused), .keywords = refused_words,
@@ -535,8 +537,7 @@ static const char bench_notes[] =
 "devices of this network namespace joined by a cable or a veth pair.  One\n"
 "line per run as it ends; with -j one JSON object at the end.  Needs root.\n";
 
-const struct tw_cmd tfib_bench_cmd = {
-	.name = "bench",
+static const struct tw_cmd bench_cmd = {
 	.help = "Run the Age-of-Information experiment: one point or a sweep",
 	.notes = bench_notes,
 	.args = bench_args,
@@ -544,3 +545,11 @@ const struct tw_cmd tfib_bench_cmd = {
 	.init = bench_init,
 	.run = bench_run_cmd,
 };
+
+int main(int argc, char **argv)
+{
+	int ret = tw_run_cmd(PROG, &bench_cmd, argc - 1, argv + 1);
+
+	print_finish();
+	return ret;
+}

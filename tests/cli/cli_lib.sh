@@ -1,0 +1,136 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the host tests of the programs built on the command framework
+# of userspace/lib/args.h: timewire (tests/cli/test_cli.sh) and the
+# experiment tools that take keywords (bench/*/test_*_bench.sh).  Sourced
+# after tap.sh, with $root the source tree, $TW the program under test and
+# $tmp a scratch directory; sets $out, $err and $rc.
+
+out=$tmp/out
+err=$tmp/err
+rc=0
+
+# run ARGS...: run $TW, keep stdout, stderr and the exit status.
+run() {
+	"$TW" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# expect RC PATTERN ARGS...: exit status RC and PATTERN (ERE) in stdout.
+expect() {
+	local want=$1 pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne "$want" ]; then
+		tap_diag "${TW##*/} $*: exit $rc, expected $want"
+		sed 's/^/#   /' "$err"
+		return 1
+	fi
+	grep -Eq -- "$pat" "$out" || {
+		tap_diag "${TW##*/} $*: no /$pat/ in output"
+		return 1
+	}
+}
+
+# refused RC PATTERN ARGS...: exit status RC, PATTERN on stderr, and
+# nothing on stdout (errors never pollute output that scripts parse).
+refused() {
+	local want=$1 pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" -ne "$want" ]; then
+		tap_diag "${TW##*/} $*: exit $rc, expected $want"
+		return 1
+	fi
+	grep -Eq -- "$pat" "$err" || {
+		tap_diag "${TW##*/} $*: stderr lacks /$pat/:"
+		sed 's/^/#   /' "$err"
+		return 1
+	}
+	[ ! -s "$out" ] || {
+		tap_diag "${TW##*/} $*: wrote to stdout"
+		return 1
+	}
+}
+
+is_json() {
+	python3 -m json.tool "$1" >/dev/null 2>&1
+}
+
+# section FILE NAME: first words of the "NAME:" block of a help text.
+section() {
+	awk -v s="$2:" '$0 == s { on = 1; next } /^[^ ]/ { on = 0 }
+		on && /^  [^ ]/ { print $1 }' "$1"
+}
+
+# args_of HELPFILE: "keyword placeholder" for each argument of a help text.
+args_of() {
+	awk '$0 == "Arguments:" { on = 1; next } /^[^ ]/ { on = 0 }
+		on && /^  [^ ]/ { v = substr($0, 3 + length($1)); sub(/^ /, "", v)
+			sub(/  .*/, "", v); print $1 " " v }' "$1"
+}
+
+# one_unit FILE...: the keywords that the argument lists FILE... (args_of's)
+# give different placeholders, one a line; none when each keyword of
+# several commands or tools takes the same kind of value.
+one_unit() {
+	cat "$@" | sort -u | awk '{ n[$1]++ } n[$1] == 2 { print $1 }'
+}
+
+# man_documents PAGE ARGSFILE WHAT: every keyword of ARGSFILE (args_of's)
+# is in PAGE; a diagnostic naming WHAT for each that is not.
+man_documents() {
+	local page=$1 k v re bad=0
+	while read -r k v; do
+		re=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
+		grep -Eq -- "(^|[ \"])$re(\$|[ \"])" "$page" ||
+			{ bad=1; tap_diag "$(basename "$page") does not document $3's $k"; }
+	done < "$2"
+	return $bad
+}
+
+# man_sections PAGE: the sections every page has, and no groff warning.
+man_sections() {
+	local page=$1 s w bad=0
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
+			{ bad=1; tap_diag "$(basename "$page") lacks $s"; }
+	done
+	if command -v groff >/dev/null; then
+		w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
+		[ -z "$w" ] || { bad=1; tap_diag "$w"; }
+	fi
+	return $bad
+}
+
+# complete_words FILE WORDS...: the candidates for the last word, one per
+# line, as FILE's completion finds them; the options it set with compopt
+# go to $tmp/compopt.
+complete_words() {
+	local file=$1
+	shift
+	: > "$tmp/compopt"
+	bash -c '
+		log=$1/compopt
+		complete() { :; }
+		compopt() { echo "$*" >> "$log"; }
+		. "$2"
+		shift 2
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_timewire
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp" "$file" "$@"
+}
+
+comp=$root/completion/timewire.bash
+# cand WORDS...: the candidates on one line.
+cand() {
+	complete_words "$comp" "$@" | paste -sd ' '
+}
+
+# check WANT WORDS...: the candidates are WANT, else ok=1 and a diagnostic.
+check() {
+	local want=$1 got
+	shift
+	got=$(cand "$@")
+	[ "$got" = "$want" ] || { ok=1; tap_diag "${*:2}: got \"$got\", want \"$want\""; }
+}
