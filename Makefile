@@ -52,9 +52,9 @@ modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>
 	@$(TOPDIR)/scripts/kmod-tree.sh $(TEST_KO_DIR)
 	$(MAKE) -j$(NPROC) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
 
-userspace: ## the timewire CLI and the experiment tools
+userspace: ## the timewire CLI and the experiment tools (bench/)
 	$(MAKE) -C userspace
-	$(MAKE) -C userspace/tools
+	$(MAKE) -C bench
 
 gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list, in userspace/gen/
 
@@ -68,6 +68,7 @@ modules_install: ## install the modules built by make (run as root)
 
 install: ## install the CLI, tools, man pages and completion under PREFIX
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+	$(MAKE) -C bench install PREFIX=$(PREFIX)
 
 deps: ## install the build and test dependencies (Debian 12)
 	@scripts/deps.sh
@@ -98,7 +99,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	@$(MAKE) --no-print-directory modules-test userspace
 	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo bench/omware; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
-		echo; userspace/tools/tw-omware-analyze --summary --plots cdf \
+		echo; bench/omware/tw-omware-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \
 		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
 	 else \
@@ -107,7 +108,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	 echo; echo "Timely FIB: a short Age-of-Information run through tfib.ko"; \
 	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-tfib tests/tfib || rc=1; \
 	 if [ -d .build/demo-tfib/tfib ]; then \
-		echo; userspace/tools/tw-tfib-analyze .build/demo-tfib/tfib || rc=1; \
+		echo; bench/tfib/tw-tfib-analyze .build/demo-tfib/tfib || rc=1; \
 		echo "A short run is noisy: one rate, one CDR, a few seconds per mode."; \
 		echo "Runs: .build/demo-tfib/tfib/, plots: .build/demo-tfib/tfib/*.png"; \
 	 else \
@@ -143,11 +144,11 @@ endef
 
 # The Age-of-Information experiment: the sweep in the guest.
 bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
-	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,userspace/tools/tw-tfib-analyze)
+	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,bench/tfib/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,userspace/tools/tw-qaware-analyze)
+	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze)
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
@@ -161,8 +162,9 @@ style: ## checkpatch and sparse on the kernel C, docutils on the docs
 clean: ## remove what the build and the tests wrote
 	-test ! -f "$(KDIR)/Makefile" || $(MAKE) -C $(KDIR) M=$(TOPDIR) clean
 	$(MAKE) -C userspace clean
-	$(MAKE) -C userspace/tools clean
+	$(MAKE) -C bench clean
 	$(MAKE) -C tests/core clean
+	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
 		.build/bench-qaware $(GEN_DIR)/*.[ch]

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for timewire(8) (every object, timewire-tfib(8) included)
-# and the experiment tools that take keywords, tw-omware-bench(1) and
-# tw-tfib-bench(1).
+# bash completion for timewire(8) (every object, timewire-tfib(8) included),
+# and for any program of its command framework whose completion loads
+# this file and names it.
 #
 # Nothing here knows the objects, commands, keywords or methods: they are
 # read from the tool's own "help" output at each level, so completion
@@ -226,4 +226,4 @@ _timewire()
 	_timewire_args "$tool" "$i" "${path[@]}"
 }
 
-complete -F _timewire timewire tw-omware-bench tw-tfib-bench
+complete -F _timewire timewire

@@ -101,6 +101,7 @@ done
 if [ ${#host[@]} -gt 0 ]; then
 	echo "### host tests"
 	if make -s -C userspace > "$results/host-build.log" 2>&1 &&
+	   make -s -C bench >> "$results/host-build.log" 2>&1 &&
 	   make -s -C tests host >> "$results/host-build.log" 2>&1; then
 		for s in "${host[@]}"; do run_host_tests "$s"; done
 	else

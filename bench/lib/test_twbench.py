@@ -15,7 +15,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "userspace", "tools"))
+sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True     # nothing left behind in the tree
 from taptest import tap_main  # noqa: E402
 import twbench as tb  # noqa: E402

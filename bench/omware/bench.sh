@@ -87,9 +87,9 @@ seed=${TW_BENCH_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) ))}
 train_methods=${TW_BENCH_METHODS:-trains}
 pair_methods=${TW_BENCH_PAIR_METHODS:-pairs}
 
-BENCH=${TW_BENCH_TOOL:-$TW_ROOT/userspace/tools/tw-omware-bench}
-RX=$TW_ROOT/userspace/tools/tw-omware-rx
-AN=$TW_ROOT/userspace/tools/tw-omware-analyze
+BENCH=${TW_BENCH_TOOL:-$TW_ROOT/bench/omware/tw-omware-bench}
+RX=$TW_ROOT/bench/omware/tw-omware-rx
+AN=$TW_ROOT/bench/omware/tw-omware-analyze
 NS_S=twb-s
 NS_R=twb-r
 raw=$out/raw
@@ -236,8 +236,8 @@ for c in ip tc iperf3 python3; do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
 if [ ! -x "$RX" ] || [ ! -x "$BENCH" ]; then
-	make -s -C "$TW_ROOT/userspace/tools" >/dev/null 2>&1 ||
-		tap_skip_all "tw-omware-rx and tw-omware-bench not built (make -C userspace/tools)"
+	make -s -C "$TW_ROOT" userspace >/dev/null 2>&1 ||
+		tap_skip_all "tw-omware-rx and tw-omware-bench not built (make userspace)"
 fi
 
 nalpha=$(echo "$alphas" | wc -w)
@@ -329,7 +329,7 @@ an_rc=$?
 # 1 is a failed target under --strict, not a broken analysis.
 tap_result $((an_rc > 1)) "tw-omware-analyze (exit $an_rc)"
 [ -n "$plots" ] &&
-	tap_diag "plots: /usr/bin/python3 userspace/tools/tw-omware-analyze -o $out $raw"
+	tap_diag "plots: /usr/bin/python3 bench/omware/tw-omware-analyze -o $out $raw"
 if [ -s "$out/table.txt" ]; then
 	sed 's/^/# /' "$out/table.txt"
 fi

@@ -13,8 +13,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ANALYZE = os.path.join(HERE, "..", "..", "userspace", "tools",
-                       "tw-omware-analyze")
+ANALYZE = os.path.join(HERE, "tw-omware-analyze")
 
 OLD_HEAD = ("tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,"
             "delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,"

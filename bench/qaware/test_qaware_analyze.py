@@ -21,8 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 from taptest import tap_main  # noqa: E402
 
-ANALYZE = os.path.join(HERE, "..", "..", "userspace", "tools",
-                       "tw-qaware-analyze")
+ANALYZE = os.path.join(HERE, "tw-qaware-analyze")
 SCHEDS = ("default", "qaware", "minrtt")
 PATHS = {"10.0.1.1": 1, "10.0.2.1": 2}
 BUSY = 5                # a sample's busy time (us)

@@ -21,7 +21,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
 from taptest import tap_main  # noqa: E402
-TOOLS = os.path.join(HERE, "..", "..", "userspace", "tools")
+TOOLS = HERE
 ANALYZE = os.path.join(TOOLS, "tw-tfib-analyze")
 TRACE = os.path.join(TOOLS, "tw-tfib-trace")
 US = 1000
@@ -571,7 +571,7 @@ def trace(*args):
 
 
 @unittest.skipUnless(os.access(TRACE, os.X_OK),
-                     "tw-tfib-trace not built (make -C userspace)")
+                     "tw-tfib-trace not built (make -C bench)")
 class TraceFiles(unittest.TestCase):
 
     def test_binary_header_and_rows(self):

@@ -14,9 +14,9 @@ root=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
 
-TW=$root/userspace/tools/tw-tfib-bench
+TW=$here/tw-tfib-bench
 CLI=$root/userspace/timewire/timewire
-page=$root/man/tw-tfib-bench.1
+page=$here/tw-tfib-bench.1
 [ -x "$TW" ] || tap_skip_all "$TW not built (make userspace)"
 [ -x "$CLI" ] || tap_skip_all "$CLI not built (make userspace)"
 

@@ -63,7 +63,7 @@ def trace_rows(*args):
 
 
 @unittest.skipUnless(os.access(SOURCE, os.X_OK),
-                     "tw-tfib-source not built (make -C userspace)")
+                     "tw-tfib-source not built (make -C bench)")
 class Options(unittest.TestCase):
 
     def refused(self, says, *args):
@@ -176,7 +176,7 @@ class Options(unittest.TestCase):
 
 
 @unittest.skipUnless(os.access(SOURCE, os.X_OK),
-                     "tw-tfib-source not built (make -C userspace)")
+                     "tw-tfib-source not built (make -C bench)")
 class Frames(unittest.TestCase):
 
     @classmethod

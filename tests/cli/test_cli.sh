@@ -19,7 +19,7 @@ root=$(cd "$here/../.." && pwd)
 . "$root/tests/lib/tap.sh"
 
 TW=${TW_CLI:-$root/userspace/timewire/timewire}
-BENCH=${TW_BENCH_TOOL:-$root/userspace/tools/tw-omware-bench}
+BENCH=${TW_BENCH_TOOL:-$root/bench/omware/tw-omware-bench}
 [ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
 
@@ -232,7 +232,7 @@ if [ -x "$BENCH" ]; then
 	# The help gives the code's automatic start: its base, plus twice the
 	# measured hand-over.
 	base=$(awk '/define START_BASE_NS/ { sub(/ULL$/, "", $3); print $3 / 1000 }' \
-		"$root/userspace/tools/tw-omware-bench.c")
+		"$root/bench/omware/tw-omware-bench.c")
 	tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-over)" \
 		eval 'tr -s " \n" "  " < "$tmp/bench-help" |
 		      grep -q "start-in US first send time, microseconds after each method.s setup (default: $base plus twice the hand-over time"'
@@ -657,7 +657,7 @@ fi
 ok=0
 pages=("$root/man/timewire.8")
 for f in $families; do pages+=("$root/man/timewire-$f.8"); done
-for page in "${pages[@]}" "$root/man/tw-omware-bench.1"; do
+for page in "${pages[@]}" "$root/bench/omware/tw-omware-bench.1"; do
 	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
 		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
 			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
@@ -672,7 +672,7 @@ done
 for c in send train pair bench $(printf 'tfib-%s ' $tfib_cmds) \
 	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
-	bench) page=$root/man/tw-omware-bench.1 ;;
+	bench) page=$root/bench/omware/tw-omware-bench.1 ;;
 	tfib-*) page=$root/man/timewire-tfib.8 ;;
 	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
@@ -785,7 +785,7 @@ if [ -x "$BENCH" ]; then
 	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  [^ ]/ { print $1 }' | paste -sd ' ')
 	tap_ok "completion of methods follows tw-omware-bench help" \
 		eval 'test -n "$want" && test "$(cand "$BENCH" dev lo methods "")" = "$want"'
-	got=$(complete_words "$root/completion/tw-omware-bench.bash" "$BENCH" dev lo meth)
+	got=$(complete_words "$root/bench/lib/completion.bash" "$BENCH" dev lo meth)
 	tap_ok "tw-omware-bench's own completion file loads timewire's" test "$got" = methods
 else
 	for t in keywords methods "own file"; do
@@ -805,7 +805,7 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		done
 	}
 	installed() {
-		make -s -C "$root/userspace" install DESTDIR="$inst" \
+		make -s -C "$root" install DESTDIR="$inst" \
 			PREFIX=/usr/local >/dev/null &&
 		[ -x "$inst/usr/local/bin/timewire" ] &&
 		[ -x "$inst/usr/local/bin/tw-omware-rx" ] &&
@@ -815,7 +815,7 @@ if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 		for f in $families; do
 			[ -f "$inst/usr/local/share/man/man8/timewire-$f.8" ] || return 1
 		done &&
-		for p in "$root"/man/tw-*.1; do
+		for p in "$root"/bench/*/tw-*.1; do
 			[ -f "$inst/usr/local/share/man/man1/${p##*/}" ] || return 1
 		done &&
 		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&

@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
-tools=$TW_ROOT/userspace/tools
+tools=$TW_ROOT/bench/tfib
 bench=$tools/tw-tfib-bench
 analyze=$tools/tw-tfib-analyze
 ns=aoi-$$
@@ -54,7 +54,7 @@ out=
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed (tw-tfib-analyze)"
 if [ ! -x "$TW" ] || [ ! -x "$bench" ] || [ ! -x "$tools/tw-tfib-source" ]; then
-	make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
+	make -s -C "$TW_ROOT" userspace >/dev/null 2>&1 ||
 		{ echo "Bail out! timewire and the tools not built (make userspace)"; exit "$KSFT_FAIL"; }
 fi
 "$TW" tfib show >/dev/null 2>&1

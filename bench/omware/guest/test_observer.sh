@@ -20,7 +20,7 @@ root=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
 
-RX=$root/userspace/tools/tw-omware-rx
+RX=$root/bench/omware/tw-omware-rx
 SEND=$here/send_probes.py
 # Realtime-to-monotonic conversion error the brackets allow: far below the
 # second a delivery time would show, and below the 79 us by which the
@@ -33,7 +33,7 @@ ETF_DELTA_NS=10000000
 COUNT=20
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-[ -x "$RX" ] || tap_skip_all "tw-omware-rx not built (make -C userspace)"
+[ -x "$RX" ] || tap_skip_all "tw-omware-rx not built (make userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 
 t=$(mktemp -d)

@@ -47,8 +47,8 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 . "$TW_ROOT/bench/lib/bench.sh"
 
 TW=$TW_ROOT/userspace/timewire/timewire
-tw_bench=$TW_ROOT/userspace/tools/tw-tfib-bench
-xdp=$TW_ROOT/userspace/tools/tw-tfib-xdp
+tw_bench=$TW_ROOT/bench/tfib/tw-tfib-bench
+xdp=$TW_ROOT/bench/tfib/tw-tfib-xdp
 ns=fibb
 users=1000
 burst=32
@@ -235,7 +235,7 @@ sweep_rate() {
 for c in ip awk $([ "$split" = 1 ] && echo taskset ethtool pgrep); do
 	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
 done
-[ -x "$TW" ] && [ -x "$tw_bench" ] || make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
+[ -x "$TW" ] && [ -x "$tw_bench" ] || make -s -C "$TW_ROOT" userspace >/dev/null 2>&1 ||
 	{ echo "Bail out! $TW or $tw_bench not built"; exit "$KSFT_FAIL"; }
 "$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 #include "rxring.h"
 
 /* Blocks of 256 KiB: a page multiple, about 1800 small frames each. */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 #include "cpustat.h"
 
 /*

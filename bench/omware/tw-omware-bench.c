@@ -62,7 +62,7 @@
 
 #include "lib/args.h"
 #include "lib/clock.h"
-#include "lib/cpustat.h"
+#include "cpustat.h"
 #include "lib/netdev.h"
 #include "lib/print.h"
 #include "lib/stats.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tw-tfib-xdp - load, drive and unload the XDP peer of the tfib forwarder
- * (xdp/tfib_xdp.bpf.c, built into this program as a libbpf skeleton).
+ * (tfib_xdp.bpf.c, built into this program as a libbpf skeleton).
  *
  * The program stays attached when this tool exits; later commands find
  * it, and its maps, through the interface (no bpffs pin needed).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tfib_xdp.h - what the XDP peer of the tfib forwarder (tfib_xdp.bpf.c)
- * and its loader (tools/tw-tfib-xdp.c) share: the map's value and the
+ * and its loader (tw-tfib-xdp.c) share: the map's value and the
  * counters' indices.
  */
 #ifndef TFIB_XDP_H

@@ -6,8 +6,8 @@ ratios, bootstrap intervals), judging targets (PASS, FAIL or N/A, and the
 exit status of --strict), tables, CSV and JSON files, and plotting to
 files.  What each experiment measures and judges stays in its analyser.
 
-The analysers import this module from their own directory, where it lies
-in the source tree (userspace/tools/) and where make install puts it.
+The analysers import it from their own directory, where make
+install-bench puts it, or from bench/lib in the source tree.
 """
 
 import argparse

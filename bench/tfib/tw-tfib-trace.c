@@ -3,8 +3,8 @@
  * tw-tfib-trace - write the packet trace of the Age-of-Information
  * experiment, or read a binary one back as CSV.
  *
- * Rows <type, user ID> from core/aoi_trace.c: control (location update) or
- * data (app update) by seeded coin flips at a control-to-data ratio CDR
+ * Rows <type, user ID> from bench/lib/aoi_trace.c: control (location update)
+ * or data (app update) by seeded coin flips at a control-to-data ratio CDR
  * (control rows / data rows), users 1..N drawn Zipf(1).  The same options
  * and seed give the same rows on any machine.
  *

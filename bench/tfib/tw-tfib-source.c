@@ -5,17 +5,18 @@
  * token bucket, receive the app updates it forwards back, and record both.
  *
  * The trace (a tw-tfib-trace file, binary or CSV, or generated in memory by
- * core/aoi_trace.c) is loaded before the run.  One sender thread sends its
- * rows in order over AF_PACKET, as many per opportunity as the token bucket
- * of core/tbucket.c admits (rate R, burst B): a control row is a location
- * update (TFIB_PKT_TYPE_CONTROL) for its user, with the next sequence of
- * that user's locations, the send time as location timestamp and the sink
- * interface's MAC as next hop, so the forwarder sends the user's app
- * updates back to us; a data row is an app update (TFIB_PKT_TYPE_DATA)
- * with a sequence unique to its user and the send time.  One receiver
- * thread takes the forwarded app updates on the sink interface (possibly
- * the same one).  Both read CLOCK_MONOTONIC, also the forwarder table's
- * default clock, so every time of the run is on one clock.
+ * bench/lib/aoi_trace.c) is loaded before the run.  One sender thread sends
+ * its rows in order over AF_PACKET, as many per opportunity as the token
+ * bucket of bench/lib/tbucket.c admits (rate R, burst B): a control row is a
+ * location update (TFIB_PKT_TYPE_CONTROL) for its user, with the next
+ * sequence of that user's locations, the send time as location timestamp
+ * and the sink interface's MAC as next hop, so the forwarder sends the
+ * user's app updates back to us; a data row is an app update
+ * (TFIB_PKT_TYPE_DATA) with a sequence unique to its user and the send
+ * time.  One receiver thread takes the forwarded app updates on the sink
+ * interface (possibly the same one).  Both read CLOCK_MONOTONIC, also the
+ * forwarder table's default clock, so every time of the run is on one
+ * clock.
  *
  * sendmmsg() rather than a PACKET_MMAP transmit ring: on a veth pair the
  * two carried the same rate within the noise of the measurement
@@ -65,10 +66,10 @@
 #include "tfib_pace.h"
 #include "tfib_tool.h"
 #include "lib/clock.h"
-#include "lib/cpustat.h"
+#include "cpustat.h"
 #include "lib/netdev.h"
 #include "lib/print.h"
-#include "lib/rxring.h"
+#include "rxring.h"
 #include "lib/stop.h"
 #include "lib/util.h"
 
