@@ -134,3 +134,6 @@ check() {
 	got=$(cand "$@")
 	[ "$got" = "$want" ] || { ok=1; tap_diag "${*:2}: got \"$got\", want \"$want\""; }
 }
+
+# The one shape of the first line of a bad or missing value's error.
+error_shape='^Error: (invalid value "[^"]*" for [a-z -]+: |missing value for [a-z -]+: expected )'

@@ -5,8 +5,8 @@
 # level, the options in iproute2's forms, exact keyword matching, one name
 # per idea, errors in one shape and exit codes, JSON output, the version,
 # status (every module of the registry), the man pages and the bash
-# completion; tfib's arguments and errors without its module; the benchmark
-# tool's arguments, methods, text output and its check of the module.
+# completion; tfib's and qaware's arguments and errors without their
+# modules.  The experiment tools are tested beside them, in bench/.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
 #
@@ -19,7 +19,6 @@ root=$(cd "$here/../.." && pwd)
 . "$root/tests/lib/tap.sh"
 
 TW=${TW_CLI:-$root/userspace/timewire/timewire}
-BENCH=${TW_BENCH_TOOL:-$root/bench/omware/tw-omware-bench}
 [ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
 
@@ -29,24 +28,17 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=tests/cli/cli_lib.sh
 . "$here/cli_lib.sh"
 
-# run_bench ARGS...: run for the benchmark tool.
-run_bench() {
-	local TW=$BENCH
-	run "$@"
-}
-
 # The module registry (modules.list): "name dir family summary" per module.
 registry=$("$root/scripts/modules.sh" table) || exit 1
 mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
 families=$(awk '{ print $3 }' <<<"$registry" | paste -sd ' ')
 
-bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
 dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 103
+tap_plan 87
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -193,10 +185,6 @@ for c in send train pair; do
 	run omware "$c" help
 	args_of "$out" > "$tmp/args-$c"
 done
-if [ -x "$BENCH" ]; then
-	"$BENCH" help > "$tmp/bench-help"
-	args_of "$tmp/bench-help" > "$tmp/args-bench"
-fi
 ok=0
 for c in send train pair; do
 	grep -qx 'start-in US' "$tmp/args-$c" || { ok=1; tap_diag "$c lacks start-in US"; }
@@ -204,44 +192,11 @@ done
 tap_ok "send, train and pair all take start-in US" test $ok -eq 0
 tap_ok "train's old \"at\" is refused" \
 	refused 1 'unknown argument "at"' omware train dev lo count 2 at 5
-# A keyword of several commands or tools takes the same kind of value.
-bad=$(cat "$tmp"/args-* | sort -u | awk '{ n[$1]++ } n[$1] == 2 { print $1 }')
-tap_ok "every keyword has one placeholder (unit) in every command and the bench" \
+# A keyword of several commands takes the same kind of value.
+bad=$(one_unit "$tmp"/args-*)
+tap_ok "every keyword has one placeholder (unit) in every omware command" \
 	test -z "$bad"
 [ -z "$bad" ] || tap_diag "differing: $bad"
-if [ -x "$BENCH" ]; then
-	ok=0
-	for k in sport guard-max-ns start-in size seed; do
-		grep -q "^$k " "$tmp/args-bench" || { ok=1; tap_diag "bench lacks $k"; }
-	done
-	for k in tag guard-max lead rotate; do
-		# shellcheck disable=SC2086
-		run_bench $bench_args "$k" 1
-		grep -q "unknown argument \"$k\"" "$err" || { ok=1; tap_diag "bench takes $k"; }
-	done
-	tap_ok "the bench says sport, guard-max-ns, start-in, seed (not tag, guard-max, lead, rotate)" \
-		test $ok -eq 0
-	run omware send dev lo size 65536 schedule periodic 1
-	sed -n 's/.*expected //p' "$err" > "$tmp/size-cli"
-	# shellcheck disable=SC2086
-	run_bench $bench_args size 65536
-	sed -n 's/.*expected //p' "$err" > "$tmp/size-bench"
-	tap_ok "the CLI and the bench take the same packet sizes (40 to 65535)" \
-		eval 'grep -qx "an integer from 40 to 65535" "$tmp/size-cli" &&
-		      cmp -s "$tmp/size-cli" "$tmp/size-bench"'
-	# The help gives the code's automatic start: its base, plus twice the
-	# measured hand-over.
-	base=$(awk '/define START_BASE_NS/ { sub(/ULL$/, "", $3); print $3 / 1000 }' \
-		"$root/bench/omware/tw-omware-bench.c")
-	tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-over)" \
-		eval 'tr -s " \n" "  " < "$tmp/bench-help" |
-		      grep -q "start-in US first send time, microseconds after each method.s setup (default: $base plus twice the hand-over time"'
-else
-	for t in "new names" "same sizes" "start-in default"; do
-		tap_skip "tw-omware-bench: $t" "$BENCH not built"
-	done
-fi
-
 # --- errors in one shape ------------------------------------------------------
 tap_ok "periodic -5: negative" \
 	refused 1 'invalid value "-5" for schedule periodic: negative; expected ALPHA_US' \
@@ -255,11 +210,10 @@ tap_ok "periodic 12.5555: too many decimals" \
 tap_ok "count 12.5: not an integer" \
 	refused 1 'invalid value "12.5" for count: not an integer' \
 	omware send dev lo count 12.5 schedule periodic 1
-shape='^Error: (invalid value "[^"]*" for [a-z -]+: |missing value for [a-z -]+: expected )'
 ok=0
 while read -r args; do
 	eval "run $args"
-	head -1 "$err" | grep -Eq "$shape" ||
+	head -1 "$err" | grep -Eq "$error_shape" ||
 		{ ok=1; tap_diag "timewire $args: $(head -1 "$err")"; }
 done <<'LIST'
 omware send dev lo schedule periodic 1 count x
@@ -277,23 +231,7 @@ omware send dev lo schedule gamma 1 -1
 omware send dev lo schedule file
 omware train dev lo count 2 gap -1
 LIST
-if [ -x "$BENCH" ]; then
-	while read -r args; do
-		eval "run_bench $bench_args $args"
-		head -1 "$err" | grep -Eq "$shape" ||
-			{ ok=1; tap_diag "bench $args: $(head -1 "$err")"; }
-	done <<'LIST'
-methods bogus
-methods oir,,rsm
-etf-delta 0
-etf-delta 10,1e3
-guard-max-ns x
-seed 4294967296
-seed -1
-alpha
-LIST
-fi
-tap_ok "every bad or missing value, CLI and bench, gets one shape of message" \
+tap_ok "every bad or missing value gets one shape of message" \
 	test $ok -eq 0
 ok=0
 for words in "foo" "omware bogus" "version foo" "omware send bogus"; do
@@ -393,93 +331,6 @@ if grep -q '^omware not loaded' "$tmp/status"; then
 		refused 2 'omware module is not loaded' omware show
 else
 	tap_skip "omware show without the module: exit 2" "omware is loaded"
-fi
-
-# --- the benchmark tool ------------------------------------------------------------
-if [ -x "$BENCH" ]; then
-	run_bench help
-	tap_ok "tw-omware-bench help" \
-		eval 'test $rc -eq 0 && grep -q "^Usage: tw-omware-bench dev IFNAME" "$out"'
-	tap_ok "tw-omware-bench: missing dev, exit 1" \
-		eval 'run_bench; test $rc -eq 1 && grep -q "missing required argument: dev IFNAME" "$err"'
-	tap_ok "tw-omware-bench: unknown method, exit 1" \
-		eval 'run_bench $bench_args methods bogus; test $rc -eq 1 &&
-		      grep -q "invalid value \"bogus\" for methods: unknown method" "$err"'
-	# A tc that leaves a trace: the module is checked before any qdisc.
-	mkdir -p "$tmp/bin"
-	printf '#!/bin/sh\necho "$*" >> %s/tc.log\n' "$tmp" > "$tmp/bin/tc"
-	chmod +x "$tmp/bin/tc"
-	if [ -d /sys/module/omware ]; then
-		tap_skip "tw-omware-bench without the module: exit 2, tc untouched" \
-			"omware is loaded"
-	else
-		tap_ok "tw-omware-bench without the module: exit 2, tc untouched" \
-			eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,oir;
-			      test $rc -eq 2 && [ ! -e "$tmp/tc.log" ] &&
-			      grep -q "^Error: the omware module is not loaded.*modprobe omware" "$err" &&
-			      [ "$(wc -l < "$err")" -eq 1 ]'
-	fi
-	# tc's complaint is reported with what was done, not passed through.
-	printf '#!/bin/sh\necho "Error: Specified qdisc kind is unknown." >&2\nexit 2\n' \
-		> "$tmp/bin/tc"
-	tap_ok "tw-omware-bench: a failing tc is reported with its command" \
-		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf etf-delta 100 count 2 grace 10;
-		      test $rc -eq 5 && [ ! -s "$err" ] &&
-		      grep -q "error \"tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.\"$" "$out"'
-	# Method names in any case; text output of key-value pairs.
-	tap_ok "tw-omware-bench: method names in any case (Etf,FQ)" \
-		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods Etf,FQ etf-delta 100 count 2 grace 10 seed 1;
-		      test $rc -eq 5 && grep -q "^ETF-100 " "$out" && grep -q "^FQ " "$out"'
-	cp "$out" "$tmp/bench.txt"
-	# shellcheck disable=SC2086
-	PATH=$tmp/bin:$PATH run_bench -json $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed 1
-	cp "$out" "$tmp/bench.json"
-	tap_ok "tw-omware-bench -json (iproute2's form) prints JSON" is_json "$tmp/bench.json"
-	tap_ok "tw-omware-bench text: key-value pairs, values with blanks quoted" \
-		python3 - "$tmp/bench.txt" "$tmp/bench.json" <<'PY'
-import json, shlex, sys
-text = open(sys.argv[1]).read().splitlines()
-runs = json.load(open(sys.argv[2]))["methods"]
-# The workload, the seed and order, then the warm-up and the two runs.
-assert len(runs) == 3 and len(text) == 8, text
-# Each run: a line "NAME key value ...", then a line "key value ...".
-for i, run in enumerate(runs):
-    words = shlex.split(text[2 + 2 * i]) + shlex.split(text[3 + 2 * i])
-    assert words[0] == run["method"] and len(words) % 2 == 1, words
-    pairs = dict(zip(words[1::2], words[2::2]))
-    assert set(pairs) == set(run) - {"method"}, (pairs, run)
-    for k in ("qdisc", "error", "tag", "sent"):
-        assert pairs[k] == str(run[k]), (k, pairs[k], run[k])
-    assert " " in pairs["qdisc"] and " " in pairs["error"]
-PY
-	# The order: a seeded shuffle, printed; the warm-up runs its first
-	# method, and every run has a tag of its own.
-	ok=0
-	orders=""
-	for seed in 1 2 3 4 5 6 7 8 1; do
-		# shellcheck disable=SC2086
-		PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed $seed
-		order=$(awk '$1 == "seed" && $2 == '"$seed"' { print $4 }' "$out")
-		runs=$(awk '/^[A-Z]/ { sub(/-100$/, "", $1)
-			print $1 ($4 == "warmup" && $5 == 1 ? "*" : "") }' "$out" | paste -sd,)
-		tags=$(awk '/^[A-Z]/ { print $3 }' "$out" | sort -u | paste -sd,)
-		[ "$runs" = "${order%%,*}*,$order" ] && [ "$tags" = 30000,30001,30002 ] ||
-			{ ok=1; tap_diag "seed $seed: order $order, runs $runs, tags $tags"; }
-		orders="$orders $seed:$order"
-	done
-	# The same seed, the same order; some seeds put each method first.
-	first=$(echo "$orders" | tr ' ' '\n' | grep '^1:' | sort -u | wc -l)
-	kinds=$(echo "$orders" | tr ' ' '\n' | grep : | cut -d: -f2 | sort -u | paste -sd' ')
-	tap_ok "tw-omware-bench: seeded order, warm-up first, unique tags" \
-		eval 'test $ok -eq 0 && test "$first" -eq 1 && test "$kinds" = "ETF,FQ FQ,ETF"'
-	tap_ok "tw-omware-bench help lists rsm-rt" \
-		eval 'sed -n "/^Methods:/,/^\$/p" "$tmp/bench-help" | grep -q "^  rsm-rt  .*SCHED_FIFO"'
-else
-	for t in help "missing dev" "unknown method" "without the module" \
-		"a failing tc" "methods in any case" "-json" "text pairs" \
-		"seeded order" "rsm-rt"; do
-		tap_skip "tw-omware-bench: $t" "$BENCH not built"
-	done
 fi
 
 # --- tfib: arguments and errors, no module needed ---------------------------------
@@ -657,32 +508,20 @@ fi
 ok=0
 pages=("$root/man/timewire.8")
 for f in $families; do pages+=("$root/man/timewire-$f.8"); done
-for page in "${pages[@]}" "$root/bench/omware/tw-omware-bench.1"; do
-	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
-		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
-			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
-	done
-	if command -v groff >/dev/null; then
-		w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
-		[ -z "$w" ] || { ok=1; tap_diag "$w"; }
-	fi
+for page in "${pages[@]}"; do
+	man_sections "$page" || ok=1
 done
 # Every keyword of every command, as its help names it, in the page; every
 # object of the help in timewire.8.
-for c in send train pair bench $(printf 'tfib-%s ' $tfib_cmds) \
+for c in send train pair $(printf 'tfib-%s ' $tfib_cmds) \
 	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
-	bench) page=$root/bench/omware/tw-omware-bench.1 ;;
 	tfib-*) page=$root/man/timewire-tfib.8 ;;
 	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
 	esac
 	[ -f "$tmp/args-$c" ] || continue
-	while read -r k v; do
-		re=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
-		grep -Eq -- "(^|[ \"])$re(\$|[ \"])" "$page" ||
-			{ ok=1; tap_diag "$(basename "$page") does not document $c's $k"; }
-	done < "$tmp/args-$c"
+	man_documents "$page" "$tmp/args-$c" "$c" || ok=1
 done
 for o in $objs; do
 	grep -Eq "(^|[ \"])$o(\$|[ \"])" "$root/man/timewire.8" ||
@@ -769,30 +608,6 @@ check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
 	test $ok -eq 0
-if [ -x "$BENCH" ]; then
-	ok=0
-	check "methods" "$BENCH" dev lo meth
-	check "sport" "$BENCH" dev lo sp
-	check "start-in" "$BENCH" dev lo st
-	check "oir oir-hybrid oir-qdisc oir-hybrid-qdisc" "$BENCH" dev lo methods oir
-	check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trains" "$BENCH" dev lo methods rsm,t
-	check "rsm rsm-rt" "$BENCH" dev lo methods rs
-	check "first all" "$BENCH" dev lo etf-sweep ""
-	check "" "$BENCH" dev lo alpha ""
-	tap_ok "completion of tw-omware-bench: keywords, the methods list, no numbers" \
-		test $ok -eq 0
-	# The methods it offers are those of the help, in the help's order.
-	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  [^ ]/ { print $1 }' | paste -sd ' ')
-	tap_ok "completion of methods follows tw-omware-bench help" \
-		eval 'test -n "$want" && test "$(cand "$BENCH" dev lo methods "")" = "$want"'
-	got=$(complete_words "$root/bench/lib/completion.bash" "$BENCH" dev lo meth)
-	tap_ok "tw-omware-bench's own completion file loads timewire's" test "$got" = methods
-else
-	for t in keywords methods "own file"; do
-		tap_skip "completion of tw-omware-bench: $t" "$BENCH not built"
-	done
-fi
-
 # --- install ----------------------------------------------------------------------
 if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
 	inst=$tmp/inst
