@@ -35,7 +35,7 @@ endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware modules_install \
-	install help \
+	install install-bench help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -66,8 +66,10 @@ gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
 
-install: ## install the CLI, tools, man pages and completion under PREFIX
+install: ## install the product: the CLI, its man pages and completion under PREFIX
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+install-bench: ## install the experiment tools, analysers and their man pages under PREFIX
 	$(MAKE) -C bench install PREFIX=$(PREFIX)
 
 deps: ## install the build and test dependencies (Debian 12)

@@ -38,7 +38,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 87
+tap_plan 86
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -608,39 +608,5 @@ check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
 	test $ok -eq 0
-# --- install ----------------------------------------------------------------------
-if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
-	inst=$tmp/inst
-	# An analysis script imports the module it shares with the others
-	# from its own directory, also where it is installed.
-	analysers_run() {	# analysers_run BINDIR
-		local s
-		for s in "$1"/tw-*analyze; do
-			"$s" --help >/dev/null || return 1
-		done
-	}
-	installed() {
-		make -s -C "$root" install DESTDIR="$inst" \
-			PREFIX=/usr/local >/dev/null &&
-		[ -x "$inst/usr/local/bin/timewire" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-rx" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-analyze" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
-		for f in $families; do
-			[ -f "$inst/usr/local/share/man/man8/timewire-$f.8" ] || return 1
-		done &&
-		for p in "$root"/bench/*/tw-*.1; do
-			[ -f "$inst/usr/local/share/man/man1/${p##*/}" ] || return 1
-		done &&
-		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
-		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
-		"$inst/usr/local/bin/timewire" version >/dev/null &&
-		analysers_run "$inst/usr/local/bin"
-	}
-	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" installed
-else
-	tap_skip "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" "TW_CLI given"
-fi
 
 tap_done
