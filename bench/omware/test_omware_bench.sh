@@ -154,7 +154,7 @@ tap_ok "the CLI and the bench take the same packet sizes (40 to 65535)" \
 # The help gives the code's automatic start: its base, plus twice the
 # measured hand-over.
 base=$(awk '/define START_BASE_NS/ { sub(/ULL$/, "", $3); print $3 / 1000 }' \
-	"$here/tw-omware-bench.c")
+	"$here/omware_bench.h")
 tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-over)" \
 	eval 'tr -s " \n" "  " < "$tmp/bench-help" |
 	      grep -q "start-in US first send time, microseconds after each method.s setup (default: $base plus twice the hand-over time"'
