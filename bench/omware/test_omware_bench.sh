@@ -161,11 +161,8 @@ tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-
 
 # --- errors in one shape --------------------------------------------------------
 ok=0
-while read -r args; do
-	eval "run $bench_args $args"
-	head -1 "$err" | grep -Eq "$error_shape" ||
-		{ ok=1; tap_diag "bench $args: $(head -1 "$err")"; }
-done <<'LIST'
+# shellcheck disable=SC2086 # the words of bench_args
+one_shape $bench_args <<'LIST' || ok=1
 methods bogus
 methods oir,,rsm
 etf-delta 0

@@ -33,25 +33,9 @@ args_of "$tmp/help" > "$tmp/args-bench"
 tap_ok "help: its usage, NAME optional, its keyword \"table\" too" \
 	grep -q "^Usage: tw-tfib-bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" "$tmp/help"
 
-# bench_refused ERROR ARGS...: exit 1 with one "Error:" line that is ERROR
-# (exactly), the hint after it, nothing on stdout.  The list below gives
-# "ERROR@ARGS" per line.
-bench_refused() {
-	local want=$1
-	shift
-	run "$@"
-	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
-		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
-		tap_diag "tw-tfib-bench $*: exit $rc, stderr:"
-		sed 's/^/#   /' "$err"
-		tap_diag "wanted: Error: $want"
-		return 1
-	fi
-}
+# "ERROR@ARGS" per line: "tw-tfib-bench ARGS" is refused with ERROR.
 ok=0
-while IFS='@' read -r want args; do
-	eval "bench_refused \"\$want\" $args" || ok=1
-done <<'LIST'
+refused_lines <<'LIST' || ok=1
 missing required argument: dev IFNAME@source lo out d
 missing required argument: source IFNAME@dev lo out d
 missing required argument: out DIR@dev lo source lo

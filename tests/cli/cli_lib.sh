@@ -137,3 +137,40 @@ check() {
 
 # The one shape of the first line of a bad or missing value's error.
 error_shape='^Error: (invalid value "[^"]*" for [a-z -]+: |missing value for [a-z -]+: expected )'
+
+# refused_line ERROR ARGS...: exit 1 with one "Error:" line that is ERROR
+# (exactly), the hint after it, nothing on stdout.
+refused_line() {
+	local want=$1
+	shift
+	run "$@"
+	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
+		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
+		tap_diag "${TW##*/} $*: exit $rc, stderr:"
+		sed 's/^/#   /' "$err"
+		tap_diag "wanted: Error: $want"
+		return 1
+	fi
+}
+
+# refused_lines [WORDS...]: each line "ERROR@ARGS" of stdin is refused_line
+# ERROR WORDS... ARGS; false if any was not.
+refused_lines() {
+	local want args bad=0
+	while IFS='@' read -r want args; do
+		eval "refused_line \"\$want\" \"\$@\" $args" || bad=1
+	done
+	return $bad
+}
+
+# one_shape [WORDS...]: the first error line of WORDS... ARGS, for each line
+# ARGS of stdin, has error_shape; false if any has not.
+one_shape() {
+	local args bad=0
+	while read -r args; do
+		eval "run \"\$@\" $args"
+		head -1 "$err" | grep -Eq "$error_shape" ||
+			{ bad=1; tap_diag "${TW##*/} $* $args: $(head -1 "$err")"; }
+	done
+	return $bad
+}

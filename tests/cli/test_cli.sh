@@ -211,11 +211,7 @@ tap_ok "count 12.5: not an integer" \
 	refused 1 'invalid value "12.5" for count: not an integer' \
 	omware send dev lo count 12.5 schedule periodic 1
 ok=0
-while read -r args; do
-	eval "run $args"
-	head -1 "$err" | grep -Eq "$error_shape" ||
-		{ ok=1; tap_diag "timewire $args: $(head -1 "$err")"; }
-done <<'LIST'
+one_shape <<'LIST' || ok=1
 omware send dev lo schedule periodic 1 count x
 omware send dev lo schedule periodic 1 clock
 omware send dev lo schedule periodic 1 dst 1.2.3
@@ -359,25 +355,9 @@ done
 tap_ok "tfib: NAME is required but by show and stats, its keyword \"table\" optional" \
 	test $ok -eq 0
 
-# tfib_refused ERROR ARGS...: "timewire tfib ARGS" exits 1 with one "Error:"
-# line that is ERROR (exactly), the hint after it, nothing on stdout.
-# The list below gives "ERROR@ARGS" per line.
-tfib_refused() {
-	local want=$1
-	shift
-	run tfib "$@"
-	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
-		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
-		tap_diag "timewire tfib $*: exit $rc, stderr:"
-		sed 's/^/#   /' "$err"
-		tap_diag "wanted: Error: $want"
-		return 1
-	fi
-}
+# "ERROR@ARGS" per line: "timewire tfib ARGS" is refused with ERROR.
 ok=0
-while IFS='@' read -r want args; do
-	eval "tfib_refused \"\$want\" $args" || ok=1
-done <<'LIST'
+refused_lines tfib <<'LIST' || ok=1
 missing required argument: table NAME@create capacity 8
 missing required argument: capacity N@create t1
 missing required argument: capacity N@create table t1
