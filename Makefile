@@ -35,7 +35,7 @@ endif
 
 .PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware modules_install \
-	install help \
+	install install-bench help \
 	kselftest-install
 
 all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
@@ -66,9 +66,9 @@ endef
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
-userspace: ## the timewire CLI and the experiment tools
+userspace: ## the timewire CLI and the experiment tools (bench/)
 	$(MAKE) -C userspace
-	$(MAKE) -C userspace/tools
+	$(MAKE) -C bench
 
 gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list, in userspace/gen/
 
@@ -80,8 +80,11 @@ gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
 
-install: ## install the CLI, tools, man pages and completion under PREFIX
+install: ## install the product: the CLI, its man pages and completion under PREFIX
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+install-bench: ## install the experiment tools, analysers and their man pages under PREFIX
+	$(MAKE) -C bench install PREFIX=$(PREFIX)
 
 deps: ## install the build and test dependencies (Debian 12)
 	@scripts/deps.sh
@@ -110,9 +113,9 @@ check-host: .deps-ok ## the host tests only (no VM)
 # The guest measures; the host, where plotting is quick, summarises and draws.
 demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FIB run
 	@$(MAKE) --no-print-directory modules-test userspace
-	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo tests/omware-bench; rc=$$?; \
+	@TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo bench/omware; rc=$$?; \
 	 if [ -s .build/demo/raw/methods.csv ]; then \
-		echo; userspace/tools/tw-omware-analyze --summary --plots cdf \
+		echo; bench/omware/tw-omware-analyze --summary --plots cdf \
 			-o .build/demo .build/demo/raw || rc=1; \
 		echo "Raw records: .build/demo/raw/, guest console: .build/demo/console.log"; \
 	 else \
@@ -121,7 +124,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	 echo; echo "Timely FIB: a short Age-of-Information run through tfib.ko"; \
 	 TW_TCG_THREAD=single TW_TESTS=demo.sh tests/vm/vm.sh -o .build/demo-tfib tests/tfib || rc=1; \
 	 if [ -d .build/demo-tfib/tfib ]; then \
-		echo; userspace/tools/tw-tfib-analyze .build/demo-tfib/tfib || rc=1; \
+		echo; bench/tfib/tw-tfib-analyze .build/demo-tfib/tfib || rc=1; \
 		echo "A short run is noisy: one rate, one CDR, a few seconds per mode."; \
 		echo "Runs: .build/demo-tfib/tfib/, plots: .build/demo-tfib/tfib/*.png"; \
 	 else \
@@ -131,7 +134,7 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 
 bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@$(MAKE) --no-print-directory modules-test userspace
-	@tests/vm/vm.sh -o .build/bench-omware tests/omware-bench & vm=$$!; \
+	@tests/vm/vm.sh -o .build/bench-omware bench/omware & vm=$$!; \
 	 tail -n +1 -F --pid=$$vm .build/bench-omware/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
@@ -157,11 +160,11 @@ endef
 
 # The Age-of-Information experiment: the sweep in the guest.
 bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
-	$(call guest_bench,.build/bench-tfib,tests/tfib-bench/guest,tfib,userspace/tools/tw-tfib-analyze)
+	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,bench/tfib/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	$(call guest_bench,.build/bench-qaware,tests/qaware-bench/guest,qaware,userspace/tools/tw-qaware-analyze)
+	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze)
 
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
@@ -175,8 +178,9 @@ style: ## checkpatch and sparse on the kernel C, docutils on the docs
 clean: ## remove what the build and the tests wrote
 	-test ! -f "$(KDIR)/Makefile" || $(MAKE) -C $(KDIR) M=$(TOPDIR) clean
 	$(MAKE) -C userspace clean
-	$(MAKE) -C userspace/tools clean
+	$(MAKE) -C bench clean
 	$(MAKE) -C tests/core clean
+	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
 		.build/bench-qaware $(GEN_DIR)/*.[ch]

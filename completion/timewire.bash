@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for timewire(8) (every object, timewire-tfib(8) included)
-# and tw-omware-bench(1).
+# bash completion for timewire(8) (every object, timewire-tfib(8) included),
+# and for any program of its command framework whose completion loads
+# this file and names it.
 #
 # Nothing here knows the objects, commands, keywords or methods: they are
 # read from the tool's own "help" output at each level, so completion
@@ -225,4 +226,4 @@ _timewire()
 	_timewire_args "$tool" "$i" "${path[@]}"
 }
 
-complete -F _timewire timewire tw-omware-bench
+complete -F _timewire timewire

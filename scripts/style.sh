@@ -11,9 +11,15 @@ src=$(scripts/linux-src.sh) || exit 1
 rc=0
 
 # The kernel C: the core, the UAPI headers, every registered module and the
-# harness's test module.
+# harness's test module; and what the benchmarks share that is written as
+# the core is, against its compat.h (bench/lib: the AoI trace, the token
+# bucket).
 dirs=$(tw_module_dirs | paste -sd '|') || exit 1
 mapfile -t files < <(git ls-files -- '*.c' '*.h' | grep -E "^(core|include/uapi|include/tw|tests/harness/twwarn|$dirs)/")
+for h in $(git grep -l '#include "compat.h"' -- 'bench/lib/*.h'); do
+	files+=("$h")
+	[ -f "${h%.h}.c" ] && files+=("${h%.h}.c")
+done
 echo "style: checkpatch on ${#files[@]} files"
 if ! perl "$src/scripts/checkpatch.pl" --no-tree --quiet -f "${files[@]}"; then
 	rc=1

@@ -3,14 +3,15 @@
 # kernel's tools/testing/selftests/lib.mk.  A suite's Makefile sets
 #   TEST_GEN_PROGS   programs built here (rules of its own)
 #   TEST_FILES       helpers and data the programs need at run time
-# and ends with "include ../lib.mk"; a suite with nothing to build needs no
+# and ends with "include ../lib.mk" (a benchmark's, in bench/, includes
+# this file by its path from there); a suite with nothing to build needs no
 # Makefile (tests/Makefile uses this file for it).  The programs to run, in
 # order, are the TESTS of the suite's settings: the ones not built here
 # (TEST_PROGS) are copied as they are.
 #
 #   make -C tests/<suite> install INSTALL_PATH=DIR/<suite>
 LIBMK_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-SUITE := $(patsubst $(LIBMK_DIR)/%,%,$(CURDIR))
+SUITE := $(shell $(LIBMK_DIR)/lib/suites.sh name $(CURDIR))
 TEST_PROGS = $(filter-out $(TEST_GEN_PROGS),\
 	$(shell $(LIBMK_DIR)/lib/suites.sh tests $(SUITE)))
 

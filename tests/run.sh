@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # timewire test runner: host tests first (native, no VM), then the guest
 # suites, one boot per BOOT group, as many boots at once as the host has
-# CPUs (TW_BOOTS=N to set).  Nothing is listed here: every
-# tests/<suite>/settings declares its programs (tests/lib/suites.sh).
+# CPUs (TW_BOOTS=N to set).  Nothing is listed here: every suite's
+# settings, in tests/ or bench/, declares its programs (tests/lib/suites.sh).
 # Ends with "N passed, N failed, N skipped" and exits non-zero if anything
 # failed.  A skip is never counted as a pass.
 #
@@ -83,9 +83,11 @@ want() {	# want NAME...: is any of these selected (all are by default)?
 }
 
 run_host_tests() {	# run_host_tests SUITE: its HOST_TESTS, in order
-	local t
+	local t d
+	d=$(suites dir "$1")
+	d=${d#"$top"/}
 	for t in $(suites get "$1" HOST_TESTS); do
-		run_program "tests/$1/$t" "tests/$1/$t"
+		run_program "$d/$t" "$d/$t"
 	done
 }
 
@@ -99,6 +101,7 @@ done
 if [ ${#host[@]} -gt 0 ]; then
 	echo "### host tests"
 	if make -s -C userspace > "$results/host-build.log" 2>&1 &&
+	   make -s -C bench >> "$results/host-build.log" 2>&1 &&
 	   make -s -C tests host >> "$results/host-build.log" 2>&1; then
 		for s in "${host[@]}"; do run_host_tests "$s"; done
 	else
@@ -154,11 +157,11 @@ reap_boot() {
 
 # A boot group that wants the whole machine: a benchmark, or a guest on
 # multi-threaded TCG.
-boot_alone() {	# boot_alone DIR...
-	local d
-	for d in "$@"; do
-		[ "$(suites get "${d#tests/}" KIND)" = bench ] && return 0
-		[ "$(suites get "${d#tests/}" TCG_THREAD)" = multi ] && return 0
+boot_alone() {	# boot_alone SUITE...
+	local s
+	for s in "$@"; do
+		[ "$(suites get "$s" KIND)" = bench ] && return 0
+		[ "$(suites get "$s" TCG_THREAD)" = multi ] && return 0
 	done
 	return 1
 }
@@ -170,7 +173,7 @@ boot_alone() {	# boot_alone DIR...
 # multi-threaded TCG, runs alone.
 run_guest_suites() {
 	local -A group=()
-	local order=() dirs=() s boot g name limit max=${TW_BOOTS:-$(nproc)}
+	local order=() members=() dirs=() s boot g name limit max=${TW_BOOTS:-$(nproc)}
 
 	[[ $max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TW_BOOTS=$max: not a count" >&2; exit 2; }
 	for s in $(suites guest) $(suites bench); do
@@ -183,20 +186,22 @@ run_guest_suites() {
 		fi
 		[ -n "${group[$boot]:-}" ] || order+=("$boot")
 		if [ "$s" = "$boot" ]; then
-			group[$boot]="tests/$s ${group[$boot]:-}"
+			group[$boot]="$s ${group[$boot]:-}"
 		else
-			group[$boot]="${group[$boot]:-} tests/$s"
+			group[$boot]="${group[$boot]:-} $s"
 		fi
 	done
 	for g in "${order[@]}"; do
-		read -ra dirs <<< "${group[$g]}"
+		read -ra members <<< "${group[$g]}"
+		dirs=()
+		for s in "${members[@]}"; do dirs+=("$(suites dir "$s")"); done
 		limit=$max
-		boot_alone "${dirs[@]}" && limit=1
+		boot_alone "${members[@]}" && limit=1
 		while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
-		name=$(basename "${dirs[0]}")
+		name=$(basename "${members[0]}")
 		# a boot that fails to start must not report the last run's
 		rm -f "$results/$name/summary"
-		echo "### guest suite: ${dirs[*]#tests/} (one boot): started"
+		echo "### guest suite: ${members[*]} (one boot): started"
 		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" > "$results/$name.log" 2>&1 &
 		running[$!]=$name
 		[ "$limit" -gt 1 ] || reap_boot

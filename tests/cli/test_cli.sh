@@ -5,8 +5,8 @@
 # level, the options in iproute2's forms, exact keyword matching, one name
 # per idea, errors in one shape and exit codes, JSON output, the version,
 # status (every module of the registry), the man pages and the bash
-# completion; tfib's arguments and errors without its module; the benchmark
-# tool's arguments, methods, text output and its check of the module.
+# completion; tfib's and qaware's arguments and errors without their
+# modules.  The experiment tools are tested beside them, in bench/.
 #
 #   tests/cli/test_cli.sh            (TW_CLI=path overrides the binary)
 #
@@ -19,82 +19,15 @@ root=$(cd "$here/../.." && pwd)
 . "$root/tests/lib/tap.sh"
 
 TW=${TW_CLI:-$root/userspace/timewire/timewire}
-BENCH=${TW_BENCH_TOOL:-$root/userspace/tools/tw-omware-bench}
 [ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
 command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out=$tmp/out
-err=$tmp/err
-rc=0
+# shellcheck source=tests/cli/cli_lib.sh
+. "$here/cli_lib.sh"
 
-# run ARGS...: run the tool, keep stdout, stderr and the exit status.
-run() {
-	"$TW" "$@" >"$out" 2>"$err"
-	rc=$?
-}
-
-# run_bench ARGS...: the same for the benchmark tool.
-run_bench() {
-	local TW=$BENCH
-	run "$@"
-}
-
-# expect RC PATTERN ARGS...: exit status RC and PATTERN (ERE) in stdout.
-expect() {
-	local want=$1 pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -ne "$want" ]; then
-		tap_diag "timewire $*: exit $rc, expected $want"
-		sed 's/^/#   /' "$err"
-		return 1
-	fi
-	grep -Eq -- "$pat" "$out" || {
-		tap_diag "timewire $*: no /$pat/ in output"
-		return 1
-	}
-}
-
-# refused RC PATTERN ARGS...: exit status RC, PATTERN on stderr, and
-# nothing on stdout (errors never pollute output that scripts parse).
-refused() {
-	local want=$1 pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" -ne "$want" ]; then
-		tap_diag "timewire $*: exit $rc, expected $want"
-		return 1
-	fi
-	grep -Eq -- "$pat" "$err" || {
-		tap_diag "timewire $*: stderr lacks /$pat/:"
-		sed 's/^/#   /' "$err"
-		return 1
-	}
-	[ ! -s "$out" ] || {
-		tap_diag "timewire $*: wrote to stdout"
-		return 1
-	}
-}
-
-is_json() {
-	python3 -m json.tool "$1" >/dev/null 2>&1
-}
-
-# section FILE NAME: first words of the "NAME:" block of a help text.
-section() {
-	awk -v s="$2:" '$0 == s { on = 1; next } /^[^ ]/ { on = 0 }
-		on && /^  [^ ]/ { print $1 }' "$1"
-}
-
-# uapi NAME: the value include/uapi/linux/ gives the constant NAME, as
-# written there.
-uapi() {
-	awk -v n="$1" '$1 == "#define" && $2 == n { print $3; found = 1 }
-		END { exit !found }' "$root"/include/uapi/linux/*.h
-}
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
 train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
@@ -110,13 +43,12 @@ registry=$("$root/scripts/modules.sh" table) || exit 1
 mod_names=$(awk '{ print $1 }' <<<"$registry" | paste -sd ' ')
 families=$(awk '{ print $3 }' <<<"$registry" | paste -sd ' ')
 
-bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 send_keywords="dev clock mode xmit cpu count size schedule seed start-in batch
 dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 105
+tap_plan 87
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -260,20 +192,10 @@ tap_ok "help lists every form of the options" \
 	expect 0 '^  -j, -json, --json ' help
 
 # --- one name and one unit per idea -------------------------------------------
-# args_of HELPFILE: "keyword placeholder" for each argument of a help text.
-args_of() {
-	awk '$0 == "Arguments:" { on = 1; next } /^[^ ]/ { on = 0 }
-		on && /^  [^ ]/ { v = substr($0, 3 + length($1)); sub(/^ /, "", v)
-			sub(/  .*/, "", v); print $1 " " v }' "$1"
-}
 for c in send train pair; do
 	run omware "$c" help
 	args_of "$out" > "$tmp/args-$c"
 done
-if [ -x "$BENCH" ]; then
-	"$BENCH" help > "$tmp/bench-help"
-	args_of "$tmp/bench-help" > "$tmp/args-bench"
-fi
 ok=0
 for c in send train pair; do
 	grep -qx 'start-in US' "$tmp/args-$c" || { ok=1; tap_diag "$c lacks start-in US"; }
@@ -281,44 +203,11 @@ done
 tap_ok "send, train and pair all take start-in US" test $ok -eq 0
 tap_ok "train's old \"at\" is refused" \
 	refused 1 'unknown argument "at"' omware train dev lo count 2 at 5
-# A keyword of several commands or tools takes the same kind of value.
-bad=$(cat "$tmp"/args-* | sort -u | awk '{ n[$1]++ } n[$1] == 2 { print $1 }')
-tap_ok "every keyword has one placeholder (unit) in every command and the bench" \
+# A keyword of several commands takes the same kind of value.
+bad=$(one_unit "$tmp"/args-*)
+tap_ok "every keyword has one placeholder (unit) in every omware command" \
 	test -z "$bad"
 [ -z "$bad" ] || tap_diag "differing: $bad"
-if [ -x "$BENCH" ]; then
-	ok=0
-	for k in sport guard-max-ns start-in size seed; do
-		grep -q "^$k " "$tmp/args-bench" || { ok=1; tap_diag "bench lacks $k"; }
-	done
-	for k in tag guard-max lead rotate; do
-		# shellcheck disable=SC2086
-		run_bench $bench_args "$k" 1
-		grep -q "unknown argument \"$k\"" "$err" || { ok=1; tap_diag "bench takes $k"; }
-	done
-	tap_ok "the bench says sport, guard-max-ns, start-in, seed (not tag, guard-max, lead, rotate)" \
-		test $ok -eq 0
-	run omware send dev lo size 65536 schedule periodic 1
-	sed -n 's/.*expected //p' "$err" > "$tmp/size-cli"
-	# shellcheck disable=SC2086
-	run_bench $bench_args size 65536
-	sed -n 's/.*expected //p' "$err" > "$tmp/size-bench"
-	tap_ok "the CLI and the bench take the same packet sizes (40 to 65535)" \
-		eval 'grep -qx "an integer from 40 to 65535" "$tmp/size-cli" &&
-		      cmp -s "$tmp/size-cli" "$tmp/size-bench"'
-	# The help gives the code's automatic start: its base, plus twice the
-	# measured hand-over.
-	base=$(awk '/define START_BASE_NS/ { sub(/ULL$/, "", $3); print $3 / 1000 }' \
-		"$root/userspace/tools/tw-omware-bench.c")
-	tap_ok "the bench's help gives the code's default start-in ($base us + 2 x hand-over)" \
-		eval 'tr -s " \n" "  " < "$tmp/bench-help" |
-		      grep -q "start-in US first send time, microseconds after each method.s setup (default: $base plus twice the hand-over time"'
-else
-	for t in "new names" "same sizes" "start-in default"; do
-		tap_skip "tw-omware-bench: $t" "$BENCH not built"
-	done
-fi
-
 # --- errors in one shape ------------------------------------------------------
 tap_ok "periodic -5: negative" \
 	refused 1 'invalid value "-5" for schedule periodic: negative; expected ALPHA_US' \
@@ -332,13 +221,8 @@ tap_ok "periodic 12.5555: too many decimals" \
 tap_ok "count 12.5: not an integer" \
 	refused 1 'invalid value "12.5" for count: not an integer' \
 	omware send dev lo count 12.5 schedule periodic 1
-shape='^Error: (invalid value "[^"]*" for [a-z -]+: |missing value for [a-z -]+: expected )'
 ok=0
-while read -r args; do
-	eval "run $args"
-	head -1 "$err" | grep -Eq "$shape" ||
-		{ ok=1; tap_diag "timewire $args: $(head -1 "$err")"; }
-done <<'LIST'
+one_shape <<'LIST' || ok=1
 omware send dev lo schedule periodic 1 count x
 omware send dev lo schedule periodic 1 clock
 omware send dev lo schedule periodic 1 dst 1.2.3
@@ -354,23 +238,7 @@ omware send dev lo schedule gamma 1 -1
 omware send dev lo schedule file
 omware train dev lo count 2 gap -1
 LIST
-if [ -x "$BENCH" ]; then
-	while read -r args; do
-		eval "run_bench $bench_args $args"
-		head -1 "$err" | grep -Eq "$shape" ||
-			{ ok=1; tap_diag "bench $args: $(head -1 "$err")"; }
-	done <<'LIST'
-methods bogus
-methods oir,,rsm
-etf-delta 0
-etf-delta 10,1e3
-guard-max-ns x
-seed 4294967296
-seed -1
-alpha
-LIST
-fi
-tap_ok "every bad or missing value, CLI and bench, gets one shape of message" \
+tap_ok "every bad or missing value gets one shape of message" \
 	test $ok -eq 0
 ok=0
 for words in "foo" "omware bogus" "version foo" "omware send bogus"; do
@@ -472,98 +340,11 @@ else
 	tap_skip "omware show without the module: exit 2" "omware is loaded"
 fi
 
-# --- the benchmark tool ------------------------------------------------------------
-if [ -x "$BENCH" ]; then
-	run_bench help
-	tap_ok "tw-omware-bench help" \
-		eval 'test $rc -eq 0 && grep -q "^Usage: tw-omware-bench dev IFNAME" "$out"'
-	tap_ok "tw-omware-bench: missing dev, exit 1" \
-		eval 'run_bench; test $rc -eq 1 && grep -q "missing required argument: dev IFNAME" "$err"'
-	tap_ok "tw-omware-bench: unknown method, exit 1" \
-		eval 'run_bench $bench_args methods bogus; test $rc -eq 1 &&
-		      grep -q "invalid value \"bogus\" for methods: unknown method" "$err"'
-	# A tc that leaves a trace: the module is checked before any qdisc.
-	mkdir -p "$tmp/bin"
-	printf '#!/bin/sh\necho "$*" >> %s/tc.log\n' "$tmp" > "$tmp/bin/tc"
-	chmod +x "$tmp/bin/tc"
-	if [ -d /sys/module/omware ]; then
-		tap_skip "tw-omware-bench without the module: exit 2, tc untouched" \
-			"omware is loaded"
-	else
-		tap_ok "tw-omware-bench without the module: exit 2, tc untouched" \
-			eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,oir;
-			      test $rc -eq 2 && [ ! -e "$tmp/tc.log" ] &&
-			      grep -q "^Error: the omware module is not loaded.*modprobe omware" "$err" &&
-			      [ "$(wc -l < "$err")" -eq 1 ]'
-	fi
-	# tc's complaint is reported with what was done, not passed through.
-	printf '#!/bin/sh\necho "Error: Specified qdisc kind is unknown." >&2\nexit 2\n' \
-		> "$tmp/bin/tc"
-	tap_ok "tw-omware-bench: a failing tc is reported with its command" \
-		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods etf etf-delta 100 count 2 grace 10;
-		      test $rc -eq 5 && [ ! -s "$err" ] &&
-		      grep -q "error \"tc qdisc replace dev lo root etf clockid CLOCK_TAI delta 100000 failed: Error: Specified qdisc kind is unknown\.\"$" "$out"'
-	# Method names in any case; text output of key-value pairs.
-	tap_ok "tw-omware-bench: method names in any case (Etf,FQ)" \
-		eval 'PATH=$tmp/bin:$PATH run_bench $bench_args methods Etf,FQ etf-delta 100 count 2 grace 10 seed 1;
-		      test $rc -eq 5 && grep -q "^ETF-100 " "$out" && grep -q "^FQ " "$out"'
-	cp "$out" "$tmp/bench.txt"
-	# shellcheck disable=SC2086
-	PATH=$tmp/bin:$PATH run_bench -json $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed 1
-	cp "$out" "$tmp/bench.json"
-	tap_ok "tw-omware-bench -json (iproute2's form) prints JSON" is_json "$tmp/bench.json"
-	tap_ok "tw-omware-bench text: key-value pairs, values with blanks quoted" \
-		python3 - "$tmp/bench.txt" "$tmp/bench.json" <<'PY'
-import json, shlex, sys
-text = open(sys.argv[1]).read().splitlines()
-runs = json.load(open(sys.argv[2]))["methods"]
-# The workload, the seed and order, then the warm-up and the two runs.
-assert len(runs) == 3 and len(text) == 8, text
-# Each run: a line "NAME key value ...", then a line "key value ...".
-for i, run in enumerate(runs):
-    words = shlex.split(text[2 + 2 * i]) + shlex.split(text[3 + 2 * i])
-    assert words[0] == run["method"] and len(words) % 2 == 1, words
-    pairs = dict(zip(words[1::2], words[2::2]))
-    assert set(pairs) == set(run) - {"method"}, (pairs, run)
-    for k in ("qdisc", "error", "tag", "sent"):
-        assert pairs[k] == str(run[k]), (k, pairs[k], run[k])
-    assert " " in pairs["qdisc"] and " " in pairs["error"]
-PY
-	# The order: a seeded shuffle, printed; the warm-up runs its first
-	# method, and every run has a tag of its own.
-	ok=0
-	orders=""
-	for seed in 1 2 3 4 5 6 7 8 1; do
-		# shellcheck disable=SC2086
-		PATH=$tmp/bin:$PATH run_bench $bench_args methods etf,fq etf-delta 100 count 2 grace 10 seed $seed
-		order=$(awk '$1 == "seed" && $2 == '"$seed"' { print $4 }' "$out")
-		runs=$(awk '/^[A-Z]/ { sub(/-100$/, "", $1)
-			print $1 ($4 == "warmup" && $5 == 1 ? "*" : "") }' "$out" | paste -sd,)
-		tags=$(awk '/^[A-Z]/ { print $3 }' "$out" | sort -u | paste -sd,)
-		[ "$runs" = "${order%%,*}*,$order" ] && [ "$tags" = 30000,30001,30002 ] ||
-			{ ok=1; tap_diag "seed $seed: order $order, runs $runs, tags $tags"; }
-		orders="$orders $seed:$order"
-	done
-	# The same seed, the same order; some seeds put each method first.
-	first=$(echo "$orders" | tr ' ' '\n' | grep '^1:' | sort -u | wc -l)
-	kinds=$(echo "$orders" | tr ' ' '\n' | grep : | cut -d: -f2 | sort -u | paste -sd' ')
-	tap_ok "tw-omware-bench: seeded order, warm-up first, unique tags" \
-		eval 'test $ok -eq 0 && test "$first" -eq 1 && test "$kinds" = "ETF,FQ FQ,ETF"'
-	tap_ok "tw-omware-bench help lists rsm-rt" \
-		eval 'sed -n "/^Methods:/,/^\$/p" "$tmp/bench-help" | grep -q "^  rsm-rt  .*SCHED_FIFO"'
-else
-	for t in help "missing dev" "unknown method" "without the module" \
-		"a failing tc" "methods in any case" "-json" "text pairs" \
-		"seeded order" "rsm-rt"; do
-		tap_skip "tw-omware-bench: $t" "$BENCH not built"
-	done
-fi
-
 # --- tfib: arguments and errors, no module needed ---------------------------------
-tfib_cmds="create del show set get unset dump bind unbind stats bench"
+tfib_cmds="create del show set get unset dump bind unbind stats"
 run tfib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "tfib help: create del show set get unset dump bind unbind stats bench help" \
+tap_ok "tfib help: create del show set get unset dump bind unbind stats help" \
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
@@ -582,30 +363,12 @@ for c in show stats; do
 	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
 done
-grep -q "^Usage: timewire tfib bench dev IFNAME source IFNAME out DIR \[ \[ table \] NAME \]" \
-	<("$TW" tfib bench help) || { ok=1; tap_diag "tfib bench: NAME not optional"; }
-tap_ok "tfib: NAME is required but by show, stats and bench, its keyword \"table\" optional" \
+tap_ok "tfib: NAME is required but by show and stats, its keyword \"table\" optional" \
 	test $ok -eq 0
 
-# tfib_refused ERROR ARGS...: "timewire tfib ARGS" exits 1 with one "Error:"
-# line that is ERROR (exactly), the hint after it, nothing on stdout.
-# The list below gives "ERROR@ARGS" per line.
-tfib_refused() {
-	local want=$1
-	shift
-	run tfib "$@"
-	if [ "$rc" -ne 1 ] || [ "$(head -1 "$err")" != "Error: $want" ] ||
-		[ "$(wc -l < "$err")" -ne 2 ] || [ -s "$out" ]; then
-		tap_diag "timewire tfib $*: exit $rc, stderr:"
-		sed 's/^/#   /' "$err"
-		tap_diag "wanted: Error: $want"
-		return 1
-	fi
-}
+# "ERROR@ARGS" per line: "timewire tfib ARGS" is refused with ERROR.
 ok=0
-while IFS='@' read -r want args; do
-	eval "tfib_refused \"\$want\" $args" || ok=1
-done <<LIST
+refused_lines tfib <<LIST || ok=1
 missing required argument: table NAME@create capacity 8
 missing required argument: capacity N@create t1
 missing required argument: capacity N@create table t1
@@ -637,31 +400,9 @@ invalid value "0" for data-ring: too small; expected an integer from 1 to $tfib_
 invalid value "$((tfib_burst + 1))" for burst: too large; expected an integer from 1 to $tfib_burst@bind t1 dev lo burst $((tfib_burst + 1))
 unknown argument "user"@dump t1 user 1
 unknown argument "dev"@unbind t1 dev lo
-missing required argument: dev IFNAME@bench source lo out d
-missing required argument: source IFNAME@bench dev lo out d
-missing required argument: out DIR@bench dev lo source lo
-invalid value "tw-no-such0" for source: no such network device; expected a network device of this network namespace@bench dev lo source tw-no-such0 out d
-invalid value "foo-ring" for methods: no such sync mode; expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-ring,foo-ring
-invalid value "rcu" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods xdp,rcu
-invalid value "rcu+omware" for methods: expected a list of SYNC-ring, SYNC-inline (SYNC: rwlock, rcu, bucket, seqcount), xdp, xdp-user, baseline, each maybe +omware@bench dev lo source lo out d methods rcu-inline+omware,rcu+omware
-invalid value "0" for rate: expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1000,0
-invalid value "," for rate: empty; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate ,
-invalid value "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33" for rate: too many values; expected a list of rates, packets/s, 1 or more@bench dev lo source lo out d rate 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33
-invalid value "1e3" for cdr: exponents are not accepted; expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 0.1,1e3
-invalid value "4000" for cdr: expected a list of ratios from 0 to 4000@bench dev lo source lo out d cdr 4000
-invalid value "64:0" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to $tfib_ring@bench dev lo source lo out d rings 64,64:0
-invalid value "$((tfib_ring + 1))" for rings: expected a list of CONTROL:DATA or N, sizes from 1 to $tfib_ring@bench dev lo source lo out d rings $((tfib_ring + 1))
-invalid value "0" for seconds: too small; expected an integer from 1 to 3600@bench dev lo source lo out d seconds 0
-invalid value "0" for users: too small; expected an integer from 1 to $tfib_capacity@bench dev lo source lo out d users 0
-invalid value "$((tfib_burst + 1))" for burst: too large; expected an integer from 1 to $tfib_burst@bench dev lo source lo out d burst $((tfib_burst + 1))
-invalid value "1024" for forwarder-cpu: too large; expected an integer from 0 to 1023@bench dev lo source lo out d forwarder-cpu 1024
-unknown argument "met" (keywords must be spelt out: "methods")@bench dev lo source lo out d met xdp
 LIST
 tap_ok "tfib: every bad, missing or extra argument refused in one line, exit 1" \
 	test $ok -eq 0
-tap_ok "tfib bench: one device for both ends refused in one line, exit 1" \
-	eval 'refused 1 "^Error: dev and source are both lo: the source needs a device of its own\$" tfib bench dev lo source lo out "$tmp/bench" &&
-	      [ "$(wc -l < "$err")" -eq 1 ] && [ ! -e "$tmp/bench" ]'
 tap_ok "tfib: command prefix \"cre\" refused, exit 1" \
 	refused 1 'unknown command "cre" \(did you mean "create"\?' tfib cre
 if grep -q '^tfib not loaded' "$tmp/status"; then
@@ -755,34 +496,8 @@ else
 fi
 
 # --- numbers of the UAPI headers, as the help and the pages state them ---------
-# flat WHERE: the text of WHERE on one line, blanks squeezed: a file of the
-# tree, or help:W1,W2 for "timewire W1 W2 help".
-flat() {
-	case $1 in
-	# shellcheck disable=SC2046	# the words of the command
-	help:*) "$TW" $(tr , ' ' <<<"${1#help:}") help ;;
-	*) cat "$root/$1" ;;
-	esac | tr -s '\n\t ' '   '
-}
-
-# states NAME UNIT WHERE PCRE: PCRE, with @ for the value of the constant
-# NAME in UNIT (1: as the header writes it, us, ms), is in WHERE.
-states() {
-	local v div=1
-
-	v=$(uapi "$1") || { tap_diag "no $1 in include/uapi"; return 1; }
-	case $2 in us) div=1000 ;; ms) div=1000000 ;; esac
-	if [ $div -ne 1 ]; then
-		[ $((v % div)) -eq 0 ] || { tap_diag "$1 ($v) is no whole $2"; return 1; }
-		v=$((v / div))
-	fi
-	flat "$3" | grep -Pq -- "${4//@/(?<![0-9])$v(?![0-9])}" ||
-		{ tap_diag "$3 does not say /$4/ with $1 = $v $2"; return 1; }
-}
 ok=0
-while read -r name unit where text; do
-	states "$name" "$unit" "$where" "$text" || ok=1
-done <<'LIST'
+states_lines <<'LIST' || ok=1
 OMWARE_LATE_NS_DEFAULT 1 help:omware,send counted as late \(kernel default @\)
 OMWARE_LATE_NS_DEFAULT 1 man/timewire-omware.8 counts as late \(kernel default @\)
 OMWARE_LATE_NS_DEFAULT us Documentation/omware.rst ``LATE_NS`` @ us,
@@ -790,8 +505,6 @@ OMWARE_GUARD_MAX_NS_DEFAULT 1 help:omware,send spin guard \(kernel default @\)
 OMWARE_GUARD_MIN_NS 1 man/timewire-omware.8 the module accepts @ to
 OMWARE_GUARD_MAX_NS_LIMIT 1 man/timewire-omware.8 accepts \d+ to @ and
 OMWARE_GUARD_MAX_NS_DEFAULT 1 man/timewire-omware.8 and defaults to @:
-OMWARE_GUARD_MAX_NS_LIMIT 1 man/tw-omware-bench.1 at most @ \(the module's limit\)
-OMWARE_GUARD_MAX_NS_DEFAULT 1 man/tw-omware-bench.1 the module's default, @ \(OMWARE_GUARD_MAX_NS_DEFAULT\)
 OMWARE_GUARD_MIN_NS us Documentation/omware.rst The guard stays between @ us and
 OMWARE_GUARD_MIN_NS us Documentation/omware.rst ``GUARD_MAX_NS`` \(@ us to
 OMWARE_GUARD_MAX_NS_LIMIT ms Documentation/omware.rst ``GUARD_MAX_NS`` \(\d+ us to @ ms,
@@ -807,8 +520,6 @@ OMWARE_SPIN_STALL_NS us man/timewire-omware.8 OMWARE_SPIN_STALL_NS \(@ us,
 OMWARE_SPIN_STALL_NS us Documentation/omware.rst ``OMWARE_SPIN_STALL_NS``, @ us,
 TFIB_ETHERTYPE 1 help:tfib,bind update packets \(EtherType @\)
 TFIB_ETHERTYPE 1 man/timewire-tfib.8 \(EtherType @,
-TFIB_ETHERTYPE 1 man/tw-tfib-xdp.1 \(EtherType @,
-TFIB_ETHERTYPE 1 man/tw-tfib-source.1 \(EtherType @\)
 TFIB_ETHERTYPE 1 Documentation/tfib.rst \(@, IEEE 802 local experimental 1\)
 TFIB_NAME_MAX_LEN 1 man/timewire-tfib.8 names of 1 to @ bytes
 TFIB_NAME_MAX_LEN 1 Documentation/tfib.rst ``TABLE`` name, 1 to @ bytes
@@ -817,16 +528,12 @@ TFIB_MAX_WORKERS 1 man/timewire-tfib.8 Data worker threads, 1 to @,
 TFIB_MAX_WORKERS 1 Documentation/tfib.rst ``WORKERS`` 1 to @;
 TFIB_MAX_RING 1 man/timewire-tfib.8 Ring sizes, 1 to @ packets
 TFIB_DEFAULT_RING 1 man/timewire-tfib.8 Ring sizes, 1 to \d+ packets \(default @ each\)
-TFIB_MAX_RING 1 man/timewire-tfib.8 for both, 1 to @ \(default
-TFIB_DEFAULT_RING 1 man/timewire-tfib.8 for both, 1 to \d+ \(default @\)
 TFIB_MAX_RING 1 Documentation/tfib.rst ``CONTROL_RING``, 1 to @ packets each
 TFIB_DEFAULT_RING 1 Documentation/tfib.rst 1 to \d+ packets each; default @
 TFIB_DEFAULT_RING 1 help:tfib,bind control ring size, in packets \(default @\)
 TFIB_DEFAULT_RING 1 help:tfib,bind data ring size, in packets \(default @\)
-TFIB_DEFAULT_RING 1 help:tfib,bench or N for both \(default @\)
 TFIB_MAX_BURST 1 man/timewire-tfib.8 looks again, 1 to @ \(default
 TFIB_DEFAULT_BURST 1 man/timewire-tfib.8 looks again, 1 to \d+ \(default @\)
-TFIB_MAX_BURST 1 man/timewire-tfib.8 The token bucket's burst, 1 to @
 TFIB_MAX_BURST 1 Documentation/tfib.rst ``BURST`` 1 to @; default
 TFIB_DEFAULT_BURST 1 Documentation/tfib.rst ``BURST`` 1 to \d+; default @
 TFIB_DEFAULT_BURST 1 help:tfib,bind at once \(default @\)
@@ -841,32 +548,20 @@ tap_ok "help, man pages and documentation state the UAPI headers' numbers" \
 ok=0
 pages=("$root/man/timewire.8")
 for f in $families; do pages+=("$root/man/timewire-$f.8"); done
-for page in "${pages[@]}" "$root/man/tw-omware-bench.1"; do
-	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
-		grep -q "^\.SH \"\{0,1\}$s\"\{0,1\}\$" "$page" ||
-			{ ok=1; tap_diag "$(basename "$page") lacks $s"; }
-	done
-	if command -v groff >/dev/null; then
-		w=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
-		[ -z "$w" ] || { ok=1; tap_diag "$w"; }
-	fi
+for page in "${pages[@]}"; do
+	man_sections "$page" || ok=1
 done
 # Every keyword of every command, as its help names it, in the page; every
 # object of the help in timewire.8.
-for c in send train pair bench $(printf 'tfib-%s ' $tfib_cmds) \
+for c in send train pair $(printf 'tfib-%s ' $tfib_cmds) \
 	$(printf 'qaware-%s ' $qaware_cmds); do
 	case $c in
-	bench) page=$root/man/tw-omware-bench.1 ;;
 	tfib-*) page=$root/man/timewire-tfib.8 ;;
 	qaware-*) page=$root/man/timewire-qaware.8 ;;
 	*) page=$root/man/timewire-omware.8 ;;
 	esac
 	[ -f "$tmp/args-$c" ] || continue
-	while read -r k v; do
-		re=$(printf '%s' "$k" | sed 's/-/\\\\-/g')
-		grep -Eq -- "(^|[ \"])$re(\$|[ \"])" "$page" ||
-			{ ok=1; tap_diag "$(basename "$page") does not document $c's $k"; }
-	done < "$tmp/args-$c"
+	man_documents "$page" "$tmp/args-$c" "$c" || ok=1
 done
 for o in $objs; do
 	grep -Eq "(^|[ \"])$o(\$|[ \"])" "$root/man/timewire.8" ||
@@ -901,35 +596,7 @@ man_objects() {
 tap_ok "man: timewire.8's objects and pages are modules.list's" man_objects
 
 # --- bash completion ----------------------------------------------------------
-# complete_words FILE WORDS...: the candidates for the last word, one per
-# line, as FILE's completion finds them; the options it set with compopt
-# go to $tmp/compopt.
-complete_words() {
-	local file=$1
-	shift
-	: > "$tmp/compopt"
-	bash -c '
-		log=$1/compopt
-		complete() { :; }
-		compopt() { echo "$*" >> "$log"; }
-		. "$2"
-		shift 2
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		_timewire
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp" "$file" "$@"
-}
-comp=$root/completion/timewire.bash
-# cand WORDS...: the candidates on one line.
-cand() {
-	complete_words "$comp" "$@" | paste -sd ' '
-}
 ok=0
-check() {	# check WANT WORDS...
-	local want=$1 got
-	shift
-	got=$(cand "$@")
-	[ "$got" = "$want" ] || { ok=1; tap_diag "${*:2}: got \"$got\", want \"$want\""; }
-}
 check "status" "$TW" st
 check "send show" "$TW" omware s
 check "mono tai realtime" "$TW" omware send dev lo clock ""
@@ -969,12 +636,6 @@ case " $(cand "$TW" tfib bind t1 dev "") " in
 *" lo "*) ;;
 *) ok=1; tap_diag "tfib bind dev: no device offered" ;;
 esac
-check "methods" "$TW" tfib bench dev lo met
-check "" "$TW" tfib bench dev lo rate ""
-case " $(cand "$TW" tfib bench dev lo source "") " in
-*" lo "*) ;;
-*) ok=1; tap_diag "tfib bench source: no device offered" ;;
-esac
 tap_ok "completion of tfib: commands, keywords (table too), sync, clock, mode and pick words, devices" \
 	test $ok -eq 0
 mkdir -p "$tmp/dir.d"
@@ -983,69 +644,9 @@ check "$tmp/dir.d" "$TW" omware send dev lo schedule file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "schedule file: no -o filenames"; }
 check "$tmp/dir.d" "$TW" omware send dev lo report-file "$tmp/dir."
 grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "report-file: no -o filenames"; }
-check "$tmp/dir.d" "$TW" tfib bench dev lo source lo out "$tmp/dir."
-grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "tfib bench out: no -o filenames"; }
 check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
 	test $ok -eq 0
-if [ -x "$BENCH" ]; then
-	ok=0
-	check "methods" "$BENCH" dev lo meth
-	check "sport" "$BENCH" dev lo sp
-	check "start-in" "$BENCH" dev lo st
-	check "oir oir-hybrid oir-qdisc oir-hybrid-qdisc" "$BENCH" dev lo methods oir
-	check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trains" "$BENCH" dev lo methods rsm,t
-	check "rsm rsm-rt" "$BENCH" dev lo methods rs
-	check "first all" "$BENCH" dev lo etf-sweep ""
-	check "" "$BENCH" dev lo alpha ""
-	tap_ok "completion of tw-omware-bench: keywords, the methods list, no numbers" \
-		test $ok -eq 0
-	# The methods it offers are those of the help, in the help's order.
-	want=$(sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" | awk '/^  [^ ]/ { print $1 }' | paste -sd ' ')
-	tap_ok "completion of methods follows tw-omware-bench help" \
-		eval 'test -n "$want" && test "$(cand "$BENCH" dev lo methods "")" = "$want"'
-	got=$(complete_words "$root/completion/tw-omware-bench.bash" "$BENCH" dev lo meth)
-	tap_ok "tw-omware-bench's own completion file loads timewire's" test "$got" = methods
-else
-	for t in keywords methods "own file"; do
-		tap_skip "completion of tw-omware-bench: $t" "$BENCH not built"
-	done
-fi
-
-# --- install ----------------------------------------------------------------------
-if [ -z "${TW_CLI:-}" ] && command -v make >/dev/null; then
-	inst=$tmp/inst
-	# An analysis script imports the module it shares with the others
-	# from its own directory, also where it is installed.
-	analysers_run() {	# analysers_run BINDIR
-		local s
-		for s in "$1"/tw-*analyze; do
-			"$s" --help >/dev/null || return 1
-		done
-	}
-	installed() {
-		make -s -C "$root/userspace" install DESTDIR="$inst" \
-			PREFIX=/usr/local >/dev/null &&
-		[ -x "$inst/usr/local/bin/timewire" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-rx" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-analyze" ] &&
-		[ -x "$inst/usr/local/bin/tw-omware-bench" ] &&
-		[ -f "$inst/usr/local/share/man/man8/timewire.8" ] &&
-		for f in $families; do
-			[ -f "$inst/usr/local/share/man/man8/timewire-$f.8" ] || return 1
-		done &&
-		for p in "$root"/man/tw-*.1; do
-			[ -f "$inst/usr/local/share/man/man1/${p##*/}" ] || return 1
-		done &&
-		[ -f "$inst/usr/local/share/bash-completion/completions/timewire" ] &&
-		[ -f "$inst/usr/local/share/bash-completion/completions/tw-omware-bench" ] &&
-		"$inst/usr/local/bin/timewire" version >/dev/null &&
-		analysers_run "$inst/usr/local/bin"
-	}
-	tap_ok "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" installed
-else
-	tap_skip "make install DESTDIR=... PREFIX=/usr/local: every tool, page, completion; the analysers run" "TW_CLI given"
-fi
 
 tap_done

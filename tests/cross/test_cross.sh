@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The portable core and the probe/packet code on a 32-bit big-endian CPU:
-# build the host unit tests for MIPS32 (the OpenWrt router case) with the
-# cross compiler and run them under qemu-user.  Catches byte-order slips,
-# 64-bit arithmetic that needs a helper on 32-bit, and type-size
-# assumptions in the code the modules share with the host.  The kernel
-# modules themselves are not cross-built here.
+# The portable core, the probe/packet code and what the benchmarks share,
+# on a 32-bit big-endian CPU: build the host unit tests for MIPS32 (the
+# OpenWrt router case) with the cross compiler and run them under
+# qemu-user.  Catches byte-order slips, 64-bit arithmetic that needs a
+# helper on 32-bit, and type-size assumptions in the code the modules
+# share with the host.  The kernel modules themselves are not cross-built
+# here.
 #
 # One TAP result per cross-run program: it must build, exit 0 and report
 # no failure.
@@ -56,10 +57,12 @@ check() {
 	fi
 }
 
-tap_plan 10
+tap_plan 11
 core=$root/core
 t=$root/tests/core
 us=$root/userspace
+# what the benchmarks share, written as the core is
+bl=$root/bench/lib
 # 64-bit atomics on a 32-bit CPU come from libatomic.
 check test_timeq "schedule queue (core/timeq.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_timeq.c" "$core/timeq.c" \
@@ -79,11 +82,11 @@ check test_pick "worker pick (core/pick.c)" \
 	-DTW_HOST_NO_URCU -I"$core" "$t/test_pick.c" "$core/pick.c" \
 	-lpthread -latomic
 # The trace must be the same rows for a seed on either byte order.
-check test_aoi_trace "AoI trace (core/aoi_trace.c)" \
-	-DTW_HOST_NO_URCU -I"$core" "$t/test_aoi_trace.c" "$core/aoi_trace.c" \
+check test_aoi_trace "AoI trace (bench/lib/aoi_trace.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$bl/test_aoi_trace.c" "$bl/aoi_trace.c" \
 	-lpthread -latomic -lm
-check test_tbucket "token bucket (core/tbucket.c)" \
-	-DTW_HOST_NO_URCU -I"$core" "$t/test_tbucket.c" "$core/tbucket.c" \
+check test_tbucket "token bucket (bench/lib/tbucket.c)" \
+	-DTW_HOST_NO_URCU -I"$core" "$bl/test_tbucket.c" "$bl/tbucket.c" \
 	-lpthread -latomic
 # Saturating 64-bit products and div64 helpers on a 32-bit CPU.
 check test_qaware "MPTCP scheduler decisions (core/qaware.c)" \
@@ -91,11 +94,14 @@ check test_qaware "MPTCP scheduler decisions (core/qaware.c)" \
 	-lpthread -latomic
 ksft=$root/.build/linux-src/tools/testing/selftests
 [ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
-check test_userlib "probe, packet, schedule, statistics, print, clock, cpustat (userspace/)" \
+check test_userlib "probe, packet, schedule, statistics, print, clock (userspace/)" \
 	-D_GNU_SOURCE -isystem "$ksft" -I"$root/include/uapi" -I"$us" \
-	"$root/tests/cli/test_userlib.c" "$us/lib/args.c" "$us/lib/clock.c" "$us/lib/cpustat.c" \
+	"$root/tests/cli/test_userlib.c" "$us/lib/args.c" "$us/lib/clock.c" \
 	"$us/lib/print.c" "$us/lib/stats.c" "$us/lib/stop.c" "$us/lib/util.c" \
 	"$us/omware/packet.c" "$us/omware/schedule.c" -lm
+check test_cpustat "CPU times (bench/lib/cpustat.c)" \
+	-D_GNU_SOURCE -isystem "$ksft" -I"$us" -I"$bl" "$bl/test_cpustat.c" \
+	"$bl/cpustat.c" "$us/lib/clock.c" "$us/lib/stop.c"
 
 # The target really is 32-bit big-endian, or the above proves little.
 cat > "$out/probe.c" <<'EOF'

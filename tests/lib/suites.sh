@@ -11,18 +11,50 @@
 #   suites.sh tests SUITE     its guest programs ($TW_TESTS overrides; on
 #                             the debug kernel, DEBUG_TESTS if it has one)
 #   suites.sh list SUITE...   kselftest-list.txt lines, COLLECTION:PROGRAM
+#   suites.sh dir SUITE       its directory
+#   suites.sh name DIR        the suite a directory holds
 #
-# A suite is named by its directory relative to tests/ (omware, cli/guest):
-# that is also its kselftest collection.  Test fixtures are not suites.
-# TW_SUITES_DIR reads an installed tree instead of tests/.
+# A suite is named by its directory relative to tests/ (omware, cli/guest);
+# the benchmarks live apart, and bench/NAME[/SUB] is the suite
+# NAME-bench[/SUB] (bench/omware/guest: omware-bench/guest).  The name is
+# also the suite's kselftest collection.  Test fixtures are not suites.
+# TW_SUITES_DIR reads an installed tree instead, every suite below it by
+# its name.
 set -u
-tests=${TW_SUITES_DIR:-$(cd "$(dirname "$0")/.." && pwd)}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tests=${TW_SUITES_DIR:-$top/tests}
+
+dir() {	# dir SUITE
+	local head=${1%%/*}
+
+	if [ -n "${TW_SUITES_DIR:-}" ] || [ -d "$tests/$1" ] ||
+	   [ "${head%-bench}" = "$head" ]; then
+		echo "$tests/$1"
+	else
+		echo "$top/bench/${head%-bench}${1#"$head"}"
+	fi
+}
+
+name() {	# name DIR
+	local d head
+
+	d=$(cd "$1" 2>/dev/null && pwd) || { echo "suites.sh: no directory $1" >&2; return 1; }
+	case $d in
+	"$tests"/*) echo "${d#"$tests"/}" ;;
+	"$top"/bench/*)
+		d=${d#"$top"/bench/}
+		head=${d%%/*}
+		echo "$head-bench${d#"$head"}"
+		;;
+	*) echo "suites.sh: $1 is below neither $tests nor $top/bench" >&2; return 1 ;;
+	esac
+}
 
 get() {	# get SUITE VAR
 	(
 		KIND="" TESTS="" DEBUG_TESTS="" HOST_TESTS="" BOOT="" MODULES="" NICS=""
 		# shellcheck source=/dev/null
-		. "$tests/$1/settings" || exit 1
+		. "$(dir "$1")/settings" || exit 1
 		eval "echo \"\${$2:-}\""
 	)
 }
@@ -36,9 +68,18 @@ programs() {	# programs SUITE
 	echo "${list:-$(get "$1" TESTS)}"
 }
 
+# The directories of the settings files below $1, relative to it.
+settings_below() {
+	(cd "$1" && find . -mindepth 2 -name settings -not -path '*/fixtures/*' \
+		-printf '%h\n' | sed 's|^\./||')
+}
+
 all_suites() {
-	(cd "$tests" && find . -mindepth 2 -name settings -not -path '*/fixtures/*' \
-		-printf '%h\n' | sed 's|^\./||' | sort)
+	{
+		settings_below "$tests"
+		[ -n "${TW_SUITES_DIR:-}" ] ||
+			settings_below "$top/bench" | sed 's|^[^/]*|&-bench|'
+	} | sort
 }
 
 case ${1:-} in
@@ -54,6 +95,8 @@ host | vm | guest | bench)
 	done
 	;;
 get) get "$2" "$3" ;;
+dir) dir "$2" ;;
+name) name "$2" ;;
 tests) programs "$2" ;;
 list)
 	shift
@@ -62,7 +105,7 @@ list)
 	done
 	;;
 *)
-	sed -n '3,17s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,24s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac

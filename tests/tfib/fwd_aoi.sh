@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Age-of-Information experiment end to end, briefly, as a user runs it:
-# "timewire tfib bench" once per sync mode with rings, and inline, and
+# tw-tfib-bench once per sync mode with rings, and inline, and
 # through the XDP peer with its map set from user space (xdp-user; where
 # tw-tfib-xdp is built, xdp_forward.sh has the rest of the peer), and, with
 # omware loaded, rcu inline and rwlock with rings, the source paced by
@@ -12,7 +12,7 @@
 # tw-tfib-analyze reads the records.
 #
 #   netns aoi: s0 (tw-tfib-source: sender and sink) ---veth--- f0
-#                                              (timewire tfib bench's table)
+#                                              (tw-tfib-bench's table)
 #
 # The records must be consistent, whatever the timing:
 #   - every app update received was sent, once (the analyser matches none
@@ -36,11 +36,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
-analyze=$TW_ROOT/userspace/tools/tw-tfib-analyze
+tools=$TW_ROOT/bench/tfib
+bench=$tools/tw-tfib-bench
+analyze=$tools/tw-tfib-analyze
 ns=aoi-$$
 users=${TW_AOI_USERS:-100}
 rate=2000
-# The forwarder's threads pinned (tfib bench's forwarder-cpu): the last
+# The forwarder's threads pinned (tw-tfib-bench's forwarder-cpu): the last
 # CPU online.
 last_cpu=$(awk -F'[-,]' '{ print $NF }' /sys/devices/system/cpu/online)
 cdr=0.1
@@ -51,13 +53,13 @@ out=
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed (tw-tfib-analyze)"
-if [ ! -x "$TW" ] || [ ! -x "$TW_ROOT/userspace/tools/tw-tfib-source" ]; then
-	make -s -C "$TW_ROOT/userspace" >/dev/null 2>&1 ||
-		{ echo "Bail out! timewire not built (make -C userspace)"; exit "$KSFT_FAIL"; }
+if [ ! -x "$TW" ] || [ ! -x "$bench" ] || [ ! -x "$tools/tw-tfib-source" ]; then
+	make -s -C "$TW_ROOT" userspace >/dev/null 2>&1 ||
+		{ echo "Bail out! timewire and the tools not built (make userspace)"; exit "$KSFT_FAIL"; }
 fi
 "$TW" tfib show >/dev/null 2>&1
 [ $? -ne 2 ] || tap_skip_all "tfib module not loaded"
-[ -x "$TW_ROOT/userspace/tools/tw-tfib-xdp" ] && methods="$methods xdp-user"
+[ -x "$tools/tw-tfib-xdp" ] && methods="$methods xdp-user"
 [ -d /sys/module/omware ] &&
 	methods="$methods rcu-inline+omware rwlock-ring+omware"
 
@@ -90,7 +92,7 @@ run_method() {	# run_method METHOD
 
 	dir=$(run_dir "$1")
 	mkdir -p "$(dirname "$dir")"
-	in_ns "$TW" tfib bench dev f0 source s0 out "$out" methods "$1" \
+	in_ns "$bench" dev f0 source s0 out "$out" methods "$1" \
 		rate "$rate" cdr "$cdr" rings "$rings" users "$users" \
 		seconds 3 seed 3 table aoi forwarder-cpu "$last_cpu" \
 		> "$dir.bench" &&
@@ -114,7 +116,7 @@ fi
 topology || { echo "Bail out! cannot make the veth topology"; exit "$KSFT_FAIL"; }
 
 for m in $methods; do
-	tap_ok "$m: timewire tfib bench sends the trace through the forwarder" \
+	tap_ok "$m: tw-tfib-bench sends the trace through the forwarder" \
 		run_method "$m"
 done
 

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The XDP peer of the forwarder (userspace/xdp/tfib_xdp.bpf.c, loaded by
+# The XDP peer of the forwarder (bench/tfib/tfib_xdp.bpf.c, loaded by
 # tw-tfib-xdp): packets one at a time with every header field checked, its
 # map and counters exact, the same with the control packets handled in
 # user space (--user-control, tw-tfib-xdp serve), then tw-tfib-source
 # through it for about 2 s and tw-tfib-analyze's records checked for
 # consistency as fwd_aoi.sh does (fwd_aoi.sh runs xdp-user through
-# timewire tfib bench).
+# tw-tfib-bench).
 #
 #   netns src: s0 (xdp_pkt.py, tw-tfib-source) ---veth--- f0 :netns fwd
 #              tfib_xdp_pass (native)                     tfib_xdp
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
-tools=$TW_ROOT/userspace/tools
+tools=$TW_ROOT/bench/tfib
 xdp=$tools/tw-tfib-xdp
 pkt=$here/xdp_pkt.py
 ns_src=xdp-src-$$
@@ -33,7 +33,7 @@ server=
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 if [ ! -x "$xdp" ] || [ ! -x "$tools/tw-tfib-source" ]; then
-	why=$(make -s -C "$TW_ROOT/userspace" tools 2>&1)
+	why=$(make -s -C "$TW_ROOT/bench" 2>&1)
 	case $why in
 	*"tw-tfib-xdp not built"*) tap_skip_all "$why" ;;
 	esac

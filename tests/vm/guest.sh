@@ -11,7 +11,7 @@ export TW_OUT=$2
 shift 2
 export TW_ROOT=${TW_ROOT:?}
 export TW_KO_DIR=${TW_KO_DIR:-$TW_ROOT}
-export PATH="$TW_ROOT/userspace/timewire:$TW_ROOT/userspace/tools:$PATH"
+export PATH="$TW_ROOT/userspace/timewire:$PATH"
 # First of all: tells the host this boot reached the tests (it never
 # boots again once this exists).
 : > "$TW_OUT/started"

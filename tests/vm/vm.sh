@@ -29,14 +29,12 @@ while getopts "o:k:" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
-# A suite is named by its directory below tests/: its kselftest collection.
+# A suite's name (tests/lib/suites.sh) is its kselftest collection.
 suites=()
 for d in "$@"; do
-	d=$(cd "$d" && pwd) || exit 2
-	case $d in
-	"$top"/tests/*) suites+=("${d#"$top"/tests/}") ;;
-	*) echo "vm: $d is not a suite below $top/tests" >&2; exit 2 ;;
-	esac
+	s=$("$top/tests/lib/suites.sh" name "$d") && [ -f "$d/settings" ] ||
+		{ echo "vm: $d is not a suite directory" >&2; exit 2; }
+	suites+=("$s")
 done
 name=$(basename "${suites[0]}")
 # TW_DEBUG_KERNEL=1 (make check-debug): the debug kernel of

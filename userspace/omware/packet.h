@@ -36,8 +36,4 @@ static inline size_t tw_pkt_len(const struct tw_pkt_spec *s)
 void tw_pkt_build(const struct tw_pkt_spec *s, const struct tw_probe *p,
 		  uint8_t *buf);
 
-/* Device helpers: 0 or -errno. */
-int tw_dev_ipv4(const char *ifname, struct in_addr *addr);
-int tw_dev_mac(const char *ifname, uint8_t mac[6]);
-
 #endif /* TW_PACKET_H */

@@ -16,6 +16,7 @@
 #include "lib/stats.h"
 #include "lib/stop.h"
 #include "omware_cli.h"
+#include "lib/netdev.h"
 #include "omware/attrs.h"
 #include "omware/packet.h"
 #include "omware/probe.h"

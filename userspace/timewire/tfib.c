@@ -16,99 +16,14 @@
 #include "lib/print.h"
 
 /* ---------------------------------------------------------------------- */
-/* The table argument and connecting */
-
-static int parse_table(void *dst, int argc, char **argv)
-{
-	char msg[256], expected[64];
-	size_t len;
-
-	(void)argc;
-	len = strlen(argv[0]);
-	if (len && len <= TFIB_NAME_MAX_LEN) {
-		*(const char **)dst = argv[0];
-		return 1;
-	}
-	snprintf(expected, sizeof(expected), "a name of 1 to %d bytes",
-		 TFIB_NAME_MAX_LEN);
-	tw_err("%s", tw_value_msg(msg, sizeof(msg), "table", argv[0],
-				  len ? "too long" : "empty", expected));
-	return -1;
-}
-
-#define TABLE_ARG(req)							\
-	{ .name = "table", .type = TW_ARG_CUSTOM,			\
-	  .off = offsetof(struct tfib_opts, table), .meta = "NAME",	\
-	  .parse = parse_table, .flags = TW_ARG_BARE | (req),		\
-	  .help = "the table; the keyword may be left out" }
-
-const struct tw_arg tfib_table_arg[] = {
-	TABLE_ARG(TW_ARG_REQUIRED),
-	{ .name = NULL },
-};
-
-const struct tw_arg tfib_table_opt_arg[] = {
-	TABLE_ARG(0),
-	{ .name = NULL },
-};
-
-/*
- * The attributes of a request by the keywords that give them, so that a
- * kernel error blames what the user typed: the spec's names, but for
- * these.
- */
-static const struct {
-	int type;
-	const char *keyword;
-} renamed[] = {
-	{ TFIB_A_CLOCKID, "clock" },
-	{ TFIB_A_USER_ID, "user" },
-	{ TFIB_A_TS_NS, "ts" },
-	{ TFIB_A_IFINDEX, "dev" },
-	{ TFIB_A_FWD_MODE, "mode" },
-};
-
-static char keyword_buf[TFIB_A_MAX + 1][32];
-static const char *keyword_names[TFIB_A_MAX + 1];
-
-static const struct tw_attr_set keyword_set = {
-	.names = keyword_names,
-	.max = TFIB_A_MAX,
-	.nests = NULL,
-};
-
-static void name_keywords(void)
-{
-	char *p;
-	size_t i;
-
-	for (i = 0; i <= TFIB_A_MAX; i++) {
-		if (!tfib_attr_keys[i])
-			continue;
-		snprintf(keyword_buf[i], sizeof(keyword_buf[i]), "%s",
-			 tfib_attr_keys[i]);
-		for (p = keyword_buf[i]; *p; p++)
-			if (*p == '_')
-				*p = '-';
-		keyword_names[i] = keyword_buf[i];
-	}
-	for (i = 0; i < ARRAY_SIZE(renamed); i++)
-		keyword_names[renamed[i].type] = renamed[i].keyword;
-}
-
-int tfib_cli_connect(struct tfib_client *c)
-{
-	if (!keyword_names[TFIB_A_TABLE])
-		name_keywords();
-	return tfib_connect(c, &keyword_set);
-}
+/* Requests (the table argument and connecting: tfib/args.c) */
 
 int tfib_call(int (*req)(struct tfib_client *c, void *opts), void *opts)
 {
 	struct tfib_client c = { .quiet = false };
 	int ret;
 
-	ret = tfib_cli_connect(&c);
+	ret = tfib_keyword_connect(&c);
 	if (ret)
 		return ret;
 	ret = req(&c, opts);
@@ -228,7 +143,7 @@ int tfib_list(const struct tfib_query *q)
 	struct nl_msg *msg;
 	int ret;
 
-	ret = tfib_cli_connect(&c);
+	ret = tfib_keyword_connect(&c);
 	if (ret)
 		return ret;
 	msg = tfib_msg(&c, q->cmd, q->dump ? NLM_F_DUMP : 0, q->table);
@@ -300,7 +215,6 @@ static const struct tw_cmd *const tfib_cmds[] = {
 	&tfib_bind_cmd,
 	&tfib_unbind_cmd,
 	&tfib_stats_cmd,
-	&tfib_bench_cmd,
 	NULL,
 };
 

@@ -4,7 +4,6 @@
  * network device, and the counters of the table, its rings and threads.
  */
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,27 +16,6 @@ struct bind_opts {
 	struct tfib_opts fib;
 	struct tfib_bind_cfg cfg;
 };
-
-int tfib_dev_index(const char *keyword, const char *ifname, uint32_t *dst)
-{
-	unsigned int ifindex = if_nametoindex(ifname);
-	char msg[320];
-
-	if (!ifindex) {
-		tw_err("%s", tw_value_msg(msg, sizeof(msg), keyword, ifname,
-					  "no such network device",
-					  "a network device of this network namespace"));
-		return -1;
-	}
-	*dst = ifindex;
-	return 1;
-}
-
-int tfib_parse_dev(void *dst, int argc, char **argv)
-{
-	(void)argc;
-	return tfib_dev_index("dev", argv[0], dst);
-}
 
 /* "control-src MAC[,MAC]...": the sources whose control packets count. */
 static int parse_control_src(void *dst, int argc, char **argv)

@@ -11,31 +11,11 @@
 #include <netlink/attr.h>
 
 #include "lib/args.h"
+#include "tfib/args.h"
 #include "tfib/client.h"
 
 extern const struct tw_object tfib_object;
 
-/*
- * The table a command acts on, the first member of every command's
- * options; its keyword "table" may be left out.
- */
-struct tfib_opts {
-	const char *table;
-};
-
-/* "[ table ] NAME", required or optional. */
-extern const struct tw_arg tfib_table_arg[];
-extern const struct tw_arg tfib_table_opt_arg[];
-
-/*
- * An argument's IFNAME: the device's index in our network namespace; 1,
- * or -1 after the error naming keyword.  tfib_parse_dev() parses "dev".
- */
-int tfib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
-int tfib_parse_dev(void *dst, int argc, char **argv);
-
-/* Connect; kernel errors name the attributes by the keywords above. */
-int tfib_cli_connect(struct tfib_client *c);
 /* Connect, run req on the command's options, close: an exit code. */
 int tfib_call(int (*req)(struct tfib_client *c, void *opts), void *opts);
 
@@ -118,8 +98,5 @@ extern const struct tw_cmd tfib_dump_cmd;
 extern const struct tw_cmd tfib_bind_cmd;
 extern const struct tw_cmd tfib_unbind_cmd;
 extern const struct tw_cmd tfib_stats_cmd;
-
-/* tfib_bench.c */
-extern const struct tw_cmd tfib_bench_cmd;
 
 #endif /* TW_CLI_TFIB_H */

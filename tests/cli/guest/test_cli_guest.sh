@@ -96,7 +96,7 @@ tap_ok "pair: 20 sent, 10 gaps" js 'd["sent"]==20 and d["gap_ns"]["count"]==10'
 # The smallest packets carry the compact probe; tw-omware-rx restores their
 # 64-bit scheduled times from the arrival times.
 rm -f $t/ready
-"$root/userspace/tools/tw-omware-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
+"$root/bench/omware/tw-omware-rx" -i twb -o $t/rx40.csv -n 30 -t 60 -r $t/ready -U -q &
 rxp=$!
 for _ in $(seq 100); do [ -e $t/ready ] && break; sleep 0.1; done
 show omware send dev twa count 30 size 40 schedule periodic 2000 report-file $t/r40.csv

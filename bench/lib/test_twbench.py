@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of twbench, the module the benchmark analysers share: its
+statistics, judging, tables and files on small inputs whose answers are
+worked out by hand.
+
+Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
+"""
+
+import os
+import random
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True     # nothing left behind in the tree
+from taptest import tap_main  # noqa: E402
+import twbench as tb  # noqa: E402
+
+INF = float("inf")
+
+
+class Statistics(unittest.TestCase):
+    def test_percentile(self):
+        vals = [10, 20, 30, 40]
+        self.assertEqual(tb.percentile(vals, 0), 10)
+        self.assertEqual(tb.percentile(vals, 50), 25.0)
+        # rank 0.9 * 3 = 2.7: 30 + 0.7 * 10
+        self.assertAlmostEqual(tb.percentile(vals, 90), 37.0)
+        self.assertEqual(tb.percentile(vals, 100), 40)
+        self.assertEqual(tb.percentile([7], 99), 7.0)
+        self.assertIsNone(tb.percentile([], 50))
+        self.assertEqual(tb.median([3, 1, 2, 10]), 2.5)
+
+    def test_nearest_rank(self):
+        vals = list(range(1, 101))
+        self.assertEqual(tb.nearest_rank(vals, 99), 99)
+        self.assertEqual(tb.nearest_rank(vals, 50), 50)
+        self.assertEqual(tb.nearest_rank(vals, 0), 1)
+        # one lost packet in 100 leaves p99 finite, two make it infinite
+        self.assertEqual(tb.nearest_rank(list(range(1, 100)) + [INF], 99),
+                         99)
+        self.assertEqual(tb.nearest_rank(list(range(1, 99)) + [INF, INF],
+                                         99), INF)
+        self.assertIsNone(tb.nearest_rank([], 99))
+
+    def test_means(self):
+        self.assertEqual(tb.mean(x for x in (1, 2, 6)), 3.0)
+        self.assertIsNone(tb.mean([]))
+        self.assertAlmostEqual(tb.geomean([1, 4, 16]), 4.0)
+        self.assertIsNone(tb.geomean([]))
+
+    def test_ratio(self):
+        self.assertEqual(tb.ratio(6, 3), 2.0)
+        self.assertEqual(tb.ratio(0, 3), 0.0)
+        for a, b in ((None, 3), (6, None), (6, 0), (6, INF)):
+            self.assertIsNone(tb.ratio(a, b), (a, b))
+
+    def test_paired(self):
+        # (round, value): a ran rounds 1, 2 and 9, b 2, 4, 9 and 2 twice
+        a = [(9, 30), (1, 10), (2, 20)]
+        b = [(2, 4), (4, 1), (9, 0), (2, 6)]
+        pairs = tb.paired(a, b, lambda x: x[0])
+        self.assertEqual(pairs, [(2, [(2, 20)], [(2, 4), (2, 6)]),
+                                 (9, [(9, 30)], [(9, 0)])])
+        sums = [(k, sum(v for _r, v in x), sum(v for _r, v in y))
+                for k, x, y in pairs]
+        # round 9's reference gives no scale: no ratio
+        self.assertEqual(tb.paired_ratios(sums), [2.0, None])
+        self.assertEqual(tb.paired(a, [(5, 1)], lambda x: x[0]), [])
+
+    def test_bootstrap_interval(self):
+        # 200 values drawn around a true mean of 10
+        rng = random.Random(7)
+        sample = [rng.gauss(10, 2) for _ in range(200)]
+        lo, hi = tb.bootstrap_interval([sample], tb.mean, random.Random(1))
+        self.assertLess(lo, 10)
+        self.assertGreater(hi, 10)
+        self.assertLess(lo, tb.mean(sample))
+        self.assertGreater(hi, tb.mean(sample))
+        # about 4 standard errors (2 / sqrt(200)) wide, not the spread
+        self.assertLess(hi - lo, 1.0)
+        self.assertGreater(hi - lo, 0.3)
+        # the seed fixes it; a narrower coverage lies inside
+        self.assertEqual(tb.bootstrap_interval([sample], tb.mean,
+                                               random.Random(1)), [lo, hi])
+        lo50, hi50 = tb.bootstrap_interval([sample], tb.mean,
+                                           random.Random(1), conf=0.5)
+        self.assertTrue(lo < lo50 < hi50 < hi)
+        self.assertIsNone(tb.bootstrap_interval([[1.0]], tb.mean,
+                                                random.Random(1)))
+
+    def test_bootstrap_ratio(self):
+        self.assertEqual(tb.bootstrap_ratio([2.0, 2.0, 2.0], [1.0, 1.0],
+                                            random.Random(1)), [2.0, 2.0])
+        lo, hi = tb.bootstrap_ratio([1.0, 3.0], [1.0, 1.0], random.Random(1))
+        self.assertTrue(1.0 <= lo < 2.0 < hi <= 3.0)
+        # a draw of [0, 0] has no ratio: the others give 1 / 1 or 1 / 2
+        self.assertEqual(tb.bootstrap_ratio([1.0, 1.0], [0.0, 2.0],
+                                            random.Random(1)), [0.5, 1.0])
+        self.assertIsNone(tb.bootstrap_ratio([1.0], [1.0, 2.0],
+                                             random.Random(1)))
+
+
+class Judging(unittest.TestCase):
+    def test_verdict(self):
+        self.assertEqual(tb.verdict(True), tb.PASS)
+        self.assertEqual(tb.verdict(False), tb.FAIL)
+        self.assertEqual(tb.verdict(None), tb.NA)
+
+    def test_at_most(self):
+        # the subject must be at most half the reference's
+        self.assertEqual(tb.at_most(5, 10, 2), "PASS")
+        self.assertEqual(tb.at_most(6, 10, 2), "FAIL")
+        self.assertEqual(tb.at_most(10, 10), "PASS")
+        # a subject that produced nothing fails, against anything
+        self.assertEqual(tb.at_most(None, 10, 2), "FAIL")
+        self.assertEqual(tb.at_most(INF, 10), "FAIL")
+        # N/A only when the reference produced nothing
+        for v in (None, 0, 5, INF):
+            self.assertEqual(tb.at_most(v, None, 2), "N/A")
+        for ref in (0, 10, INF):
+            for v in (None, 0, 5, INF):
+                self.assertIn(tb.at_most(v, ref, 2), ("PASS", "FAIL"))
+
+    def test_records_and_exit(self):
+        ok = tb.check("age", tb.at_most(1, 4, 2), None, value=1, ref=4)
+        bad = tb.check("drops", tb.at_most(3, 4, 2), "3 > 4/2")
+        na = tb.check("xdp", tb.at_most(1, None), "no XDP run")
+        self.assertEqual(ok, {"name": "age", "result": "PASS", "why": None,
+                              "value": 1, "ref": 4})
+        self.assertEqual(bad["result"], "FAIL")
+        self.assertEqual(tb.count_results([ok, bad, na]),
+                         {"PASS": 1, "FAIL": 1, "N/A": 1})
+        self.assertEqual(tb.strict_status([ok, bad, na], strict=True), 1)
+        self.assertEqual(tb.strict_status([ok, bad, na], strict=False), 0)
+        # N/A is no failure
+        self.assertEqual(tb.strict_status([ok, na], strict=True), 0)
+        targets = [{"verdict": "FAIL"}]
+        self.assertEqual(tb.strict_status(targets, True, key="verdict"), 1)
+
+    def test_arguments(self):
+        ap = tb.arg_parser("Analyse.", "a run", judged="target")
+        a = ap.parse_args(["-o", "out", "--strict", "-q", "run"])
+        self.assertEqual((a.indir, a.outdir, a.strict, a.quiet),
+                         ("run", "out", True, True))
+        a = ap.parse_args(["run"])
+        self.assertEqual((a.outdir, a.strict, a.quiet), (None, False, False))
+        self.assertIn("exit 1 when a target fails", ap.format_help())
+
+
+class Tables(unittest.TestCase):
+    def test_cells(self):
+        self.assertEqual(tb.cell(None), "-")
+        self.assertEqual(tb.cell(INF, 1000.0), "inf")
+        self.assertEqual(tb.cell(12345, 1000.0), "12.3")
+        self.assertEqual(tb.cell(7, None, "%d"), "7")
+        self.assertEqual(tb.num(0.5), "0.50")
+        self.assertEqual(tb.num(None), "-")
+
+    def test_table_lines(self):
+        cols = (("grid", 5, lambda r: r[0]), ("n", 4, lambda r: str(r[1])),
+                ("note", 6, lambda r: r[2]))
+        rows = [("a", 1, ""), ("a", 22, "x"), ("b", 3, "")]
+        self.assertEqual(tb.table_lines(rows, cols, left=1,
+                                        group=lambda r: r[0]),
+                         ["grid     n   note",
+                          "a        1",
+                          "a       22      x",
+                          "",
+                          "b        3"])
+        self.assertEqual(tb.table_lines(rows[:1], cols),
+                         ["grid  n    note", "a     1"])
+
+    def test_fitted_table(self):
+        cells = [("01 long", "7"), ("02", "")]
+        self.assertEqual(tb.fitted_table(("case", "ms"), cells),
+                         ["case     ms", "01 long  7", "02"])
+
+
+class Files(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name, text=None):
+        p = os.path.join(self.d, name)
+        if text is not None:
+            with open(p, "w") as f:
+                f.write(text)
+        return p
+
+    def test_csv_round_trip(self):
+        p = self.path("rows.csv")
+        tb.write_csv([{"a": 1, "b": None}, {"b": 2.5, "c": "x"}], p)
+        with open(p) as f:
+            self.assertEqual(f.read().splitlines(),
+                             ["a,b,c", "1,,", ",2.5,x"])
+        self.assertEqual(tb.read_csv(p), [{"a": "1", "b": "", "c": ""},
+                                          {"a": "", "b": "2.5", "c": "x"}])
+        p = self.path("c.csv", "a,b\n# a note,\n3,4\n")
+        self.assertEqual(tb.read_csv(p), [{"a": "3", "b": "4"}])
+        self.assertEqual(tb.read_csv(self.path("none.csv"), missing_ok=True),
+                         [])
+        with self.assertRaises(OSError):
+            tb.read_csv(self.path("none.csv"))
+
+    def test_read_columns(self):
+        p = self.path("ev.csv", "t,ev,x\n1,tx,9\n\n# note\n2,rx\n")
+        self.assertEqual(list(tb.read_columns(p, ("ev", "t", "absent"))),
+                         [(2, ("tx", "1", "")), (5, ("rx", "2", ""))])
+        with self.assertRaisesRegex(ValueError, "no ev,y header"):
+            list(tb.read_columns(p, ("ev",), required=("ev", "y")))
+        empty = self.path("empty.csv", "")
+        self.assertEqual(list(tb.read_columns(empty, ("ev",))), [])
+        with self.assertRaises(ValueError):
+            list(tb.read_columns(empty, ("ev",), required=("ev",)))
+        none = self.path("none.csv")
+        self.assertEqual(list(tb.read_columns(none, ("ev",),
+                                              missing_ok=True)), [])
+        with self.assertRaises(OSError):
+            list(tb.read_columns(none, ("ev",)))
+
+    def test_json(self):
+        obj = {"p99": INF, "low": -INF, "rows": [{"x": INF}, (1, 2.5)]}
+        self.assertEqual(tb.json_safe(obj),
+                         {"p99": "inf", "low": "-inf",
+                          "rows": [{"x": "inf"}, [1, 2.5]]})
+        p = self.path("a.json")
+        tb.write_json(tb.json_safe(obj), p)
+        with open(p) as f:
+            text = f.read()
+        self.assertTrue(text.endswith("}\n"))
+        self.assertEqual(tb.read_json(p)["rows"][0], {"x": "inf"})
+        tb.write_json({"a": 1}, p, end="")
+        with open(p) as f:
+            self.assertEqual(f.read(), '{\n "a": 1\n}')
+        self.assertEqual(tb.read_json(self.path("none.json"),
+                                      missing_ok=True), {})
+        with self.assertRaises(OSError):
+            tb.read_json(self.path("none.json"))
+
+    def test_figure(self):
+        try:
+            plt = tb.agg_pyplot()
+        except ImportError:
+            self.skipTest("matplotlib not installed")
+        fig, ax = plt.subplots(figsize=(2, 2))
+        ax.plot([0, 1], [1, 0])
+        written = []
+        p = tb.save_figure(fig, self.path("f.png"), written, dpi=50)
+        self.assertEqual(written, [p])
+        with open(p, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        # closed: pyplot holds no figure any more
+        self.assertEqual(plt.get_fignums(), [])
+
+
+if __name__ == "__main__":
+    sys.exit(tap_main(sys.modules[__name__]))

@@ -1,0 +1,312 @@
+# SPDX-License-Identifier: GPL-2.0
+"""twbench - what the benchmark analysers (tw-*analyze) have in common.
+
+Reading a run's files, the statistics (means, percentiles, ratios, paired
+ratios, bootstrap intervals), judging targets (PASS, FAIL or N/A, and the
+exit status of --strict), tables, CSV and JSON files, and plotting to
+files.  What each experiment measures and judges stays in its analyser.
+
+The analysers import it from their own directory, where make
+install-bench puts it, or from bench/lib in the source tree.
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+
+INF = math.inf
+NS_PER_US = 1000.0
+
+# A judged target's result.  N/A is no failure: --strict ignores it.
+PASS, FAIL, NA = "PASS", "FAIL", "N/A"
+RESULTS = (PASS, FAIL, NA)
+
+# Bootstrap intervals: how many resamples, and the interval's coverage.
+BOOT_RESAMPLES = 2000
+BOOT_CONF = 0.95
+
+
+# --- Reading a run ----------------------------------------------------
+
+def read_json(path, missing_ok=False):
+    """The JSON document in path; {} without the file if missing_ok."""
+    if missing_ok and not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def read_csv(path, missing_ok=False):
+    """A CSV file's rows as dicts by its header, rows whose first field
+    starts with "#" left out; none without the file if missing_ok."""
+    if missing_ok and not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return [row for row in csv.DictReader(f)
+                if row and not next(iter(row.values()), "").startswith("#")]
+
+
+def read_columns(path, fields, required=(), missing_ok=False):
+    """Yield (line number, the values of the named fields) of each row of
+    a CSV file with a header; empty rows and rows starting with "#" are
+    left out, a field the header lacks reads as "".  The plain reader: on
+    the big files much faster than DictReader.  A header without every
+    field of required is a ValueError; an empty file yields nothing, and
+    so does a missing one if missing_ok."""
+    if missing_ok and not os.path.exists(path):
+        return
+    with open(path, newline="") as f:
+        r = csv.reader(f)
+        head = next(r, None) or []
+        if any(k not in head for k in required):
+            raise ValueError("no %s header" % ",".join(required))
+        if not head:
+            return
+        idx = [head.index(k) if k in head else None for k in fields]
+        for n, row in enumerate(r, 2):
+            if not row or row[0].startswith("#"):
+                continue
+            yield n, tuple(row[i] if i is not None and i < len(row) else ""
+                           for i in idx)
+
+
+# --- Statistics -------------------------------------------------------
+
+def mean(vals):
+    """The arithmetic mean; None for no values."""
+    vals = list(vals)
+    return sum(vals) / len(vals) if vals else None
+
+
+def percentile(sorted_vals, p):
+    """Linear interpolation between closest ranks; sorted input."""
+    n = len(sorted_vals)
+    if n == 0:
+        return None
+    if n == 1:
+        return float(sorted_vals[0])
+    k = (n - 1) * p / 100.0
+    lo = int(math.floor(k))
+    hi = min(lo + 1, n - 1)
+    return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (k - lo)
+
+
+def nearest_rank(sorted_vals, p):
+    """The smallest value that p % of the sorted values do not exceed: a
+    sample, never an interpolation, so an infinite tail over 1 - p/100 of
+    the values (lost packets) makes it infinite and a shorter one not."""
+    if not sorted_vals:
+        return None
+    k = max(0, math.ceil(p / 100.0 * len(sorted_vals)) - 1)
+    return sorted_vals[k]
+
+
+def median(vals):
+    return percentile(sorted(vals), 50)
+
+
+def geomean(vals):
+    """Of positive values; None for none."""
+    if not vals:
+        return None
+    return math.exp(sum(math.log(x) for x in vals) / len(vals))
+
+
+def ratio(a, b):
+    """a / b, None where b gives no scale (missing, zero or infinite)."""
+    if a is None or b is None or b == 0 or b == INF:
+        return None
+    return a / b
+
+
+def paired(a, b, key):
+    """[(k, a's items of key k, b's items of key k)] for each k that both
+    a and b have, in the order of k: say the rounds two methods both ran,
+    to be compared round by round."""
+    keys = sorted({key(x) for x in a} & {key(x) for x in b})
+    return [(k, [x for x in a if key(x) == k], [x for x in b if key(x) == k])
+            for k in keys]
+
+
+def paired_ratios(pairs):
+    """The ratio (see ratio) of each (key, value, reference's value)."""
+    return [ratio(v, ref) for _k, v, ref in pairs]
+
+
+def bootstrap_interval(samples, statistic, rng, resamples=BOOT_RESAMPLES,
+                       conf=BOOT_CONF):
+    """The conf percentile interval [lo, hi] of statistic(*resampled):
+    each sample drawn again, with replacement and to its own size, by rng
+    (seeded by the caller, so that a run gives the same interval every
+    time), resamples times; a draw whose statistic is None counts not.
+    None when a sample has fewer than two values."""
+    if any(len(s) < 2 for s in samples):
+        return None
+    stats = []
+    for _ in range(resamples):
+        v = statistic(*[[rng.choice(s) for _ in s] for s in samples])
+        if v is not None:
+            stats.append(v)
+    stats.sort()
+    lo = stats[int((1 - conf) / 2 * (len(stats) - 1))]
+    hi = stats[int((1 + conf) / 2 * (len(stats) - 1) + 0.5)]
+    return [lo, hi]
+
+
+def bootstrap_ratio(a, b, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
+    """The bootstrap interval of mean(a) / mean(b), or None; a draw of b
+    whose mean is zero counts not."""
+    def of_means(ra, rb):
+        m = mean(rb)
+        return mean(ra) / m if m else None
+    return bootstrap_interval((a, b), of_means, rng, resamples, conf)
+
+
+# --- Judging ----------------------------------------------------------
+
+def verdict(ok):
+    """PASS or FAIL as ok says; N/A when ok is None (nothing to judge)."""
+    return NA if ok is None else (PASS if ok else FAIL)
+
+
+def at_most(value, ref, factor=1):
+    """The verdict on value * factor <= ref, lower being better: N/A when
+    the reference produced nothing (None); a value of None, a subject
+    that produced nothing, fails."""
+    if ref is None:
+        return NA
+    return verdict(value is not None and value * factor <= ref)
+
+
+def check(name, result, why, **figures):
+    """A check's record: its name, result, why (None when it says it all)
+    and the figures it was judged on."""
+    return dict(name=name, result=result, why=why, **figures)
+
+
+def count_results(records, key="result"):
+    """{PASS: n, FAIL: n, N/A: n} of the records' results."""
+    return {k: sum(1 for r in records if r[key] == k) for k in RESULTS}
+
+
+def strict_status(records, strict, key="result"):
+    """The exit status: 1 when strict and a record failed, else 0."""
+    return 1 if strict and any(r[key] == FAIL for r in records) else 0
+
+
+# --- The command line -------------------------------------------------
+
+def arg_parser(description=None, indir_help=None, judged="check",
+               usage=None):
+    """The arguments every analyser takes: INDIR, -o OUTDIR, --strict and
+    -q; the caller adds its own."""
+    ap = argparse.ArgumentParser(description=description, usage=usage)
+    ap.add_argument("indir", help=indir_help)
+    ap.add_argument("-o", "--outdir", help="output directory "
+                    "(default: INDIR)")
+    ap.add_argument("--strict", action="store_true",
+                    help="exit 1 when a %s fails" % judged)
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="print nothing")
+    return ap
+
+
+# --- Tables and files -------------------------------------------------
+
+def cell(v, scale=None, fmt="%.1f"):
+    """A figure as a table shows it: "-" for none, "inf", or fmt of v
+    (divided by scale when given)."""
+    if v is None:
+        return "-"
+    if v == INF:
+        return "inf"
+    return fmt % (v / scale if scale else v)
+
+
+def num(v, fmt="%.2f"):
+    """A plain figure (a ratio, a fraction) as a table shows it."""
+    return cell(v, None, fmt)
+
+
+def table_lines(rows, columns, left=None, group=None):
+    """A table of fixed columns, (head, width, function of a row giving
+    its text): the heads' line, then one line per row.  The first `left`
+    columns are aligned left and the others right (None: all left); a
+    blank line parts the rows wherever group(row) changes."""
+    def line(texts):
+        return " ".join(t.ljust(w) if left is None or i < left
+                        else t.rjust(w)
+                        for i, (t, (_h, w, _f)) in
+                        enumerate(zip(texts, columns))).rstrip()
+    lines = [line([h for h, _w, _f in columns])]
+    last = None
+    for r in rows:
+        if group is not None:
+            if last is not None and group(r) != last:
+                lines.append("")
+            last = group(r)
+        lines.append(line([f(r) for _h, _w, f in columns]))
+    return lines
+
+
+def fitted_table(head, cells):
+    """A table whose columns are as wide as their widest text, two blanks
+    apart: the lines of head and the rows of cells."""
+    cells = [head] + cells
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    return ["  ".join(c[i].ljust(widths[i]) for i in range(len(head)))
+            .rstrip() for c in cells]
+
+
+def write_csv(rows, path):
+    """Rows (dicts) as CSV: every key any row has, in the order first
+    seen; None as an empty field."""
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
+
+
+def json_safe(v):
+    """Infinity as the string "inf": JSON has no number for it."""
+    if isinstance(v, float) and math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if isinstance(v, dict):
+        return {k: json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [json_safe(x) for x in v]
+    return v
+
+
+def write_json(obj, path, end="\n"):
+    """obj as indented JSON, then end."""
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1)
+        f.write(end)
+
+
+# --- Plots ------------------------------------------------------------
+
+def agg_pyplot():
+    """matplotlib's pyplot, drawing to files (Agg): no display needed.
+    ImportError without matplotlib, for the caller to say so its way."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def save_figure(fig, path, written=None, rect=None, dpi=100):
+    """Lay fig out (within rect of the figure, default all of it), write
+    it to path, close it; path is added to written when given."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout(rect=rect)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    if written is not None:
+        written.append(path)
+    return path

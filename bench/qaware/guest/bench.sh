@@ -1,0 +1,469 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The QAware benchmark (make bench-qaware): MPTCP transfers over two
+# emulated paths with every scheduler, the kernel's default included.
+#
+#   bench/qaware/guest/bench.sh [--short|--full] OUTDIR
+#
+# Topology (as the upstream simult_flows.sh): a sender, a router and a
+# receiver namespace, two paths.  Path i: sender ci (10.0.i.1) - router
+# ai, router bi - receiver di (10.1.i.2).  The sender's egress ci is the
+# local queue (tbf at the path's rate, 100 ms of queue, no GSO); the router's
+# egress bi adds the path's delay (and loss) with netem, beyond it.  The
+# sender connects to 10.1.1.2, the receiver announces 10.1.2.2: one
+# subflow per path, scheduled by the sender's net.mptcp.scheduler.
+#
+# Path 1 can instead leave the sender through a NIC with BQL
+# (tests/lib/nicpair.sh: sender c3 10.0.3.1 - router a3 10.0.3.2, the
+# suite boots with NICS=pair): its local queue is then the device's ring,
+# as much as DQL lets in, and a bfifo of 100 ms at the path's rate above
+# it, no tbf: the NIC's own rate (some 15-20 Mbit/s under TCG) is the
+# path's.  The sender's route to 10.1.1.0/24 picks the device per run.
+#
+# Scenarios (rates in Mbit/s and delays in ms of path 1 / path 2), every
+# rate and transfer size divided by the scale factor f:
+#   S1      20/20, 20/20 ms, bulk for T s
+#   S2      20/5, 10/60 ms, bulk for T s
+#   S3-tcp  S1 with an iperf3 TCP flow through path 1's egress from T3/3
+#           to 2 T3/3 of a T3 s bulk transfer
+#   S3-udp  the same with iperf3 UDP at path 1's rate (constant bit rate:
+#           the thesis's Fig. 2.13)
+#   S4      S1 for T4 s (long bulk)
+#   S5      S1 with 0.5 % loss on path 1
+#   S3-bql  S3-udp with path 1 through the NIC with BQL (above); each run
+#           samples DQL's in flight and, mid-competitor, takes
+#           `timewire -j qaware stats` (the module's schedulers)
+#   D<size> S1, one transfer of size bytes (completion time)
+#   SF      the upstream simult_flows.sh, unmodified (tests/mptcp-peer,
+#           built from the kernel's source): once per scheduler but
+#           redundant, after the rounds, its output in OUTDIR/simult/
+#           <sched>.txt; its bounds are wall-clock times, so it is run
+#           here, on a quiet host, not in make check; full runs only,
+#           unless TW_QA_SCENARIOS names it
+# --full: T 8, T3 12, T4 30, sizes 256K 4M 32M, 5 rounds; --short: T 3,
+# T3 6, T4 6, sizes 256K 2M 8M, 1 round.
+#
+# The scale factor f: the smallest of 1 2 4 8 16 at which the guest
+# carries both paths at once: two plain TCP flows (iperf3), one per path
+# through its tbf at 20/f Mbit/s (20 ms), each reach 90 % of that rate;
+# TW_QA_SCALE=N fixes it.  Each round
+# runs every (scenario, scheduler) pair in an order shuffled from the
+# printed seed (TW_BENCH_SEED=N repeats it), after one discarded warm-up
+# transfer.  Every run leaves OUTDIR/runs/<round>-<scenario>-<sched>.json
+# (qa_flow.py's record); OUTDIR/bench.json says what ran.  The host
+# analyses them (tw-qaware-analyze).  Runs as root; loads mptcp_qaware
+# itself (timewire qaware load); prints TAP and a progress line per run
+# (also to OUTDIR/../progress.log).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
+# shellcheck source=tests/lib/tap.sh
+. "$TW_ROOT/tests/lib/tap.sh"
+# shellcheck source=bench/lib/bench.sh
+. "$TW_ROOT/bench/lib/bench.sh"
+# shellcheck source=tests/lib/kmsg.sh
+. "$TW_ROOT/tests/lib/kmsg.sh"
+# shellcheck source=tests/lib/nicpair.sh
+. "$TW_ROOT/tests/lib/nicpair.sh"
+
+flow=$here/qa_flow.py
+py=/usr/bin/python3	# not a wrapper that looks up a version each start
+ko=$here/mptcp_qaware.ko
+snd=qab-snd
+# DQL's state of path 1's NIC (seen from the sender's namespace)
+dql=/sys/class/net/c3/queues/tx-0/byte_queue_limits
+rtr=qab-rtr
+rcv=qab-rcv
+port=5300
+# TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset,
+# TW_QA_ROUNDS another number of rounds, TW_QA_PARAMS module parameters
+# ("backlog_pct=100"): for looking into a few cells, never for a reported
+# result.
+scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
+
+bench_args "$@"
+if [ "$mode" = full ]; then
+	T=8 T3=12 T4=30 sizes="262144 4194304 33554432" rounds=5
+else
+	T=3 T3=6 T4=6 sizes="262144 2097152 8388608" rounds=1
+fi
+rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
+subset=false
+qa_params=${TW_QA_PARAMS:-}
+case $qa_params in
+*[\"\\]*) echo "TW_QA_PARAMS: no quotes or backslashes" >&2; exit 1 ;;
+esac
+[ -n "${TW_QA_SCHEDS:-}${TW_QA_SCENARIOS:-}${TW_QA_ROUNDS:-}$qa_params" ] &&
+	subset=true
+seed=$bench_seed
+progress=$(dirname "$out")/progress.log
+receiver=
+nic_mbit= nic_driver=
+
+cleanup() {
+	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
+	ip netns pids "$rcv" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$snd" 2>/dev/null
+	ip netns del "$rtr" 2>/dev/null
+	ip netns del "$rcv" 2>/dev/null
+	[ -n "$loaded" ] && unload
+}
+
+loaded=
+loaded() { grep -q '^mptcp_qaware ' /proc/modules; }
+
+# unload: once the last socket is freed (RCU, the workqueue: up to 20 s).
+unload() {
+	local i
+
+	for i in $(seq 100); do
+		timewire qaware unload 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+trap cleanup EXIT
+
+in_snd() { ip netns exec "$snd" "$@"; }
+
+topology() {
+	local i
+	ip netns add "$snd" && ip netns add "$rtr" && ip netns add "$rcv" || return 1
+	ip netns exec "$rtr" sysctl -qw net.ipv4.ip_forward=1 || return 1
+	for i in 1 2; do
+		ip link add c$i netns "$snd" type veth peer name a$i netns "$rtr" &&
+		ip link add b$i netns "$rtr" type veth peer name d$i netns "$rcv" &&
+		ip -n "$snd" addr add 10.0.$i.1/24 dev c$i &&
+		ip -n "$rtr" addr add 10.0.$i.2/24 dev a$i &&
+		ip -n "$rtr" addr add 10.1.$i.1/24 dev b$i &&
+		ip -n "$rcv" addr add 10.1.$i.2/24 dev d$i &&
+		ip -n "$snd" link set c$i up && ip -n "$rtr" link set a$i up &&
+		ip -n "$rtr" link set b$i up && ip -n "$rcv" link set d$i up &&
+		ip -n "$snd" route add 10.1.$i.0/24 via 10.0.$i.2 dev c$i &&
+		ip netns exec "$snd" ethtool -K c$i tso off gso off >/dev/null &&
+		ip -n "$rcv" route add 10.0.$i.0/24 via 10.1.$i.1 dev d$i ||
+			return 1
+	done
+	ip -n "$rcv" mptcp limits set subflows 2 add_addr_accepted 0 &&
+	ip -n "$snd" mptcp limits set subflows 2 add_addr_accepted 2 &&
+	ip -n "$rcv" mptcp endpoint add 10.1.2.2 dev d2 signal
+}
+
+# The NIC with BQL as path 1's other way out: c3 - a3, 10.0.3.0/24.
+nic_path() {
+	nicpair_split "$snd" c3 "$rtr" a3 &&
+	ip -n "$snd" addr add 10.0.3.1/24 dev c3 &&
+	ip -n "$rtr" addr add 10.0.3.2/24 dev a3 &&
+	ip netns exec "$snd" ethtool -K c3 tso off gso off >/dev/null &&
+	ip -n "$rcv" route add 10.0.3.0/24 via 10.1.1.1 dev d1
+}
+
+# path1_via veth|nic: the sender's route to the receiver's first address.
+path1_via() {
+	if [ "$1" = nic ]; then
+		ip -n "$snd" route replace 10.1.1.0/24 via 10.0.3.2 dev c3
+	else
+		ip -n "$snd" route replace 10.1.1.0/24 via 10.0.1.2 dev c1
+	fi
+}
+
+# shape PATH KBIT DELAY_MS LOSS [DEV]: the local queue (tbf, 100 ms of
+# queue, at least 20 packets) and, beyond it, the delay and loss (netem);
+# KBIT 0: no tbf.  DEV nic (path 1): the NIC's ring and a bfifo of 100 ms
+# at KBIT above it, the NIC's rate.  The burst, 50 ms of the rate, lets tbf catch up after its timer
+# fired late: in a starved TCG guest it does, by many ms, and with 10 ms
+# two TCP flows reached under half the rate at every rate probed.  The sender's veths send no GSO bursts
+# (topology): a 64 KB burst would not fit the small queues of the low rates.
+shape() {
+	local i=$1 kbit=$2 delay=$3 loss=$4 dev=${5:-veth} burst limit
+
+	tc -n "$snd" qdisc del dev c"$i" root 2>/dev/null
+	if [ "$dev" = nic ]; then
+		limit=$((kbit * 100 / 8))
+		[ "$limit" -ge 30280 ] || limit=30280
+		tc -n "$snd" qdisc replace dev c3 root bfifo limit "$limit" ||
+			return 1
+	elif [ "$kbit" -gt 0 ]; then
+		burst=$((kbit * 50 / 8))	# bytes in 50 ms: see below
+		[ "$burst" -ge 3028 ] || burst=3028
+		limit=$((kbit * 100 / 8))
+		[ "$limit" -ge 30280 ] || limit=30280
+		tc -n "$snd" qdisc add dev c"$i" root tbf rate "${kbit}kbit" \
+			burst "$burst" limit "$limit" || return 1
+	fi
+	tc -n "$rtr" qdisc replace dev b"$i" root netem delay "${delay}ms" \
+		loss "${loss}%" limit 100000
+}
+
+# The scenarios: NAME KBIT1 KBIT2 DELAY1 DELAY2 LOSS1 HOW AMOUNT COMPETITOR
+# DEV1 (unscaled; HOW seconds or bytes; COMPETITOR - tcp udp; DEV1 path
+# 1's way out, veth or nic).
+all_scenarios() {
+	local s
+
+	echo "S1 20000 20000 20 20 0 seconds $T - veth"
+	echo "S2 20000 5000 10 60 0 seconds $T - veth"
+	echo "S3-tcp 20000 20000 20 20 0 seconds $T3 tcp veth"
+	echo "S3-udp 20000 20000 20 20 0 seconds $T3 udp veth"
+	echo "S3-bql 20000 20000 20 20 0 seconds $T3 udp nic"
+	echo "S4 20000 20000 20 20 0 seconds $T4 - veth"
+	echo "S5 20000 20000 20 20 0.5 seconds $T - veth"
+	for s in $sizes; do
+		echo "D$((s / 1024))K 20000 20000 20 20 0 bytes $s - veth"
+	done
+}
+
+# The scenarios of this run: TW_QA_SCENARIOS's, and none through the NIC
+# when it is missing (nic_ok empty).
+scenarios() {
+	all_scenarios | awk -v only=" ${TW_QA_SCENARIOS:-} " -v nic="$nic_ok" \
+		'(only == "  " || index(only, " " $1 " ")) && (nic || $10 != "nic")'
+}
+
+scenario() { scenarios | awk -v n="$1" '$1 == n'; }
+
+# competitor KIND KBIT SECONDS: the iperf3 command through path 1.
+competitor() {
+	case $1 in
+	tcp) echo "iperf3 -c 10.1.1.2 -p 5201 -t $3 -J" ;;
+	udp) echo "iperf3 -c 10.1.1.2 -p 5201 -u -b ${2}k -l 1400 -t $3 -J" ;;
+	esac
+}
+
+# run SCENARIO SCHED OUT: one transfer.
+run() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1
+	local args
+
+	read -r name kb1 kb2 d1 d2 loss how amount comp dev1 <<< "$(scenario "$1")"
+	kb1=$((kb1 / scale)) kb2=$((kb2 / scale))
+	path1_via "$dev1" && shape 1 "$kb1" "$d1" "$loss" "$dev1" &&
+		shape 2 "$kb2" "$d2" 0 || return 1
+	in_snd sysctl -qw net.mptcp.scheduler="$2" || return 1
+	# No run inherits another's cached ssthresh or RTT.
+	ip -n "$snd" tcp_metrics flush all 2>/dev/null
+	ip -n "$rcv" tcp_metrics flush all 2>/dev/null
+	args=(--dst 10.1.1.2 --port "$port")
+	if [ "$how" = bytes ]; then
+		args+=(--bytes $((amount / scale)))
+	else
+		args+=(--seconds "$amount")
+	fi
+	if [ "$comp" != - ]; then
+		args+=(--competitor-at "$(awk -v t="$amount" 'BEGIN { print t / 3 }')"
+		       --competitor "$(competitor "$comp" "$kb1" \
+				$(awk -v t="$amount" 'BEGIN { print int(t / 3 + 0.5) }'))")
+	fi
+	if [ "$dev1" = nic ]; then
+		args+=(--dql "$dql")
+		[ "$2" = default ] ||
+			args+=(--snapshot-at "$(awk -v t="$amount" 'BEGIN { print t / 2 }')"
+			       --snapshot "timewire -j qaware stats")
+	fi
+	timeout $((amount / 1000000 + 120)) ip netns exec "$snd" $py "$flow" send \
+		"${args[@]}" "$3" > "$3.log" 2>&1
+}
+
+# goodput LOG: the Mbit/s qa_flow.py reported (0 when the run failed).
+goodput() {
+	awk '$1 == "goodput" { g = $2 } END { print g ? g : 0 }' "$1" 2>/dev/null || echo 0
+}
+
+# tcp_mbit PORT DST: iperf3's receiver goodput of a plain TCP flow (3 s
+# measured after 1 s of slow start).
+tcp_mbit() {
+	ip netns exec "$snd" iperf3 -c "$2" -p "$1" -t 3 -O 1 -J 2>/dev/null |
+		$py -c 'import json, sys
+try:
+    print("%.2f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))
+except Exception:
+    print(0)'
+}
+
+# carries F: do two plain TCP flows at once, one per path through its
+# tbf at 20/F Mbit/s (20 ms), each reach 90 % of that rate?
+carries() {
+	local kbit=$((20000 / $1)) r1 r2
+
+	shape 1 "$kbit" 20 0 && shape 2 "$kbit" 20 0 || return 1
+	tcp_mbit 5201 10.1.1.2 > "$out/probe-$1.1" &
+	r2=$(tcp_mbit 5202 10.1.2.2)
+	wait $!
+	r1=$(cat "$out/probe-$1.1")
+	rm -f "$out/probe-$1.1"
+	probe_log+="${probe_log:+, }[$1, $r1, $r2]"
+	say "probe: two TCP flows at $((kbit / 1000)).$((kbit % 1000 / 100)) Mbit/s each: $r1 and $r2 Mbit/s"
+	awk -v a="$r1" -v b="$r2" -v r="$kbit" \
+		'BEGIN { exit !(a >= 0.9 * r / 1000 && b >= 0.9 * r / 1000) }'
+}
+
+# probe: the scale factor, the smallest of 1 2 4 8 16 the guest carries
+# (TW_QA_SCALE=N fixes it; 16 if none).
+probe() {
+	local f
+
+	if [ -n "${TW_QA_SCALE:-}" ]; then
+		scale=$TW_QA_SCALE
+		return
+	fi
+	for f in 1 2 4 8 16; do
+		scale=$f
+		carries "$f" && return
+	done
+}
+
+# nic_probe: one plain TCP flow through the NIC (path 1 as S3-bql has it,
+# alone): the path's rate, which the emulator sets, not a tbf.
+nic_probe() {
+	path1_via nic && shape 1 $((20000 / scale)) 20 0 nic || return 1
+	nic_mbit=$(tcp_mbit 5201 10.1.1.2)
+	nic_driver=$(basename "$(in_snd readlink /sys/class/net/c3/device/driver)")
+	path1_via veth
+	say "NIC path: one TCP flow at $nic_mbit Mbit/s, DQL limit $(in_snd cat "$dql/limit") bytes"
+	awk -v r="$nic_mbit" 'BEGIN { exit !(r > 0) }'
+}
+
+write_meta() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 first=1
+
+	{
+		echo "{\"mode\": \"$mode\", \"subset\": $subset, \"seed\": $seed, \"rounds\": $rounds,"
+		echo " \"scale\": $scale, \"probe\": [$probe_log],"
+		echo " \"schedulers\": \"$scheds\", \"params\": \"$qa_params\","
+		echo " \"sample_interval\": 0.1,"
+		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2, \"10.0.3.1\": 1},"
+		[ -n "$nic_mbit" ] &&
+			echo " \"nic\": {\"mbit\": $nic_mbit, \"driver\": \"$nic_driver\"},"
+		echo " \"scenarios\": {"
+		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp dev1; do
+			[ $first -eq 1 ] || echo ","
+			first=0
+			[ "$how" = bytes ] && amount=$((amount / scale))
+			printf '  "%s": {"kbit": [%d, %d], "delay_ms": [%s, %s], "loss": [%s, 0], "%s": %s, "competitor": "%s", "path1": "%s"}' \
+				"$name" $((kb1 / scale)) $((kb2 / scale)) "$d1" "$d2" "$loss" \
+				"$how" "$amount" "$comp" "$dev1"
+		done
+		echo "},"
+		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc),"
+		echo " \"commit\": \"$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)\","
+		echo " \"date\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}"
+	} > "$out/bench.json"
+}
+
+[ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
+for c in ip tc ethtool iperf3 $py; do
+	command -v "$c" >/dev/null || tap_skip_all "$c not installed"
+done
+[ -r /proc/sys/net/mptcp/available_schedulers ] ||
+	tap_skip_all "kernel without the MPTCP scheduler API"
+[ -f "$ko" ] || { echo "Bail out! $ko not built"; exit "$KSFT_FAIL"; }
+command -v timewire >/dev/null || { echo "Bail out! timewire not built"; exit "$KSFT_FAIL"; }
+! loaded || tap_skip_all "mptcp_qaware is loaded already"
+
+mark=$(tw_kmsg_mark)
+tap_plan 8
+rm -rf "$out" "$progress"
+mkdir -p "$out/runs" "$out/warmup" || exit 1
+tap_ok "mptcp_qaware loads (timewire qaware load)" \
+	timewire qaware load ko "$ko" params "$qa_params"
+loaded && loaded=1
+tap_ok "three namespaces, two paths" topology
+# The NIC with BQL, when a scenario of this run needs it; without it those
+# scenarios are left out and this line fails.
+nic_ok=1
+if scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
+	nic_ok=
+	nicpair_find && nic_path && nic_ok=1
+	tap_result $((nic_ok != 1)) "path 1's NIC with BQL${nicpair_why:+ ($nicpair_why)}"
+else
+	tap_ok "path 1's NIC with BQL: not needed by this run's scenarios" true
+fi
+ip netns exec "$rcv" $py "$flow" recv "$port" > "$out/receiver.log" 2>&1 &
+receiver=$!
+ip netns exec "$rcv" iperf3 -s -p 5201 -D >/dev/null 2>&1
+ip netns exec "$rcv" iperf3 -s -p 5202 -D >/dev/null 2>&1
+sleep 1
+say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
+
+scale=1 probe_log=
+probe
+tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
+say "scale factor $scale: rates and sizes / $scale"
+if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
+	nic_probe || say "NIC path: the probe carried nothing"
+fi
+write_meta
+
+# SF: the upstream simult_flows.sh with each scheduler but redundant
+# (it copies every byte to both paths, and the script's bounds assume the
+# paths' summed rate): in a full run, or when TW_QA_SCENARIOS names SF.
+simult_wanted() {
+	if [ -n "${TW_QA_SCENARIOS:-}" ]; then
+		[[ " $TW_QA_SCENARIOS " == *" SF "* ]]
+	else
+		[ "$mode" = full ]
+	fi
+}
+
+simult_flows() {
+	local s failed=0
+
+	mkdir -p "$out/simult" || return 1
+	simult_runs=0 simult_n=0
+	for s in $scheds; do
+		[ "$s" = redundant ] && continue
+		simult_n=$((simult_n + 1))
+		TW_MPTCP_SCHEDULERS=$s "$TW_ROOT/tests/mptcp-peer/upstream.sh" \
+			--schedulers simult_flows.sh > "$out/simult/$s.txt" 2>&1 ||
+			failed=$((failed + 1))
+		# a run that got through has the script's own plan, a skip not
+		grep -q '^1\.\.[1-9]' "$out/simult/$s.txt" &&
+			simult_runs=$((simult_runs + 1))
+		say "SF $s: $(grep -c '^not ok [0-9]* - simult_flows' "$out/simult/$s.txt") of $(grep -c '^\(not \)\?ok [0-9]* - simult_flows' "$out/simult/$s.txt") cases not ok"
+	done
+	say "SF: simult_flows.sh with $simult_n schedulers, $failed exited non-zero"
+}
+
+# The warm-up: the run's first scenario (S1 unless a subset leaves it out).
+warm=$(scenarios | awk 'NR == 1 { print $1 }')
+if [ -n "$warm" ]; then
+	run "$warm" default "$out/warmup/$warm-default.json"
+	say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
+fi
+
+pairs() {
+	local sc s
+
+	for sc in $(scenarios | awk '{ print $1 }'); do
+		for s in $scheds; do echo "$sc/$s"; done
+	done
+}
+total=$((rounds * $(pairs | wc -l)))
+done_n=0 failed=0 start=$(date +%s)
+for r in $(seq "$rounds"); do
+	for p in $(pairs | shuffle $((seed + r))); do
+		sc=${p%/*} s=${p#*/}
+		f=$out/runs/$r-$sc-$s.json
+		done_n=$((done_n + 1))
+		if run "$sc" "$s" "$f"; then
+			say "[$done_n/$total] round $r $sc $s: $(goodput "$f.log") Mbit/s"
+		else
+			failed=$((failed + 1))
+			say "[$done_n/$total] round $r $sc $s: FAILED ($(tail -n 1 "$f.log" 2>/dev/null))"
+		fi
+	done
+done
+say "$done_n runs in $(( $(date +%s) - start )) s, $failed failed"
+if simult_wanted; then
+	simult_flows
+	tap_ok "simult_flows.sh ran its cases with every scheduler but redundant" \
+		test "$simult_runs" -eq "$simult_n" -a "$simult_n" -gt 0
+else
+	tap_ok "simult_flows.sh: not in this run's scenarios" true
+fi
+tap_result $((failed > 0)) "every run completed ($failed of $done_n failed)"
+tap_ok "each completed run left its record" \
+	test "$(find "$out/runs" -name '*.json' | wc -l)" -ge $((done_n - failed))
+tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
+tap_done

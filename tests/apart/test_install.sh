@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install and make install-bench, each into a DESTDIR of its own.
+# The product's is timewire, its man pages (section 8, one per module of
+# the registry) and its completion, and nothing named tw-*.  The
+# experiment's is every program the bench Makefile lists (make -C bench
+# programs: the one list), each with its page in section 1, the
+# analysers' module beside them, and nothing of the product; every tw-*
+# program of bench/ is on that list but one the build said it skipped.
+# The analysers run from where they were installed.
+#
+# Prints TAP; exit 0 pass, 1 fail, 4 skip.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$root/tests/lib/tap.sh"
+
+command -v make >/dev/null || tap_skip_all "make not installed"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=/usr/local
+prod=$tmp/product
+exp=$tmp/bench
+
+# install_to TARGET DESTDIR: the top Makefile's TARGET, its output kept.
+install_to() {
+	make -C "$root" "$1" DESTDIR="$2" PREFIX="$prefix" > "$tmp/$1.log" 2>&1 ||
+		{ tail -n 20 "$tmp/$1.log" | sed 's/^/# /'; return 1; }
+}
+
+# files DIR: every file and link below DIR, relative to it.
+files() {
+	(cd "$1" && find . \( -type f -o -type l \) -printf '%P\n' | sort)
+}
+
+tap_plan 7
+
+tap_ok "make install DESTDIR=... PREFIX=$prefix" install_to install "$prod"
+tap_ok "make install-bench DESTDIR=... PREFIX=$prefix" \
+	install_to install-bench "$exp"
+
+# --- the product ----------------------------------------------------------------
+families=$("$root/scripts/modules.sh" families) || exit 1
+product_whole() {
+	local f bad=0
+	[ -x "$prod$prefix/bin/timewire" ] || { bad=1; tap_diag "no bin/timewire"; }
+	"$prod$prefix/bin/timewire" version >/dev/null || bad=1
+	for f in timewire $(printf 'timewire-%s ' $families); do
+		[ -f "$prod$prefix/share/man/man8/$f.8" ] ||
+			{ bad=1; tap_diag "no man8/$f.8"; }
+	done
+	[ -f "$prod$prefix/share/bash-completion/completions/timewire" ] ||
+		{ bad=1; tap_diag "no completion for timewire"; }
+	return $bad
+}
+tap_ok "the product's install: timewire, a page for it and each module, its completion" \
+	product_whole
+files "$prod" > "$tmp/product.files"
+tap_ok "the product's install holds no tw-* file, no twbench, no page outside section 8" \
+	eval '! grep -E "(^|/)(tw-|twbench)|/man[1-79]/" "$tmp/product.files" |
+	      sed "s/^/# not the product'\''s: /" | grep .'
+
+# --- the experiment ---------------------------------------------------------------
+make -s -C "$root/bench" programs > "$tmp/programs" 2> "$tmp/programs.err"
+# Each program of bench/: a tw-*.c with its main, or a tw-* script.
+find "$root/bench" -mindepth 2 -maxdepth 2 -name 'tw-*' ! -name '*.*' -type f \
+	-exec sh -c 'head -c 2 "$1" | grep -q "#!"' _ {} \; -printf '%f\n' > "$tmp/sources"
+find "$root/bench" -mindepth 2 -maxdepth 2 -name 'tw-*.c' -printf '%f\n' |
+	sed 's/\.c$//' >> "$tmp/sources"
+bench_listed() {
+	local p bad=0
+	[ -s "$tmp/programs" ] || { tap_diag "make -C bench programs lists nothing"; return 1; }
+	while read -r p; do
+		grep -qx "$p" "$tmp/programs" && continue
+		grep -q "^$p not built" "$tmp/install-bench.log" && continue
+		bad=1
+		tap_diag "$p is in bench/ but not on the bench Makefile's list"
+	done < "$tmp/sources"
+	return $bad
+}
+tap_ok "every tw-* program of bench/ is on the bench Makefile's list, or said skipped" \
+	bench_listed
+bench_whole() {
+	local p bad=0
+	while read -r p; do
+		[ -x "$exp$prefix/bin/$p" ] || { bad=1; tap_diag "no bin/$p"; }
+		[ -f "$exp$prefix/share/man/man1/$p.1" ] ||
+			{ bad=1; tap_diag "no man1/$p.1"; }
+	done < "$tmp/programs"
+	[ -f "$exp$prefix/bin/twbench.py" ] || { bad=1; tap_diag "no bin/twbench.py"; }
+	files "$exp" | grep -E "(^|/)timewire|/man8/" | sed 's/^/# the product'\''s: /' |
+		grep . && bad=1
+	return $bad
+}
+tap_ok "the bench's install: each listed program and its page (man1), twbench.py, nothing of the product" \
+	bench_whole
+# An analyser imports the module it shares with the others from its own
+# directory: there once installed.
+analysers_run() {
+	local s n=0
+	for s in "$exp$prefix"/bin/tw-*-analyze; do
+		"$s" --help >/dev/null || { tap_diag "${s##*/} --help failed"; return 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -eq "$(grep -c -- '-analyze$' "$tmp/programs")" ]
+}
+tap_ok "every installed analyser runs from the install" analysers_run
+
+tap_done
