@@ -52,7 +52,7 @@ refused() {
 	tap_ok "$1" test "$got" = "status 2"
 }
 
-tap_plan 15
+tap_plan 16
 
 is "topo_ns: each namespace made with lo up, deleted at exit" \
 	'topo_ns twa twb' "ip netns add twa
@@ -104,6 +104,12 @@ is "topo_veth: both ends in one namespace" \
 	'topo_veth twa s0 twa f0' "ip link add s0 netns twa type veth peer name f0 netns twa
 ip -n twa link set dev s0 up
 ip -n twa link set dev f0 up
+status 0"
+is "topo_veth: both ends here, the pair deleted at exit" \
+	'topo_veth - twa - twb' "ip link add twa type veth peer name twb
+ip link set dev twa up
+ip link set dev twb up
+ip link del dev twa
 status 0"
 refused "topo_veth: three arguments refused" 'topo_veth twa s0 twb'
 refused "topo_veth: an option it does not know refused" 'topo_veth twa s0 twb f0 mtu 9000'

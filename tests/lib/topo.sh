@@ -3,8 +3,8 @@
 # The network a guest test runs on: namespaces, the links that join them
 # (veth pairs, VLANs, the emulator's NIC pair) and the two-path MPTCP
 # topology of the qaware tests and benchmark.  What it makes it removes at
-# exit: the first namespace sets "trap topo_cleanup EXIT" unless the program
-# has an EXIT trap already, whose handler then calls topo_cleanup.  NS "-"
+# exit: it sets "trap topo_cleanup EXIT" unless the program has an EXIT
+# trap already, whose handler then calls topo_cleanup.  NS "-"
 # is the initial namespace.  Bad arguments: a usage line on stderr, status 2.
 #
 #   topo_ns NAME...                       new namespaces, lo up
@@ -52,13 +52,16 @@ topo_ns() {
 		"" | - | */*) topo_usage "topo_ns NAME... (not '$ns')"; return ;;
 		esac
 	done
-	[ -n "$(trap -p EXIT)" ] || trap topo_cleanup EXIT
+	topo_trap
 	for ns; do
 		ip netns add "$ns" || return 1
 		topo_namespaces+=("$ns")
 		ip -n "$ns" link set dev lo up || return 1
 	done
 }
+
+# The cleanup at exit, unless the program has a handler of its own.
+topo_trap() { [ -n "$(trap -p EXIT)" ] || trap topo_cleanup EXIT; }
 
 topo_cleanup() {
 	local dev ns
@@ -135,6 +138,7 @@ topo_veth() {
 	elif [ "$ns2" = - ]; then
 		topo_links+=("$dev2")
 	fi
+	topo_trap
 	topo_ends_up "$ns1" "$dev1" "$ns2" "$dev2"
 }
 
