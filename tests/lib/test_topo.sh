@@ -4,8 +4,11 @@
 # stand-ins that log their command lines (and fail one that matches
 # $STUB_FAIL), so each case compares the commands the library ran, its
 # cleanup at exit included, with the ones it must run.  Bad arguments run
-# nothing.
+# nothing.  Then the rule it exists for: no test program under tests/
+# makes a namespace or a veth by hand, and one with an EXIT trap of its
+# own that makes them through topo.sh calls topo_cleanup.
 here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$here/.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$here/tap.sh"
 
@@ -52,7 +55,39 @@ refused() {
 	tap_ok "$1" test "$got" = "status 2"
 }
 
-tap_plan 16
+# Test programs that make a namespace or a veth without topo.sh.
+by_hand() {
+	grep -rlE --include='*.sh' 'netns add|type veth' "$tests" |
+		grep -vE "^$tests/lib/(topo|test_topo)\.sh$"
+}
+
+# Functions that make namespaces or veths: topo.sh's and those of the
+# suites' sourced libraries (no #! line) that call them (omw_veth).
+makers() {
+	local f
+
+	echo "topo_ns topo_veth topo_nicpair topo_mptcp"
+	while read -r f; do
+		head -n 1 "$f" | grep -q '^#!' && continue
+		awk '/^[a-z_0-9]+\(\) *\{/ { f = $1; sub(/\(\).*/, "", f) }
+			f && /(^|[^a-z_])topo_(ns|veth|nicpair|mptcp) / { print f; f = "" }
+			/^}/ { f = "" }' "$f"
+	done < <(find "$tests" -name '*.sh' ! -path "$tests/lib/topo.sh")
+}
+
+# Programs with an EXIT trap of their own that make namespaces or veths
+# and never call topo_cleanup.
+leaky() {
+	local re f
+
+	re=$(makers | tr ' ' '\n' | sort -u | paste -sd '|')
+	for f in $(grep -rlE --include='*.sh' '^[[:space:]]*trap [^-].* EXIT' "$tests"); do
+		[ "$f" = "$here/test_topo.sh" ] && continue
+		grep -qE "(^|[^a-z_])($re)( |;|$)" "$f" && ! grep -q topo_cleanup "$f" && echo "$f"
+	done
+}
+
+tap_plan 18
 
 is "topo_ns: each namespace made with lo up, deleted at exit" \
 	'topo_ns twa twb' "ip netns add twa
@@ -214,4 +249,11 @@ refused "topo_mptcp: an unknown option, a lone delay and VLAN x refused" \
 	'topo_mptcp qc qs fast || [ $? -ne 2 ] || topo_mptcp qc qs delay 10 ||
 	 [ $? -ne 2 ] || topo_mptcp qc qs vlan x; exit $?'
 
+
+hand=$(by_hand)
+[ -z "$hand" ] || echo "$hand" | sed 's/^/# by hand: /'
+tap_ok "no test program makes a namespace or a veth by hand" test -z "$hand"
+leaks=$(leaky)
+[ -z "$leaks" ] || echo "$leaks" | sed 's/^/# no topo_cleanup: /'
+tap_ok "programs with an EXIT trap of their own call topo_cleanup" test -z "$leaks"
 tap_done
