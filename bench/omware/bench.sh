@@ -45,6 +45,8 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 . "$TW_ROOT/tests/lib/tap.sh"
 # shellcheck source=bench/lib/bench.sh
 . "$TW_ROOT/bench/lib/bench.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$TW_ROOT/tests/lib/topo.sh"
 
 # The etf delta, fixed before the run (us): etf gets txtime = time + delta
 # and so releases at the time whatever the delta; a larger delta only
@@ -117,34 +119,22 @@ cleanup() {
 	stop_load
 	# The observers go last: they hold the timestamping sockets.
 	stop_observers
-	ip netns pids "$NS_R" 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns pids "$NS_S" 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns del "$NS_S" 2>/dev/null
-	ip netns del "$NS_R" 2>/dev/null
+	topo_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 setup() {
 	cleanup
-	ip netns add "$NS_S" && ip netns add "$NS_R" || return 1
-	ip -n "$NS_S" link add tws0 address 02:74:77:00:00:01 type veth \
-		peer name twr0 address 02:74:77:00:00:02 netns "$NS_R" || return 1
-	ip -n "$NS_S" link add twxs type veth peer name twxr netns "$NS_R" ||
-		return 1
-	ip -n "$NS_S" addr add 10.77.0.1/24 dev tws0 &&
-	ip -n "$NS_R" addr add 10.77.0.2/24 dev twr0 &&
-	ip -n "$NS_S" addr add 10.78.0.1/24 dev twxs &&
-	ip -n "$NS_R" addr add 10.78.0.2/24 dev twxr || return 1
+	ip netns del "$NS_S" 2>/dev/null	# a killed run's
+	ip netns del "$NS_R" 2>/dev/null
+	topo_ns "$NS_S" "$NS_R" || return 1
 	# No IPv6 chatter (router solicitations, DAD) on the link under test.
 	ip netns exec "$NS_S" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip netns exec "$NS_R" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	local ns
-	for ns in "$NS_S" "$NS_R"; do
-		ip -n "$ns" link set lo up || return 1
-	done
-	ip -n "$NS_S" link set tws0 up && ip -n "$NS_R" link set twr0 up &&
-	ip -n "$NS_S" link set twxs up && ip -n "$NS_R" link set twxr up
+	topo_veth "$NS_S" tws0 "$NS_R" twr0 addr 10.77.0.1/24 10.77.0.2/24 \
+		mac 02:74:77:00:00:01 02:74:77:00:00:02 noipv6 &&
+	topo_veth "$NS_S" twxs "$NS_R" twxr addr 10.78.0.1/24 10.78.0.2/24 noipv6
 }
 
 # observe NS NAME TW-OMWARE-RX-ARGS...: a tw-omware-rx for the whole run;

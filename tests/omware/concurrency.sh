@@ -18,8 +18,7 @@ N=2000
 tmp=$(mktemp -d)
 
 cleanup() {
-	omw_veth_del owc1 "owc-$$-1"
-	omw_veth_del owc2 "owc-$$-2"
+	topo_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

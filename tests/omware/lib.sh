@@ -37,22 +37,17 @@ omw_wait() {
 	done
 }
 
-# omw_veth DEV NS PEER [ID]: DEV here, PEER in a new namespace NS.
+# The network (topo_ns, topo_veth; topo_cleanup removes it).
+# shellcheck source=tests/lib/topo.sh
+. "$here/../lib/topo.sh"
+
+# omw_veth DEV NS PEER [ID]: DEV here, PEER in a new namespace NS, their
+# MAC addresses after ID; no IPv6 chatter on the link under test.
 omw_veth() {
-	local id=${4:-1}
+	local mac
 
-	ip netns add "$2" || return 1
-	ip link add "$1" address "02:6f:77:01:$(printf %02x "$id"):01" type veth \
-		peer name "$3" address "02:6f:77:01:$(printf %02x "$id"):02" netns "$2" || return 1
-	# no IPv6 chatter on the link under test
-	echo 1 > "/proc/sys/net/ipv6/conf/$1/disable_ipv6" 2>/dev/null
-	ip link set "$1" up && ip -n "$2" link set "$3" up
-}
-
-omw_veth_del() {	# omw_veth_del DEV NS
-	ip link del "$1" 2>/dev/null
-	ip netns del "$2" 2>/dev/null
-	return 0
+	mac=02:6f:77:01:$(printf %02x "${4:-1}")
+	topo_ns "$2" && topo_veth - "$1" "$2" "$3" mac "$mac:01" "$mac:02" noipv6
 }
 
 # The kernel log checks: tw_kmsg_mark, tw_kmsg_clean, tw_kmemleak.

@@ -28,7 +28,7 @@ holder=
 
 cleanup() {
 	[ -n "$holder" ] && omw_kill "$holder"
-	omw_veth_del "$dev" "$ns"
+	topo_cleanup
 	grep -q '^omware ' /proc/modules || insmod "$OMW_KO" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -82,7 +82,7 @@ tap_ok "device: the owner outlives its session" kill -0 "$holder"
 omw_kill "$holder"
 holder=
 tap_ok "device: kernel log clean" tw_kmsg_clean "$mark"
-ip netns del "$ns" 2>/dev/null
+topo_cleanup
 omw_veth "$dev" "$ns" "$peer" 1 || { echo "Bail out! cannot recreate the veth pair"; exit "$KSFT_FAIL"; }
 
 # c) module removed under a live session

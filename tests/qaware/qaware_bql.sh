@@ -5,7 +5,7 @@
 # qdisc: shown on a driver with BQL.  Two paths from a client namespace to
 # a server namespace:
 #
-#   path 1  a NIC pair (tests/lib/nicpair.sh: virtio-net, BQL, transmitting
+#   path 1  a NIC pair (tests/lib/topo.sh: virtio-net, BQL, transmitting
 #           on a timer at some 15-20 Mbit/s), DQL's limit_max at 3000
 #           bytes (three frames in the ring); the client's egress a prio
 #           qdisc, TCP in band 1, a UDP filler in band 2; the server's side
@@ -36,20 +36,19 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
-. "$here/../lib/nicpair.sh"
 . "$here/qaware_lib.sh"
 
 qa_preflight
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 command -v tc >/dev/null || tap_skip_all "tc (iproute2) not installed"
-nicpair_find || tap_skip_all "$nicpair_why"
+topo_nicpair_find || tap_skip_all "$topo_nicpair_why"
 
 mode=${1:-nic}
 cli=qbc-$$
 srv=qbs-$$
-# path 1's device in each namespace: the NIC, or a VLAN on it
-dev1=c1 sdev1=s1
-[ "$mode" = vlan ] && dev1=c1.10 sdev1=s1.10
+# path 1's device in the client namespace: the NIC, or a VLAN on it
+dev1=c1 vlan=()
+[ "$mode" = vlan ] && dev1=c1.10 vlan=(vlan 10)
 size=$((3 * 1024 * 1024))
 qsrc=/sys/module/mptcp_qaware/parameters/queue_source
 dql=/sys/class/net/c1/queues/tx-0/byte_queue_limits
@@ -61,8 +60,7 @@ out=$(mktemp -d)
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null
 	[ -n "$flood" ] && kill "$flood" 2>/dev/null
-	ip netns del "$cli" 2>/dev/null
-	ip netns del "$srv" 2>/dev/null
+	topo_cleanup
 	qa_loaded && qa_unload 2>/dev/null
 	rm -rf "$out"
 }
@@ -77,27 +75,9 @@ nic_egress() {
 }
 
 topology() {
-	ip netns add "$cli" && ip netns add "$srv" &&
-	nicpair_split "$cli" c1 "$srv" s1 &&
-	ip link add c2 netns "$cli" type veth peer name s2 netns "$srv" &&
-	ip -n "$cli" link set c2 up && ip -n "$srv" link set s2 up || return 1
-	if [ "$mode" = vlan ]; then
-		ip -n "$cli" link add link c1 name c1.10 type vlan id 10 &&
-		ip -n "$srv" link add link s1 name s1.10 type vlan id 10 &&
-		ip -n "$cli" link set c1.10 up && ip -n "$srv" link set s1.10 up ||
-			return 1
-	fi
-	ip -n "$cli" addr add 10.0.1.1/24 dev "$dev1" &&
-	ip -n "$srv" addr add 10.0.1.2/24 dev "$sdev1" &&
-	ip -n "$cli" addr add 10.0.2.1/24 dev c2 &&
-	ip -n "$srv" addr add 10.0.2.2/24 dev s2 || return 1
+	topo_mptcp "$cli" "$srv" nic "${vlan[@]}" delay 5 15 &&
 	nic_egress &&
-	ip netns exec "$cli" sh -c "echo 3000 > $dql/limit_max" &&
-	tc -n "$srv" qdisc add dev "$sdev1" root netem delay 5ms limit 1000 &&
-	tc -n "$srv" qdisc add dev s2 root netem delay 15ms limit 1000 &&
-	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
-	ip -n "$cli" mptcp limits set subflows 2 add_addr_accepted 2 &&
-	ip -n "$srv" mptcp endpoint add 10.0.2.2 dev s2 signal
+	ip netns exec "$cli" sh -c "echo 3000 > $dql/limit_max"
 }
 
 # band BAND FIELD: the Sent bytes ("sent") or backlog bytes ("backlog") of
@@ -186,7 +166,7 @@ transfer() {
 
 	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
 	flood_start
-	tap_diag "$1: filler on, NIC in flight $(nicpair_inflight "$cli" c1) bytes"
+	tap_diag "$1: filler on, NIC in flight $(topo_nicpair_inflight "$cli" c1) bytes"
 	a0=$(band 12 sent)
 	b0=$(tx_bytes c2)
 	: > "$out/server.out"
@@ -210,7 +190,7 @@ transfer() {
 
 tap_plan 7
 tap_diag "path 1 over $dev1"
-tap_diag "NIC pair: $nicpair_dev1 and $nicpair_dev2, driver $(basename "$(readlink "/sys/class/net/$nicpair_dev1/device/driver")"), virtio_net napi_tx $(cat /sys/module/virtio_net/parameters/napi_tx 2>/dev/null)"
+tap_diag "NIC pair: $topo_nicpair_dev1 and $topo_nicpair_dev2, driver $(basename "$(readlink "/sys/class/net/$topo_nicpair_dev1/device/driver")"), virtio_net napi_tx $(cat /sys/module/virtio_net/parameters/napi_tx 2>/dev/null)"
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 ip netns exec "$srv" python3 "$xfer" serve 5201 >> "$out/server.out" &

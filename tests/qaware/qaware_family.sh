@@ -35,7 +35,7 @@ tmp=$(mktemp -d)
 mark=$(tw_kmsg_mark)
 
 cleanup() {
-	ip netns del "$ns" 2>/dev/null
+	topo_cleanup
 	qa_loaded && qa_unload 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -58,7 +58,6 @@ print(json.load(sys.stdin)["scheds"][0]["decisions"])'
 rr_transfer() {
 	local server got
 
-	ip netns exec "$ns" ip link set lo up &&
 	ip netns exec "$ns" sysctl -qw net.mptcp.scheduler=rr || return 1
 	ip netns exec "$ns" python3 "$xfer" serve 5301 > "$tmp/serve.out" &
 	server=$!
@@ -95,7 +94,7 @@ for s in json.load(open(sys.argv[1]))[\"scheds\"]:
 first=$(qa_param_counts | awk 'NR == 1 { print $1 }')
 tap_ok "show $first: that one only" \
 	eval 'test "$(timewire qaware show "$first" | awk "{ print \$1 }")" = "$first"'
-ip netns add "$ns"
+topo_ns "$ns"
 tap_ok "show from another network namespace: the same schedulers" \
 	eval 'diff <(ip netns exec "$ns" timewire qaware show | awk "{ print \$1 }") \
 		   <(qa_param_counts | awk "{ print \$1 }")'

@@ -66,3 +66,6 @@ qa_wait_held() {
 # The kernel log checks: tw_kmsg_mark, tw_kmsg_since, tw_kmsg_clean.
 # shellcheck source=tests/lib/kmsg.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/kmsg.sh"
+# The network: topo_ns, topo_mptcp, topo_nicpair_find, topo_cleanup.
+# shellcheck source=tests/lib/topo.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/topo.sh"

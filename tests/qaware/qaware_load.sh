@@ -37,6 +37,7 @@ holder=
 
 cleanup() {
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	topo_cleanup
 	qa_loaded && qa_unload 2>/dev/null
 }
 trap cleanup EXIT
@@ -88,7 +89,7 @@ tap_ok "its seven schedulers listed after the kernel's default" \
 
 # A socket of its own namespace, with rr selected, pins the module.
 ns=qal-$$
-ip netns add "$ns"
+topo_ns "$ns"
 ip netns exec "$ns" sysctl -qw net.mptcp.scheduler=rr
 fifo=$(mktemp -u)
 mkfifo "$fifo"

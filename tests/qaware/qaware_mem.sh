@@ -53,7 +53,7 @@ mounted=
 cleanup() {
 	exec 3>&- 2>/dev/null
 	sysctl -qw fs.file-max="$file_max"
-	ip netns del "$ns" 2>/dev/null
+	topo_cleanup
 	[ -n "$cgroot" ] && rmdir "$cgroot"/qam-* 2>/dev/null
 	[ -n "$mounted" ] && umount "$mounted" 2>/dev/null
 	qa_loaded && qa_unload 2>/dev/null
@@ -160,7 +160,7 @@ file_max=$(sysctl -n fs.file-max)
 
 tap_plan 14
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
-ip netns add "$ns" && in_ns ip link set lo up || tap_diag "no namespace"
+topo_ns "$ns" || tap_diag "no namespace"
 
 idle_run default
 d1000=$per1000
@@ -215,7 +215,7 @@ tap_ok "max_conns 10: the others' decisions are made without state" \
 	test "$(conns_param stateless)" -gt "$s0"
 
 ip netns del "$ns"
-ip netns add "$ns" && in_ns ip link set lo up && set_sched qaware ||
+topo_ns "$ns" && set_sched qaware ||
 	tap_diag "no namespace"
 hold in_ns "$socks" relisten && relisten_ok=1 || relisten_ok=0
 nlisted=$(listed)

@@ -74,8 +74,7 @@ server=
 
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null
-	ip netns del "$cli" 2>/dev/null
-	ip netns del "$srv" 2>/dev/null
+	topo_cleanup
 	qa_loaded && qa_unload 2>/dev/null
 }
 trap cleanup EXIT
@@ -89,20 +88,7 @@ egress() {
 }
 
 topology() {
-	local i
-	ip netns add "$cli" && ip netns add "$srv" || return 1
-	for i in 1 2; do
-		ip link add c$i netns "$cli" type veth peer name s$i netns "$srv" &&
-		ip -n "$cli" addr add 10.0.$i.1/24 dev c$i &&
-		ip -n "$srv" addr add 10.0.$i.2/24 dev s$i &&
-		ip -n "$cli" link set c$i up && ip -n "$srv" link set s$i up &&
-		egress c$i "$cli" &&
-		tc -n "$srv" qdisc add dev s$i root netem delay $((10 * i))ms limit 1000 ||
-			return 1
-	done
-	ip -n "$srv" mptcp limits set subflows 2 add_addr_accepted 0 &&
-	ip -n "$cli" mptcp limits set subflows 2 add_addr_accepted 2 &&
-	ip -n "$srv" mptcp endpoint add 10.0.2.2 dev s2 signal
+	topo_mptcp "$cli" "$srv" delay 10 20 && egress c1 "$cli" && egress c2 "$cli"
 }
 
 # Park ~1.4 MB of UDP in band 2 of path 1's egress: it drains at 8 kbit/s.

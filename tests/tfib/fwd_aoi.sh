@@ -33,6 +33,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/topo.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 TW=$TW_ROOT/userspace/timewire/timewire
@@ -64,18 +65,14 @@ fi
 	methods="$methods rcu-inline+omware rwlock-ring+omware"
 
 cleanup() {
-	ip netns del "$ns" 2>/dev/null
+	topo_cleanup
 	[ -n "$out" ] && [ -z "${TW_AOI_KEEP:-}" ] && rm -rf "$out"
 }
 trap cleanup EXIT
 
 in_ns() { ip netns exec "$ns" "$@"; }
 
-topology() {
-	ip netns add "$ns" &&
-	ip -n "$ns" link add s0 type veth peer name f0 &&
-	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up
-}
+topology() { topo_ns "$ns" && topo_veth "$ns" s0 "$ns" f0; }
 
 # run_dir METHOD: where bench leaves the method's run.
 run_dir() {

@@ -23,6 +23,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/topo.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 tw=${TW_CLI:-$TW_ROOT/userspace/timewire/timewire}
@@ -38,12 +39,6 @@ command -v jq >/dev/null || tap_skip_all "jq not installed"
 [ -x "$tw" ] || { echo "Bail out! no timewire CLI at $tw"; exit "$KSFT_FAIL"; }
 "$tw" tfib show >/dev/null 2>&1 || tap_skip_all "the tfib module is not loaded"
 
-cleanup() {
-	ip netns del "$ns_src" 2>/dev/null
-	ip netns del "$ns_fwd" 2>/dev/null
-	ip netns del "$ns_mv" 2>/dev/null
-}
-trap cleanup EXIT
 
 in_src() { ip netns exec "$ns_src" "$@"; }
 in_fwd() { ip netns exec "$ns_fwd" "$@"; }
@@ -51,20 +46,18 @@ tfib() { in_fwd "$tw" tfib "$@"; }
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
 topology() {
-	local nsf="ip -n $ns_fwd" nss="ip -n $ns_src"
+	local nsf="ip -n $ns_fwd"
 
-	ip netns add "$ns_src" && ip netns add "$ns_fwd" &&
-	ip netns add "$ns_mv" &&
-	$nss link add s0 type veth peer name f0 netns "$ns_fwd" &&
-	$nss link add s1 type veth peer name f1 netns "$ns_fwd" &&
-	$nss link add link s0 name s0.100 type vlan id 100 &&
-	$nsf link add link f0 name f0.100 type vlan id 100 &&
+	topo_ns "$ns_src" "$ns_fwd" "$ns_mv" &&
+	topo_veth "$ns_src" s0 "$ns_fwd" f0 &&
+	topo_veth "$ns_src" s1 "$ns_fwd" f1 &&
+	topo_vlan "$ns_src" s0 100 && topo_vlan "$ns_fwd" f0 100 &&
 	$nsf link add link f0 name mv0 type macvlan mode bridge &&
 	$nsf link set mv0 netns "$ns_mv" &&
 	$nsf link add bond0 type bond mode active-backup &&
-	$nsf link set f1 master bond0 &&
-	for d in s0 s0.100 s1; do $nss link set "$d" up || return 1; done &&
-	for d in f0 f0.100 f1 bond0; do $nsf link set "$d" up || return 1; done &&
+	# a bond takes no device that is up
+	$nsf link set f1 down && $nsf link set f1 master bond0 &&
+	$nsf link set f1 up && $nsf link set bond0 up &&
 	ip -n "$ns_mv" link set mv0 up
 }
 

@@ -21,6 +21,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/kmsg.sh"
+. "$here/../lib/topo.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 ctl=$here/tfib_ctl
@@ -38,8 +39,7 @@ command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 [ $? -ne "$KSFT_SKIP" ] || tap_skip_all "tfib module not loaded"
 
 cleanup() {
-	ip netns del "$ns" 2>/dev/null
-	ip netns del "$ns2" 2>/dev/null
+	topo_cleanup
 	[ -n "${showf:-}" ] && rm -f "$showf"
 	grep -q '^tfib ' /proc/modules || insmod "$ko" 2>/dev/null
 	[ -n "$max_tables" ] && echo "$max_tables" > $params/max_tables
@@ -64,8 +64,7 @@ fill_ns() {
 bind_ns() {
 	local idx
 
-	ip -n "$ns" link add tfl0 type veth peer name tfl1 &&
-		ip -n "$ns" link set tfl0 up || return 1
+	topo_veth "$ns" tfl0 "$ns" tfl1 || return 1
 	idx=$(ip netns exec "$ns" cat /sys/class/net/tfl0/ifindex) || return 1
 	in_ns bind m0 "$idx"
 }
@@ -125,7 +124,7 @@ tap_plan 16
 # a) namespace deleted
 mark=$(tw_kmsg_mark)
 max_tables=$(cat $params/max_tables)
-ip netns add "$ns" || { echo "Bail out! cannot create a namespace"; exit "$KSFT_FAIL"; }
+topo_ns "$ns" || { echo "Bail out! cannot create a namespace"; exit "$KSFT_FAIL"; }
 tap_ok "netns: four full tables, one per sync mode" fill_ns
 tap_bound "netns: one bound to a veth of the namespace"
 echo 4 > $params/max_tables
@@ -138,7 +137,7 @@ tap_ok "netns: kernel log clean" tw_kmsg_clean "$mark"
 
 # b) module removed with tables in two namespaces
 mark=$(tw_kmsg_mark)
-ip netns add "$ns"
+topo_ns "$ns"
 fill_ns >/dev/null 2>&1
 tap_bound "unload: a table bound in the other namespace"
 out=$(rmmod tfib 2>&1)
@@ -156,8 +155,8 @@ tap_ok "unload: kernel log clean" tw_kmsg_clean "$mark"
 # c) bind and unbind racing the device's namespace moves
 mark=$(tw_kmsg_mark)
 showf=$(mktemp)
-ip netns add "$ns2"
-ip -n "$ns" link add tfr0 type veth peer name tfr1 && ip -n "$ns" link set tfr0 up
+topo_ns "$ns2"
+topo_veth "$ns" tfr0 "$ns" tfr1
 in_ns new r0 16 >/dev/null
 mover &
 mpid=$!

@@ -19,6 +19,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/topo.sh"
 
 TW_ROOT=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 tools=$TW_ROOT/bench/tfib
@@ -43,8 +44,7 @@ fi
 
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null
-	ip netns del "$ns_src" 2>/dev/null
-	ip netns del "$ns_fwd" 2>/dev/null
+	topo_cleanup
 	[ -n "$out" ] && rm -rf "$out"
 }
 trap cleanup EXIT
@@ -53,11 +53,7 @@ in_src() { ip netns exec "$ns_src" "$@"; }
 in_fwd() { ip netns exec "$ns_fwd" "$@"; }
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
-topology() {
-	ip netns add "$ns_src" && ip netns add "$ns_fwd" &&
-	ip -n "$ns_src" link add s0 type veth peer name f0 netns "$ns_fwd" &&
-	ip -n "$ns_src" link set s0 up && ip -n "$ns_fwd" link set f0 up
-}
+topology() { topo_ns "$ns_src" "$ns_fwd" && topo_veth "$ns_src" s0 "$ns_fwd" f0; }
 
 # The forwarder on f0 (native, the peer passing) or generic (no peer).
 attach() {	# attach native|generic [tw-tfib-xdp attach options]

@@ -143,11 +143,11 @@ else
 	accel+=("--qemu-opts=-cpu max,-cx16")
 fi
 
-# NICS=pair: two NICs with BQL joined by the emulator (tests/lib/nicpair.sh).
+# NICS=pair: two NICs with BQL joined by the emulator (tests/lib/topo.sh).
 qemu_nics=()
 if [ "$NICS" = pair ]; then
-	. "$top/tests/lib/nicpair.sh"
-	while read -r o; do qemu_nics+=("--qemu-opts=$o"); done < <(nicpair_qemu_opts)
+	. "$top/tests/lib/topo.sh"
+	while read -r o; do qemu_nics+=("--qemu-opts=$o"); done < <(topo_nicpair_qemu_opts)
 fi
 
 # The programs' settings from the caller's environment (TW_BENCH_SEED=N

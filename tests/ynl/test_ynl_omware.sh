@@ -21,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$here/../lib/tap.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$here/../lib/topo.sh"
 
 py=${YNL_PYTHON:-/usr/bin/python3}
 export YNL_NO_SCHEMA=1
@@ -49,15 +51,12 @@ registered() {
 registered || tap_skip_all "omware family not registered (module not loaded)"
 
 cleanup() {
-	ip netns del "$ns" 2>/dev/null
-	ip netns del "$ns2" 2>/dev/null
+	topo_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-ip netns add "$ns" && ip netns add "$ns2" &&
-	ip -n "$ns" link add veth0 type veth peer name veth1 &&
-	ip -n "$ns" link set veth0 up && ip -n "$ns" link set veth1 up ||
+topo_ns "$ns" "$ns2" && topo_veth "$ns" veth0 "$ns" veth1 ||
 	tap_skip_all "cannot create the network namespaces"
 
 ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }

@@ -14,6 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TW_ROOT:-$(cd "$here/../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$here/../lib/tap.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$here/../lib/topo.sh"
 
 py=${YNL_PYTHON:-/usr/bin/python3}
 export YNL_NO_SCHEMA=1
@@ -35,11 +37,11 @@ command -v jq >/dev/null || tap_skip_all "no jq (apt install jq)"
 [ -d /sys/module/tfib ] || tap_skip_all "tfib module not loaded"
 
 cleanup() {
-	ip netns del "$ns" 2>/dev/null
+	topo_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-ip netns add "$ns" || tap_skip_all "cannot create a network namespace"
+topo_ns "$ns" || tap_skip_all "cannot create a network namespace"
 
 ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }
 

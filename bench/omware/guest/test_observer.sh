@@ -19,6 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$here/../../lib/tap.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$here/../../lib/topo.sh"
 
 RX=$root/bench/omware/tw-omware-rx
 SEND=$here/send_probes.py
@@ -43,19 +45,14 @@ cleanup() {
 
 	for p in $pids; do kill -CONT "$p" 2>/dev/null; kill -INT "$p" 2>/dev/null; done
 	for p in $pids; do wait "$p" 2>/dev/null; done
-	ip netns del two-a 2>/dev/null
-	ip netns del two-b 2>/dev/null
+	topo_cleanup
 	rm -rf "$t"
 }
 trap cleanup EXIT
 
 setup() {
-	ip netns add two-a && ip netns add two-b &&
-	ip -n two-a link add twoa type veth peer name twob netns two-b &&
-	ip -n two-a addr add 10.79.0.1/24 dev twoa &&
-	ip -n two-b addr add 10.79.0.2/24 dev twob &&
-	ip -n two-a link set twoa up && ip -n two-b link set twob up &&
-	ip -n two-a link set lo up && ip -n two-b link set lo up
+	topo_ns two-a two-b &&
+		topo_veth two-a twoa two-b twob addr 10.79.0.1/24 10.79.0.2/24
 }
 
 # start NS READY ARGS...: a tw-omware-rx in NS, waited for until it

@@ -15,7 +15,7 @@
 # subflow per path, scheduled by the sender's net.mptcp.scheduler.
 #
 # Path 1 can instead leave the sender through a NIC with BQL
-# (tests/lib/nicpair.sh: sender c3 10.0.3.1 - router a3 10.0.3.2, the
+# (tests/lib/topo.sh: sender c3 10.0.3.1 - router a3 10.0.3.2, the
 # suite boots with NICS=pair): its local queue is then the device's ring,
 # as much as DQL lets in, and a bfifo of 100 ms at the path's rate above
 # it, no tbf: the NIC's own rate (some 15-20 Mbit/s under TCG) is the
@@ -64,8 +64,8 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 . "$TW_ROOT/bench/lib/bench.sh"
 # shellcheck source=tests/lib/kmsg.sh
 . "$TW_ROOT/tests/lib/kmsg.sh"
-# shellcheck source=tests/lib/nicpair.sh
-. "$TW_ROOT/tests/lib/nicpair.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$TW_ROOT/tests/lib/topo.sh"
 
 flow=$here/qa_flow.py
 py=/usr/bin/python3	# not a wrapper that looks up a version each start
@@ -103,10 +103,7 @@ nic_mbit= nic_driver=
 
 cleanup() {
 	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
-	ip netns pids "$rcv" 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns del "$snd" 2>/dev/null
-	ip netns del "$rtr" 2>/dev/null
-	ip netns del "$rcv" 2>/dev/null
+	topo_cleanup
 	[ -n "$loaded" ] && unload
 }
 
@@ -127,34 +124,11 @@ trap cleanup EXIT
 
 in_snd() { ip netns exec "$snd" "$@"; }
 
-topology() {
-	local i
-	ip netns add "$snd" && ip netns add "$rtr" && ip netns add "$rcv" || return 1
-	ip netns exec "$rtr" sysctl -qw net.ipv4.ip_forward=1 || return 1
-	for i in 1 2; do
-		ip link add c$i netns "$snd" type veth peer name a$i netns "$rtr" &&
-		ip link add b$i netns "$rtr" type veth peer name d$i netns "$rcv" &&
-		ip -n "$snd" addr add 10.0.$i.1/24 dev c$i &&
-		ip -n "$rtr" addr add 10.0.$i.2/24 dev a$i &&
-		ip -n "$rtr" addr add 10.1.$i.1/24 dev b$i &&
-		ip -n "$rcv" addr add 10.1.$i.2/24 dev d$i &&
-		ip -n "$snd" link set c$i up && ip -n "$rtr" link set a$i up &&
-		ip -n "$rtr" link set b$i up && ip -n "$rcv" link set d$i up &&
-		ip -n "$snd" route add 10.1.$i.0/24 via 10.0.$i.2 dev c$i &&
-		ip netns exec "$snd" ethtool -K c$i tso off gso off >/dev/null &&
-		ip -n "$rcv" route add 10.0.$i.0/24 via 10.1.$i.1 dev d$i ||
-			return 1
-	done
-	ip -n "$rcv" mptcp limits set subflows 2 add_addr_accepted 0 &&
-	ip -n "$snd" mptcp limits set subflows 2 add_addr_accepted 2 &&
-	ip -n "$rcv" mptcp endpoint add 10.1.2.2 dev d2 signal
-}
+topology() { topo_mptcp "$snd" "$rcv" via "$rtr" nogso; }
 
 # The NIC with BQL as path 1's other way out: c3 - a3, 10.0.3.0/24.
 nic_path() {
-	nicpair_split "$snd" c3 "$rtr" a3 &&
-	ip -n "$snd" addr add 10.0.3.1/24 dev c3 &&
-	ip -n "$rtr" addr add 10.0.3.2/24 dev a3 &&
+	topo_nicpair "$snd" c3 "$rtr" a3 addr 10.0.3.1/24 10.0.3.2/24 &&
 	ip netns exec "$snd" ethtool -K c3 tso off gso off >/dev/null &&
 	ip -n "$rcv" route add 10.0.3.0/24 via 10.1.1.1 dev d1
 }
@@ -374,8 +348,8 @@ tap_ok "three namespaces, two paths" topology
 nic_ok=1
 if scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
 	nic_ok=
-	nicpair_find && nic_path && nic_ok=1
-	tap_result $((nic_ok != 1)) "path 1's NIC with BQL${nicpair_why:+ ($nicpair_why)}"
+	topo_nicpair_find && nic_path && nic_ok=1
+	tap_result $((nic_ok != 1)) "path 1's NIC with BQL${topo_nicpair_why:+ ($topo_nicpair_why)}"
 else
 	tap_ok "path 1's NIC with BQL: not needed by this run's scenarios" true
 fi

@@ -45,6 +45,8 @@ TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
 . "$TW_ROOT/tests/lib/tap.sh"
 # shellcheck source=bench/lib/bench.sh
 . "$TW_ROOT/bench/lib/bench.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$TW_ROOT/tests/lib/topo.sh"
 
 TW=$TW_ROOT/userspace/timewire/timewire
 tw_bench=$TW_ROOT/bench/tfib/tw-tfib-bench
@@ -71,11 +73,6 @@ progress=$(dirname "$out")/progress.log
 errors=$(dirname "$out")/bench-errors.log
 probe_dir=$(dirname "$out")/probe
 
-cleanup() {
-	ip netns del "$ns" 2>/dev/null
-}
-trap cleanup EXIT
-
 # Split (default; TW_AOI_SPLIT=0 turns it off; two CPUs or more): the
 # source on CPU 0, f0's receive path on CPU 1.  On veth the sender's own
 # system call otherwise runs the forwarder's receive path, on the source's
@@ -84,10 +81,8 @@ split=${TW_AOI_SPLIT:-1}
 [ "$(nproc)" -ge 2 ] || split=0
 
 topology() {
-	cleanup
-	ip netns add "$ns" &&
-	ip -n "$ns" link add s0 type veth peer name f0 &&
-	ip -n "$ns" link set s0 up && ip -n "$ns" link set f0 up || return 1
+	ip netns del "$ns" 2>/dev/null	# a killed run's
+	topo_ns "$ns" && topo_veth "$ns" s0 "$ns" f0 || return 1
 	[ "$split" = 1 ] || return 0
 	napi_split
 }

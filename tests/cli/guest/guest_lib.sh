@@ -1,13 +1,15 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # What the CLI's guest tests share: the tool ($TW), a scratch directory
-# ($t, the caller removes it), show and js.  Skips the whole program unless
+# ($t, the caller removes it), show and js, and tests/lib/topo.sh.  Skips the whole program unless
 # it runs as root with the tool built and MODULE loaded.
 #
 #   . "$(dirname "$0")/guest_lib.sh" MODULE
 root=${TW_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib/tap.sh"
+# shellcheck source=tests/lib/topo.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib/topo.sh"
 
 TW=$root/userspace/timewire/timewire
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"

@@ -15,7 +15,7 @@ set -u
 . "$(dirname "$0")/guest_lib.sh" omware
 
 cleanup() {
-	ip link del twa 2>/dev/null
+	topo_cleanup
 	rm -rf "$t"
 }
 trap cleanup EXIT
@@ -51,12 +51,10 @@ print(len(seqs), bad, min(seqs, default=-1), max(seqs, default=-1))
 PY
 }
 
-ip link add twa type veth peer name twb || {
+topo_veth - twa - twb || {
 	echo "Bail out! cannot create the veth pair"
 	exit "$KSFT_FAIL"
 }
-ip link set twa up
-ip link set twb up
 
 tap_plan 22
 

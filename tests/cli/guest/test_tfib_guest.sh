@@ -15,8 +15,7 @@ set -u
 ns=twfib$$
 cleanup() {
 	for tb in t1 t2 t3 t4; do "$TW" tfib del "$tb" >/dev/null 2>&1; done
-	ip link del tfa 2>/dev/null
-	ip netns del "$ns" 2>/dev/null
+	topo_cleanup
 	rm -rf "$t"
 }
 trap cleanup EXIT
@@ -223,16 +222,14 @@ else
 fi
 
 # Another namespace sees none of these tables.
-ip netns add "$ns"
+topo_ns "$ns"
 tap_ok "another namespace: no tables, t1 unknown" \
 	eval 'ip netns exec "$ns" "$TW" tfib show > "$t/o" && test "$(cat "$t/o")" = "no tables" &&
 	      ! ip netns exec "$ns" "$TW" tfib get t1 user 7 2> "$t/e" &&
 	      grep -qx "Error: no such table in this network namespace (attribute table)" "$t/e"'
 
 # --- bind and unbind ---------------------------------------------------------------
-ip link add tfa type veth peer name tfb
-ip link set tfa up
-ip link set tfb up
+topo_veth - tfa - tfb
 tap_ok "bind to lo: refused, not Ethernet, dev named" \
 	refused 1 "not an Ethernet device (attribute dev)" tfib bind t1 dev lo
 show tfib bind t1 dev tfa workers 2 control-ring 64 data-ring 128 burst 8 pick scan
