@@ -2,13 +2,15 @@
 # Prepare a kernel build tree for another architecture from Debian's
 # linux-source-6.12 tarball, so that the modules can be compile-checked
 # for it: 32-bit big-endian MIPS (malta, the OpenWrt router case).
-# Everything lands in .build/cross/ and is never committed.
+# The trees live outside the clone, in
+#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/cross/<tarball>-<size>/
+# so that every clone of a machine shares them; runs wait for each other
+# (flock).
 #
 # Usage: scripts/cross-kernel.sh [mips]
 # Prints the prepared build directory (for make -C DIR M=...).  Idempotent:
 # a stamp records the tarball and this script's settings.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 target=${1:-mips}
 
@@ -30,9 +32,14 @@ esac
 command -v "${cross}gcc" >/dev/null ||
 	{ echo "cross-kernel: ${cross}gcc missing (run make deps)" >&2; exit 1; }
 
-src=$top/.build/cross/linux
-out=$top/.build/cross/$target-kernel
 src_want="$(stat -c '%s %Y' "$tarball")"
+cache=${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/cross
+cache+=/$(basename "$tarball" .tar.xz)-$(stat -c %s "$tarball")
+src=$cache/linux
+out=$cache/$target-kernel
+mkdir -p "$cache"
+exec 9> "$cache/.lock"
+flock 9
 out_want="$src_want $defconfig ${config[*]}"
 
 if [ ! -f "$src/.stamp" ] || [ "$(cat "$src/.stamp")" != "$src_want" ]; then
