@@ -128,7 +128,12 @@ ip netns exec two-a tc qdisc replace dev twoa root etf clockid CLOCK_TAI \
 	delta $ETF_DELTA_NS || tap_diag "no etf qdisc: its case will fail"
 send 31005 tai+$HOLD_NS
 # Deleting etf purges what it still holds: let the last one leave first.
-sleep 0.1
+# Its watchdog can fire far behind time in a loaded emulated guest, so
+# wait for the queue to empty (up to 10 s), not a fixed while.
+for _ in $(seq 100); do
+	tc -n two-a -s qdisc show dev twoa | grep -q 'backlog 0b 0p' && break
+	sleep 0.1
+done
 ip netns exec two-a tc qdisc del dev twoa root 2>/dev/null
 sleep 0.2
 stop_all
