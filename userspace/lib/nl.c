@@ -55,6 +55,8 @@ static int nlerr_to_errno(int err)
 		return -EACCES;
 	case NLE_OBJ_NOTFOUND:
 		return -ENOENT;
+	case NLE_EXIST:
+		return -EADDRINUSE;	/* the port asked for is taken */
 	case NLE_DUMP_INTR:
 		return -EINTR;
 	case NLE_BAD_SOCK:
@@ -139,6 +141,16 @@ static const struct tw_attr_set *describe_offset(struct tw_nl *nl,
 	return set;
 }
 
+static void clear_ext_ack(struct tw_nl *nl)
+{
+	nl->ext_msg[0] = '\0';
+	nl->ext_attr[0] = '\0';
+	nl->ext_has_offs = false;
+	nl->ext_has_miss = false;
+	nl->ext_offs = 0;
+	nl->ext_miss_type = 0;
+}
+
 /* Parse the extended ack TLVs starting at byte off of an ack or DONE. */
 static void parse_ext_ack(struct tw_nl *nl, struct nlmsghdr *nlh, size_t off)
 {
@@ -146,8 +158,7 @@ static void parse_ext_ack(struct tw_nl *nl, struct nlmsghdr *nlh, size_t off)
 	const struct tw_attr_set *set = nl->attrs;
 	char path[192] = "";
 
-	nl->ext_msg[0] = '\0';
-	nl->ext_attr[0] = '\0';
+	clear_ext_ack(nl);
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || off >= nlh->nlmsg_len)
 		return;
 	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)((char *)nlh + off),
@@ -159,8 +170,9 @@ static void parse_ext_ack(struct tw_nl *nl, struct nlmsghdr *nlh, size_t off)
 			 nla_len(tb[NLMSGERR_ATTR_MSG]),
 			 (char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
 	if (tb[NLMSGERR_ATTR_OFFS]) {
-		describe_offset(nl, nla_get_u32(tb[NLMSGERR_ATTR_OFFS]), path,
-				sizeof(path));
+		nl->ext_has_offs = true;
+		nl->ext_offs = nla_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+		describe_offset(nl, nl->ext_offs, path, sizeof(path));
 		if (path[0])
 			snprintf(nl->ext_attr, sizeof(nl->ext_attr),
 				 "attribute %s", path);
@@ -169,6 +181,8 @@ static void parse_ext_ack(struct tw_nl *nl, struct nlmsghdr *nlh, size_t off)
 		unsigned int type = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
 		const char *name = NULL;
 
+		nl->ext_has_miss = true;
+		nl->ext_miss_type = type;
 		if (tb[NLMSGERR_ATTR_MISS_NEST])
 			set = describe_offset(nl,
 				nla_get_u32(tb[NLMSGERR_ATTR_MISS_NEST]),
@@ -299,6 +313,11 @@ static int error_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 
 int tw_nl_open(struct tw_nl *nl)
 {
+	return tw_nl_open_port(nl, 0);
+}
+
+int tw_nl_open_port(struct tw_nl *nl, uint32_t port)
+{
 	int one = 1, fd, err;
 
 	memset(nl, 0, sizeof(*nl));
@@ -308,6 +327,8 @@ int tw_nl_open(struct tw_nl *nl)
 		tw_nl_close(nl);
 		return -ENOMEM;
 	}
+	if (port)
+		nl_socket_set_local_port(nl->sk, port);
 	err = genl_connect(nl->sk);
 	if (err < 0) {
 		tw_nl_close(nl);
@@ -422,8 +443,7 @@ int tw_nl_request(struct tw_nl *nl, struct nl_msg *msg,
 	if (nl->req)
 		nlmsg_free(nl->req);
 	nl->req = msg;
-	nl->ext_msg[0] = '\0';
-	nl->ext_attr[0] = '\0';
+	clear_ext_ack(nl);
 	nl->err = 0;
 	nl->kernel_err = false;
 	nl->done = false;

@@ -58,9 +58,15 @@ struct tw_nl {
 	/* Extended ack of the last request. */
 	char ext_msg[256];
 	char ext_attr[256];
+	/* The same as the kernel sent it, for tests of the refusals. */
+	bool ext_has_offs, ext_has_miss;
+	uint32_t ext_offs;		/* the attribute blamed, in the request */
+	uint32_t ext_miss_type;		/* the attribute missing */
 };
 
 int tw_nl_open(struct tw_nl *nl);
+/* The same, bound to netlink port id port (0: one of libnl's choice). */
+int tw_nl_open_port(struct tw_nl *nl, uint32_t port);
 void tw_nl_close(struct tw_nl *nl);
 /* Bytes of receive buffer; forced past rmem_max when allowed. */
 int tw_nl_set_rcvbuf(struct tw_nl *nl, int bytes);
