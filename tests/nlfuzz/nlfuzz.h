@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "omware_wire.h"
+#include "twt_wire.h"
 
 #define NLF_MSG_MAX	8192
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omware_client.h"
+#include "twt_omware.h"
 #include "nlfuzz.h"
 
 #define SESSIONS	2
@@ -48,7 +48,7 @@ static int to_msg(struct nl_msg *nm, struct nlf_msg *m)
 /* Frames due within milliseconds, so sends race the other requests. */
 static struct nl_msg *soon_submit(const struct omw_ctx *c)
 {
-	struct nl_msg *m = ow_msg_size(OMWARE_CMD_SUBMIT, 0, NLF_MSG_MAX);
+	struct nl_msg *m = twt_msg(&c->o->s, OMWARE_CMD_SUBMIT, 0, NLF_MSG_MAX);
 	uint8_t frame[FRAME_MAX];
 	int i, len, n = 1 + rnd() % 4;
 
@@ -113,7 +113,7 @@ static void *omw_start(const struct topo *t)
 
 static int omw_fd(void *conn)
 {
-	return ((struct omw_conn *)conn)->c.o->fd;
+	return ((struct omw_conn *)conn)->c.o->s.fd;
 }
 
 static int omw_valid(void *conn, struct nlf_msg *m)
@@ -129,8 +129,8 @@ static int omw_valid(void *conn, struct nlf_msg *m)
 	if (pick < 4)
 		return to_msg(soon_submit(&c), m);
 	if (pick < 6)
-		return to_msg(ow_msg_size(OMWARE_CMD_SESSION_GET, NLM_F_DUMP,
-					  NLF_MSG_MAX), m);
+		return to_msg(twt_msg(&k->c.o->s, OMWARE_CMD_SESSION_GET,
+				      NLM_F_DUMP, NLF_MSG_MAX), m);
 	if (pick == 6)
 		r = &del_req;
 	else if (pick == 7)

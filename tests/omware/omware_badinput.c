@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 #include "kselftest_harness.h"
 
 OMW_FIXTURE(bad)
@@ -161,12 +161,13 @@ BAD_NEW(max_pkts_above_module, ERANGE, ST_IFINDEX,
 TEST_F(bad, refused)
 {
 	struct omw_ctx *c = &self->c;
+	struct ow *o = variant->other_socket ? c->o2 : c->o;
 	int i = variant->bad_nest - 1;
 	char why[128] = "";
 	struct snap before;
 	struct nl_msg *m;
 	struct spans sp;
-	struct ack a;
+	struct twt_ack a;
 	int rc;
 
 	rc = build_req(c, &variant->req, &m, &sp, why, sizeof(why));
@@ -174,7 +175,7 @@ TEST_F(bad, refused)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, rc) TH_LOG("%s", why);
 	before = snapshot(c);
-	ow_xfer(variant->other_socket ? c->o2 : c->o, m, &a, NULL, NULL);
+	twt_xfer(&o->s, m, NULL, NULL, &a);
 	EXPECT_EQ(0, check_refused(c, &before, &a, variant->want));
 	if (i < 0)
 		return;

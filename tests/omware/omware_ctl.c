@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 
 struct args {
 	const char *cmd, *dev, *ns, *peer;
@@ -76,7 +76,7 @@ static int cmd_stream(const struct args *ar)
 	struct sopts so = { 0 };
 	struct topo t;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	struct ow *o;
 	uint32_t sid;
 	uint64_t t0;
@@ -97,7 +97,7 @@ static int cmd_stream(const struct args *ar)
 	so.max_pkts = ar->count;
 	err = session_new(o, &so, &sid, &a);
 	if (err) {
-		diag("%s: SESSION_NEW: %s %s", ar->dev, errname(err), a.msg);
+		diag("%s: SESSION_NEW: %s %s", ar->dev, twt_errname(err), a.msg);
 		return KSFT_FAIL;
 	}
 	rnd_mix(t.ifindex);
@@ -109,13 +109,13 @@ static int cmd_stream(const struct args *ar)
 			  t0 + i * spacing);
 	err = submit_all(o, sid, &b, NULL);
 	if (err) {
-		diag("%s: SUBMIT: %s", ar->dev, errname(err));
+		diag("%s: SUBMIT: %s", ar->dev, twt_errname(err));
 		bad++;
 	}
 	bad += stream_checks(o, &t, sid, &b, spacing);
 	err = session_del(o, sid);
 	if (err) {
-		diag("%s: SESSION_DEL: %s", ar->dev, errname(err));
+		diag("%s: SESSION_DEL: %s", ar->dev, twt_errname(err));
 		bad++;
 	}
 	diag("%s: %d problems", ar->dev, bad);
@@ -131,7 +131,7 @@ static int cmd_hold(const struct args *ar)
 	struct sopts so = { 0 };
 	struct topo t;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	struct ow *o;
 	int err;
@@ -146,21 +146,21 @@ static int cmd_hold(const struct args *ar)
 	so.max_pkts = ar->count;
 	err = session_new(o, &so, &sid, &a);
 	if (err) {
-		diag("SESSION_NEW: %s %s", errname(err), a.msg);
+		diag("SESSION_NEW: %s %s", twt_errname(err), a.msg);
 		return KSFT_FAIL;
 	}
 	b = park_at(&t, ar->count, mono() + ar->ahead_ms * NSEC_PER_MSEC,
 		    NULL);
 	err = submit_all(o, sid, &b, NULL);
 	if (err) {
-		diag("SUBMIT: %s", errname(err));
+		diag("SUBMIT: %s", twt_errname(err));
 		return KSFT_FAIL;
 	}
 	printf("ready %u\n", sid);
 	fflush(stdout);
 	for (;;) {
 		/* keep draining reports so the socket never overflows */
-		ow_pump(o, 1000);
+		twt_pump(&o->s, 1000);
 		o->nreps = 0;
 	}
 	return KSFT_PASS;
@@ -180,7 +180,7 @@ static int cmd_state(const struct args *ar)
 	if (!err)
 		err = session_dump(o, &d);
 	if (err) {
-		fprintf(stderr, "query failed: %s\n", errname(err));
+		fprintf(stderr, "query failed: %s\n", twt_errname(err));
 		return KSFT_FAIL;
 	}
 	printf("sessions %zu pending %llu submitted %llu sent %llu cancelled %llu dropped_down %llu\n",

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 #include "kselftest_harness.h"
 
 OMW_FIXTURE(limit)
@@ -22,7 +22,7 @@ TEST_F(limit, session_max_pkts)
 	struct sopts so = base_opts(c);
 	struct info in, g0, g1;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	int err;
 
@@ -33,7 +33,7 @@ TEST_F(limit, session_max_pkts)
 		TH_LOG("3 packets under a cap of 4 refused");
 	EXPECT_EQ(0, stats_get(c->o, &g0));
 	err = submit_range(c->o, sid, &b, 3, 5, NULL, &a);
-	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the cap: %s", errname(err));
+	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the cap: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("no extack message");
 	if (a.has_msg)
 		diag("extack: \"%s\"", a.msg);
@@ -48,7 +48,7 @@ TEST_F(limit, session_max_pkts)
 	EXPECT_EQ(0, submit_range(c->o, sid, &b, 5, 6, NULL, NULL))
 		TH_LOG("filling the cap exactly was refused");
 	err = submit_range(c->o, sid, &b, 6, 7, NULL, &a);
-	EXPECT_EQ(-ENOBUFS, err) TH_LOG("one over a full cap: %s", errname(err));
+	EXPECT_EQ(-ENOBUFS, err) TH_LOG("one over a full cap: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("no extack message");
 	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
 	EXPECT_EQ(0, session_del(c->o, sid));
@@ -90,7 +90,7 @@ TEST_F(limit, session_max_bytes)
 	uint64_t t0 = mono() + FAR_AHEAD_NS, one;
 	struct info in, in2;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	int err, i;
 
@@ -110,7 +110,7 @@ TEST_F(limit, session_max_bytes)
 	EXPECT_EQ(2, in.v[OMWARE_A_PENDING_PKTS]);
 	EXPECT_EQ(2 * one, in.v[OMWARE_A_PENDING_BYTES]);
 	err = submit_range(c->o, sid, &b, 2, 4, NULL, &a);
-	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the byte cap: %s", errname(err));
+	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the byte cap: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("no extack message");
 	/* the refused batch changed nothing */
 	EXPECT_EQ(0, session_get(c->o, sid, &in2, NULL));
@@ -138,14 +138,14 @@ FIXTURE(unread) {
 FIXTURE_SETUP(unread)
 {
 	ASSERT_EQ(0, omw_ctx_open(&self->c));
-	if (read_param("report_retries", self->old, sizeof(self->old)))
+	if (param_read("omware", "report_retries", self->old, sizeof(self->old)))
 		SKIP(return, "no parameter report_retries");
 }
 
 FIXTURE_TEARDOWN(unread)
 {
 	if (self->old[0])
-		EXPECT_EQ(0, write_param("report_retries", self->old));
+		EXPECT_EQ(0, param_write("omware", "report_retries", self->old));
 	EXPECT_EQ(0, omw_ctx_close(&self->c));
 }
 
@@ -185,7 +185,7 @@ static bool wait_unheld(struct ow *o, uint32_t sid, int timeout_ms)
 static bool wait_reports_settled(struct ow *o, struct ow *owner,
 				 uint32_t sid, struct info *in)
 {
-	struct pollfd pfd = { .fd = owner->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = owner->s.fd, .events = POLLIN };
 	uint64_t last = UINT64_MAX;
 	int i;
 
@@ -210,16 +210,16 @@ TEST_F(unread, reports_hold_the_caps)
 	struct info in;
 	struct batch b;
 	struct ow *owner;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 
 	/*
 	 * Hours of retries: the loss must not come before we look, however
 	 * slow the guest; lowering the parameter later ends them at once.
 	 */
-	ASSERT_EQ(0, write_param("report_retries", "100000"));
+	ASSERT_EQ(0, param_write("omware", "report_retries", "100000"));
 	owner = ow_open();
-	setsockopt(owner->fd, SOL_SOCKET, SO_RCVBUFFORCE, &small, sizeof(small));
+	setsockopt(owner->s.fd, SOL_SOCKET, SO_RCVBUFFORCE, &small, sizeof(small));
 	so.max_pkts = n;
 	ASSERT_EQ(0, session_new(owner, &so, &sid, NULL));
 	/*
@@ -241,10 +241,10 @@ TEST_F(unread, reports_hold_the_caps)
 	b = park(c, n - in.v[OMWARE_A_PENDING_PKTS] + 1, NULL);
 	err = submit_range(owner, sid, &b, 0, b.n, NULL, &a);
 	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the cap held by unread reports: %s",
-				       errname(err));
+				       twt_errname(err));
 
 	/* give up delivery soon: the loss is counted and the caps freed */
-	ASSERT_EQ(0, write_param("report_retries", "1"));
+	ASSERT_EQ(0, param_write("omware", "report_retries", "1"));
 	EXPECT_TRUE(wait_stat(c->o2, sid, OMWARE_STATS_A_REPORTS_LOST, 1,
 			      10000)) TH_LOG("no report counted lost");
 	/* The work gives up a batch at a time: wait for the last one. */
@@ -286,15 +286,15 @@ FIXTURE_VARIANT_ADD(global_cap, bytes) {
 FIXTURE_SETUP(global_cap)
 {
 	ASSERT_EQ(0, omw_ctx_open(&self->c));
-	if (read_param(variant->param, self->old, sizeof(self->old)))
-		SKIP(return, "no parameter %s in %s", variant->param,
-		     omw_env.pdir);
+	if (param_read("omware", variant->param, self->old, sizeof(self->old)))
+		SKIP(return, "no parameter %s of the omware module",
+		     variant->param);
 }
 
 FIXTURE_TEARDOWN(global_cap)
 {
 	if (self->old[0])
-		EXPECT_EQ(0, write_param(variant->param, self->old))
+		EXPECT_EQ(0, param_write("omware", variant->param, self->old))
 			TH_LOG("cannot restore %s", variant->param);
 	EXPECT_EQ(0, omw_ctx_close(&self->c));
 }
@@ -306,7 +306,7 @@ TEST_F(global_cap, refuses_over)
 	struct info g, in;
 	char val[64];
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	uint64_t cap, one = 1;
 	int err, k;
@@ -325,7 +325,7 @@ TEST_F(global_cap, refuses_over)
 	/* room for four and a half frames */
 	cap = g.v[variant->pending_attr] + 4 * one + one / 2;
 	snprintf(val, sizeof(val), "%llu", (unsigned long long)cap);
-	if (write_param(variant->param, val)) {
+	if (param_write("omware", variant->param, val)) {
 		self->old[0] = '\0';
 		SKIP(return, "parameter %s is not writable", variant->param);
 	}
@@ -336,9 +336,9 @@ TEST_F(global_cap, refuses_over)
 		TH_LOG("the session's own cap is not above the module's");
 	err = submit_range(c->o, sid, &b, 0, 4, NULL, &a);
 	EXPECT_EQ(0, err) TH_LOG("4 packets under the module cap: %s %s",
-				 errname(err), a.msg);
+				 twt_errname(err), a.msg);
 	err = submit_range(c->o, sid, &b, 4, 6, NULL, &a);
-	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the module cap: %s", errname(err));
+	EXPECT_EQ(-ENOBUFS, err) TH_LOG("over the module cap: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("no extack message");
 	if (a.has_msg)
 		diag("extack: \"%s\"", a.msg);

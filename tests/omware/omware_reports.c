@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 #include "kselftest_harness.h"
 
 OMW_FIXTURE(reports)
@@ -21,7 +21,7 @@ TEST_F(reports, cancel_by_cookie)
 	struct report *r;
 	struct info in;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	size_t nr, k;
 	int err;
@@ -30,7 +30,7 @@ TEST_F(reports, cancel_by_cookie)
 	b = park(c, 6, cookies);
 	EXPECT_EQ(0, submit_all(c->o, sid, &b, NULL));
 	err = cancel_cookie(c->o, sid, 12, &a);
-	EXPECT_EQ(0, err) TH_LOG("CANCEL: %s %s", errname(err), a.msg);
+	EXPECT_EQ(0, err) TH_LOG("CANCEL: %s %s", twt_errname(err), a.msg);
 	nr = wait_reports(c->o, sid, 2, 3000, 200);
 	take_reports(c->o, sid, &r);
 	EXPECT_EQ(2, nr) TH_LOG("reports after cancelling 2 packets");
@@ -100,7 +100,7 @@ TEST_F(reports, cancel_unknown_cookie)
 	struct sopts so = base_opts(c);
 	struct snap before;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 
 	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
@@ -123,7 +123,7 @@ TEST_F(reports, flush_cancels_all)
 	struct report *r;
 	struct info in;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	size_t nr;
 	int err;
@@ -133,7 +133,7 @@ TEST_F(reports, flush_cancels_all)
 	b = park(c, 40, NULL);
 	EXPECT_EQ(0, submit_all(c->o, sid, &b, NULL));
 	err = simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, &a);
-	EXPECT_EQ(0, err) TH_LOG("FLUSH: %s %s", errname(err), a.msg);
+	EXPECT_EQ(0, err) TH_LOG("FLUSH: %s %s", twt_errname(err), a.msg);
 	nr = wait_reports(c->o, sid, b.n, 3000, 200);
 	take_reports(c->o, sid, &r);
 	EXPECT_EQ(0, check_reports(&b, r, nr, OMWARE_STATUS_CANCELLED, false));

@@ -16,7 +16,7 @@
 #include <linux/capability.h>
 #include <linux/rtnetlink.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 #include "kselftest_harness.h"
 
 OMW_FIXTURE(session)
@@ -52,7 +52,7 @@ static void check_new_session(struct __test_metadata *_metadata,
 	EXPECT_TRUE(in->has[OMWARE_A_LATE_NS]);
 	EXPECT_EQ(OMWARE_LATE_NS_DEFAULT, in->v[OMWARE_A_LATE_NS]);
 	EXPECT_TRUE(in->has[OMWARE_A_OWNER_PORTID]);
-	EXPECT_EQ(c->o->portid, in->v[OMWARE_A_OWNER_PORTID]);
+	EXPECT_EQ(c->o->s.portid, in->v[OMWARE_A_OWNER_PORTID]);
 	EXPECT_TRUE(in->has[OMWARE_A_PENDING_PKTS]);
 	EXPECT_EQ(0, in->v[OMWARE_A_PENDING_PKTS]);
 	/* a default packet cap */
@@ -69,14 +69,14 @@ TEST_F(session, session_new_get_del)
 	struct sopts so = base_opts(c);
 	struct info in;
 	struct dump d;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	int err;
 
 	err = session_new(c->o, &so, &sid, &a);
-	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", errname(err), a.msg);
+	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", twt_errname(err), a.msg);
 	err = session_get(c->o, sid, &in, &a);
-	EXPECT_EQ(0, err) TH_LOG("SESSION_GET: %s %s", errname(err), a.msg);
+	EXPECT_EQ(0, err) TH_LOG("SESSION_GET: %s %s", twt_errname(err), a.msg);
 	check_new_session(_metadata, c, &in, sid);
 
 	EXPECT_EQ(0, session_dump(c->o, &d));
@@ -84,12 +84,12 @@ TEST_F(session, session_new_get_del)
 	free(d.v);
 
 	err = simple_cmd(c->o, OMWARE_CMD_SESSION_DEL, sid, &a);
-	EXPECT_EQ(0, err) TH_LOG("SESSION_DEL: %s %s", errname(err), a.msg);
+	EXPECT_EQ(0, err) TH_LOG("SESSION_DEL: %s %s", twt_errname(err), a.msg);
 	err = session_get(c->o, sid, &in, &a);
-	EXPECT_EQ(-ENOENT, err) TH_LOG("GET after DEL: %s", errname(err));
+	EXPECT_EQ(-ENOENT, err) TH_LOG("GET after DEL: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("GET after DEL: no extack message");
 	err = simple_cmd(c->o, OMWARE_CMD_SESSION_DEL, sid, &a);
-	EXPECT_EQ(-ENOENT, err) TH_LOG("second DEL: %s", errname(err));
+	EXPECT_EQ(-ENOENT, err) TH_LOG("second DEL: %s", twt_errname(err));
 	EXPECT_TRUE(a.has_msg) TH_LOG("second DEL: no extack message");
 	EXPECT_EQ(0, session_dump(c->o, &d));
 	EXPECT_FALSE(dump_has(&d, sid)) TH_LOG("dump still lists the session");
@@ -101,7 +101,7 @@ TEST_F(session, session_attributes_kept)
 	struct omw_ctx *c = &self->c;
 	struct sopts so = base_opts(c);
 	struct info in;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	int err;
 
@@ -114,7 +114,7 @@ TEST_F(session, session_attributes_kept)
 	so.max_pkts = 77;
 	so.max_bytes = 88888;
 	err = session_new(c->o, &so, &sid, &a);
-	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", errname(err), a.msg);
+	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", twt_errname(err), a.msg);
 	EXPECT_EQ(0, session_get(c->o, sid, &in, NULL));
 	EXPECT_EQ(CLOCK_TAI, in.v[OMWARE_A_CLOCKID]);
 	EXPECT_EQ(OMWARE_XMIT_QDISC, in.v[OMWARE_A_XMIT]);
@@ -177,7 +177,7 @@ TEST_F(session, netns_isolation)
 	struct ow *peer;
 	struct info in;
 	struct dump d;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 
 	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
@@ -207,7 +207,7 @@ TEST_F(session, netns_counters_and_ids)
 	struct info g0, g1, pg0, pg1;
 	struct ow *peer;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	int i, err;
 
 	if (enter_ns(c->t->ns))
@@ -217,7 +217,7 @@ TEST_F(session, netns_counters_and_ids)
 	pso.ifindex = omw_env.other_ns_ifindex;
 	err = session_new(peer, &pso, &p1, &a);
 	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW in the peer netns: %s %s",
-				 errname(err), a.msg);
+				 twt_errname(err), a.msg);
 	ASSERT_EQ(0, stats_get(peer, &pg0));
 	ASSERT_EQ(0, stats_get(c->o, &g0));
 
@@ -228,7 +228,7 @@ TEST_F(session, netns_counters_and_ids)
 		EXPECT_EQ(0, session_new(c->o, &so, &here[i], NULL));
 	err = session_new(peer, &pso, &p2, &a);
 	EXPECT_EQ(0, err) TH_LOG("second SESSION_NEW in the peer netns: %s",
-				 errname(err));
+				 twt_errname(err));
 	EXPECT_EQ(p1 + 1, p2) TH_LOG("peer ids %u then %u: not per namespace",
 				     p1, p2);
 
@@ -333,10 +333,14 @@ static void *churn_sockets(void *arg)
 	return NULL;
 }
 
-/* One SUBMIT of @n 60-byte frames over @t parked far ahead, in one message. */
-static struct nl_msg *many_msg(const struct topo *t, uint32_t sid, int n)
+/*
+ * One SUBMIT of @n 60-byte frames over @t parked far ahead, in one message
+ * for @o.
+ */
+static struct nl_msg *many_msg(struct ow *o, const struct topo *t,
+			       uint32_t sid, int n)
 {
-	struct nl_msg *m = ow_msg_size(OMWARE_CMD_SUBMIT, 0, n * 128 + 4096);
+	struct nl_msg *m = twt_msg(&o->s, OMWARE_CMD_SUBMIT, 0, n * 128 + 4096);
 	uint8_t frame[60] = { 0 };
 	uint64_t t0 = mono() + FAR_AHEAD_NS;
 	struct nlattr *nest;
@@ -377,17 +381,18 @@ TEST_F_TIMEOUT(session, large_submit_does_not_hold_close, SLOW_TEST_S)
 	so.max_pkts = n;
 	so.max_bytes = 64 << 20;
 	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
-	ow_set_sndbuf(c->o, n * 128 + 8192);
+	tw_nl_set_sndbuf(&c->o->s.nl, n * 128 + 8192);
 	ch.t = calloc(ch.cap, sizeof(*ch.t));
 	ASSERT_NE(NULL, ch.t);
 	ASSERT_EQ(0, pthread_create(&th, NULL, churn_sockets, &ch));
 	usleep(20000);
 	ts = mono();
-	err = ow_xfer(c->o, many_msg(c->t, sid, n), NULL, NULL, NULL);
+	err = twt_xfer(&c->o->s, many_msg(c->o, c->t, sid, n), NULL, NULL,
+		       NULL);
 	te = mono();
 	ch.stop = true;
 	pthread_join(th, NULL);
-	EXPECT_EQ(0, err) TH_LOG("SUBMIT of %d packets: %s", n, errname(err));
+	EXPECT_EQ(0, err) TH_LOG("SUBMIT of %d packets: %s", n, twt_errname(err));
 	lo = ts + (te - ts) / 10;
 	hi = ts + (te - ts) / 2;
 	for (i = 0; i < ch.n; i++)
@@ -467,7 +472,7 @@ TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 	struct topo t;
 	uint64_t ts, te;
 	unsigned int at;
-	struct ack a;
+	struct twt_ack a;
 	pthread_t th;
 	uint32_t sid;
 	int err;
@@ -477,29 +482,29 @@ TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 	so.max_pkts = n;
 	so.max_bytes = 64 << 20;
 	ASSERT_EQ(0, session_new(c->o, &so, &sid, NULL));
-	ow_set_sndbuf(c->o, n * 128 + 8192);
-	m = many_msg(&t, sid, n);
+	tw_nl_set_sndbuf(&c->o->s.nl, n * 128 + 8192);
+	m = many_msg(c->o, &t, sid, n);
 	ts = mono();
-	err = ow_xfer(c->o, m, NULL, NULL, NULL);
+	err = twt_xfer(&c->o->s, m, NULL, NULL, NULL);
 	te = mono();
-	ASSERT_EQ(0, err) TH_LOG("first SUBMIT: %s", errname(err));
+	ASSERT_EQ(0, err) TH_LOG("first SUBMIT: %s", twt_errname(err));
 	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
 	drop_reports(c->o, sid);
 
-	m = many_msg(&t, sid, n);
+	m = many_msg(c->o, &t, sid, n);
 	u.ifindex = t.ifindex;
 	u.after = (te - ts) / 2000;
 	ASSERT_EQ(0, pthread_create(&th, NULL, unplug_later, &u));
 	ts = mono();
-	err = ow_xfer(c->o, m, &a, NULL, NULL);
+	err = twt_xfer(&c->o->s, m, NULL, NULL, &a);
 	te = mono();
 	pthread_join(th, NULL);
 	topo_del(&t);
 	drop_reports(c->o, sid);
 	diag("submit of %d: %s after %llu us, \"%s\"",
-	     n, errname(err), (unsigned long long)(te - ts) / 1000,
+	     n, twt_errname(err), (unsigned long long)(te - ts) / 1000,
 	     a.has_msg ? a.msg : "");
-	ASSERT_EQ(0, u.err) TH_LOG("RTM_DELLINK: %s", errname(u.err));
+	ASSERT_EQ(0, u.err) TH_LOG("RTM_DELLINK: %s", twt_errname(u.err));
 	if (!err || err == -ENOENT)
 		SKIP(return, "the device went after or before the build");
 	ASSERT_EQ(-ENODEV, err);
@@ -567,8 +572,8 @@ TEST_F(no_net_admin, answer)
 		TH_LOG("%s", why);
 	if (drop_net_admin())
 		SKIP(return, "cannot drop CAP_NET_ADMIN: %s", strerror(errno));
-	err = ow_xfer(c->o2, m, NULL, NULL, NULL);
-	EXPECT_EQ(-variant->want, err) TH_LOG("%s", errname(err));
+	err = twt_xfer(&c->o2->s, m, NULL, NULL, NULL);
+	EXPECT_EQ(-variant->want, err) TH_LOG("%s", twt_errname(err));
 	EXPECT_EQ(0, check_no_leak(c, &before));
 }
 

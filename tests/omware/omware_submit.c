@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "omware_client.h"
+#include "omware_lib.h"
 #include "kselftest_harness.h"
 
 /* One session, n frames due from start_off on, every spacing ns. */
@@ -46,7 +46,7 @@ static void run_flow(struct __test_metadata *_metadata, struct omw_ctx *c,
 	struct sopts so = fs->so;
 	struct report *r;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	uint64_t t0;
 	int i, got, err;
@@ -54,7 +54,7 @@ static void run_flow(struct __test_metadata *_metadata, struct omw_ctx *c,
 
 	so.ifindex = c->t->ifindex;
 	err = session_new(c->o, &so, &sid, &a);
-	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", errname(err), a.msg);
+	ASSERT_EQ(0, err) TH_LOG("SESSION_NEW: %s %s", twt_errname(err), a.msg);
 	rx_flush(c->t);
 	batch_init(&b, fs->n);
 	t0 = mono() + fs->start_off;
@@ -65,7 +65,7 @@ static void run_flow(struct __test_metadata *_metadata, struct omw_ctx *c,
 			  t0 + i * fs->spacing);
 	}
 	err = submit_all(c->o, sid, &b, perm);
-	EXPECT_EQ(0, err) TH_LOG("SUBMIT: %s", errname(err));
+	EXPECT_EQ(0, err) TH_LOG("SUBMIT: %s", twt_errname(err));
 	got = rx_collect(c->t, b.tag, f, fs->n, fs->n + 8,
 			 (int)((fs->start_off + fs->n * fs->spacing) /
 			       NSEC_PER_MSEC) + 10000, 300);
@@ -314,7 +314,7 @@ TEST_F(submit, train_contiguous)
 	int pos[SINGLES + CARS], rpos[SINGLES + CARS];
 	struct report *r;
 	struct batch b;
-	struct ack a;
+	struct twt_ack a;
 	uint32_t sid;
 	int i, got, err;
 	size_t nr;
@@ -329,7 +329,7 @@ TEST_F(submit, train_contiguous)
 		add_frame(&b, 200 + 100 * i, c->t->peer_mac, c->t->mac, t);
 	EXPECT_EQ(0, submit_range(c->o, sid, &b, 0, SINGLES / 2, NULL, NULL));
 	err = train_send(c->o, sid, t, &b, SINGLES, SINGLES + CARS, &a);
-	EXPECT_EQ(0, err) TH_LOG("TRAIN: %s %s", errname(err), a.msg);
+	EXPECT_EQ(0, err) TH_LOG("TRAIN: %s %s", twt_errname(err), a.msg);
 	EXPECT_EQ(0, submit_range(c->o, sid, &b, SINGLES / 2, SINGLES, NULL,
 				  NULL));
 	got = rx_collect(c->t, b.tag, f, b.n, SINGLES + CARS + 8, 5000, 200);
@@ -387,7 +387,7 @@ TEST_F(submit, pairs_reports_consecutive)
 					  NULL, NULL));
 		err = train_send(c->o, sid, b.p[3 * i].time, &b, 3 * i + 1,
 				 3 * i + 3, NULL);
-		EXPECT_EQ(0, err) TH_LOG("pair %d: %s", i, errname(err));
+		EXPECT_EQ(0, err) TH_LOG("pair %d: %s", i, twt_errname(err));
 	}
 	got = rx_collect(c->t, b.tag, f, b.n, 3 * PAIRS + 8, 5000, 200);
 	EXPECT_EQ(b.n, got);

@@ -10,7 +10,7 @@
  *   +----------------------+           |   receives)              |
  *                                      +--------------------------+
  *
- * The topology and the receiver socket are the omware tests' (omware_wire).
+ * The topology and the receiver socket are the tests' own (twt_wire.h).
  */
 #ifndef FWD_LIB_H
 #define FWD_LIB_H
@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../omware/omware_wire.h"
+#include "twt_wire.h"
 #include "tfib_client.h"
 
 #define FWD_HDR_LEN	40	/* struct tfib_hdr on the wire */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * omware_wire.h - the wire side of the omware guest tests: test frames, the
- * veth/netns topology they cross and the AF_PACKET receiver at its far end.
+ * twt_wire.h - the wire side of the guest tests' programs: test frames, the
+ * veth/netns topology they cross and the AF_PACKET receiver at its far end;
+ * and what the programs share besides netlink (twt_nl.h): the clock, shell
+ * commands, random numbers, module parameters.
  *
  *     init netns                      netns "owt-<pid>-<id>"
  *   +-------------+                 +-------------------+
@@ -9,8 +11,8 @@
  *   | (sessions)  |                 |   receiver)       |
  *   +-------------+                 +-------------------+
  */
-#ifndef OMWARE_WIRE_H
-#define OMWARE_WIRE_H
+#ifndef TWT_WIRE_H
+#define TWT_WIRE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,6 +53,9 @@ void rnd_mix(uint32_t seed);
 void put_be16(uint8_t *p, uint16_t v);
 void put_be32(uint8_t *p, uint32_t v);
 bool if_carrier(const char *dev);
+/* /sys/module/<module>/parameters/<name>: 0, or -1 when it cannot be had. */
+int param_read(const char *module, const char *name, char *buf, size_t len);
+int param_write(const char *module, const char *name, const char *v);
 
 int make_frame(uint8_t *f, int len, const uint8_t *dst, const uint8_t *src,
 	       uint32_t tag, uint32_t idx);

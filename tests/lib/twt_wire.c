@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * omware_wire.c - test frames, the veth/netns topology and the receiver of
- * the omware guest tests (see omware_wire.h).
+ * twt_wire.c - test frames, the veth/netns topology and the receiver of the
+ * guest tests, and what their programs share (see twt_wire.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <linux/if_packet.h>
 
-#include "omware_wire.h"
+#include "twt_wire.h"
 
 #ifndef PACKET_IGNORE_OUTGOING
 #define PACKET_IGNORE_OUTGOING	23
@@ -156,6 +156,40 @@ bool if_carrier(const char *dev)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", dev);
 	return !read_line(path, line, sizeof(line)) && line[0] == '1';
+}
+
+static int param_path(const char *module, const char *name, char *path,
+		      size_t len)
+{
+	return snprintf(path, len, "/sys/module/%s/parameters/%s", module,
+			name) >= (int)len ? -1 : 0;
+}
+
+int param_read(const char *module, const char *name, char *buf, size_t len)
+{
+	char path[256];
+
+	if (param_path(module, name, path, sizeof(path)) ||
+	    read_line(path, buf, len))
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int param_write(const char *module, const char *name, const char *v)
+{
+	char path[256];
+	FILE *f;
+	int rc;
+
+	if (param_path(module, name, path, sizeof(path)))
+		return -1;
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	rc = fputs(v, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,30 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * omware_client.h - the netlink side of the omware guest tests.
- *
- * The tests speak the family directly (libnl-genl-3 builds the messages,
- * replies are parsed by hand) so that bad-input tests can send malformed
- * requests the timewire CLI would never produce.  Extended acks are
- * enabled; every refused request must come back with the right errno and
- * a message.
+ * twt_omware.h - the omware family for the guest tests' programs (the
+ * omware suite's and the netlink fuzzer's): sockets that keep the reports
+ * the kernel sends, session and statistics requests with replies parsed by
+ * hand, packet batches, and requests as data, malformed on purpose where a
+ * test wants them so.  Requests and acks go through twt_nl.h.
  */
-#ifndef OMWARE_CLIENT_H
-#define OMWARE_CLIENT_H
-
-#include <netlink/netlink.h>
-#include <netlink/attr.h>
-#include <netlink/msg.h>
+#ifndef TWT_OMWARE_H
+#define TWT_OMWARE_H
 
 #include <linux/omware.h>
 
-#include "omware_wire.h"
-
-/*
- * The harness's limit for tests whose work grows with the kernel's speed
- * (tens of thousands of packets, link changes); 30 s by default, which a
- * debug kernel under emulation cannot hold.
- */
-#define SLOW_TEST_S	300
+#include "twt_wire.h"
+#include "twt_nl.h"
 
 /* Packets parked this far ahead are never due while a test runs. */
 #define FAR_AHEAD_NS	(600 * NSEC_PER_SEC)
@@ -41,23 +29,13 @@ struct report {
 	unsigned int seq;	/* arrival order on the socket */
 };
 
+/* A socket of the family; the reports it receives are kept. */
 struct ow {
-	struct nl_sock *sk;
-	int fd;
-	uint32_t portid;
+	struct twt s;
 	struct report *reps;
 	size_t nreps, cap;
 	unsigned int arrived;
 	unsigned int bad_reports;	/* malformed report messages */
-	unsigned int stray;		/* messages nobody waited for */
-};
-
-/* The answer to a request: errno and extended ack. */
-struct ack {
-	int err;
-	bool has_msg, has_offs, has_miss;
-	char msg[256];
-	uint32_t offs, miss_type;
 };
 
 /* A session or STATS_GET reply. */
@@ -83,27 +61,25 @@ struct sopts {
 	uint8_t mode, xmit;
 };
 
-const char *errname(int err);
+/* The family's id; -1 when it is not registered. */
 int omw_family(void);
+/* A socket, or the test process ends as failed. */
 struct ow *ow_open(void);
+/* A socket bound to port; NULL when the port is taken. */
 struct ow *ow_open_port(uint32_t port);
-void ow_set_sndbuf(struct ow *o, int bytes);
 void ow_close(struct ow *o);
-struct nl_msg *ow_msg(uint8_t cmd, int flags);
-struct nl_msg *ow_msg_size(uint8_t cmd, int flags, size_t size);
-int ow_xfer(struct ow *o, struct nl_msg *m, struct ack *a,
-	    int (*cb)(struct nlmsghdr *nlh, void *arg), void *arg);
-void ow_pump(struct ow *o, int timeout_ms);
+/* A request of at most 192 KiB. */
+struct nl_msg *ow_msg(struct ow *o, uint8_t cmd, int flags);
 size_t wait_reports(struct ow *o, uint32_t sid, size_t n, int timeout_ms,
 		    int settle_ms);
 size_t take_reports(struct ow *o, uint32_t sid, struct report **out);
 void drop_reports(struct ow *o, uint32_t sid);
 
 int session_new(struct ow *o, const struct sopts *so, uint32_t *sid,
-		struct ack *a);
-int simple_cmd(struct ow *o, uint8_t cmd, uint32_t sid, struct ack *a);
+		struct twt_ack *a);
+int simple_cmd(struct ow *o, uint8_t cmd, uint32_t sid, struct twt_ack *a);
 int session_del(struct ow *o, uint32_t sid);
-int session_get(struct ow *o, uint32_t sid, struct info *in, struct ack *a);
+int session_get(struct ow *o, uint32_t sid, struct info *in, struct twt_ack *a);
 int session_dump(struct ow *o, struct dump *d);
 bool dump_has(const struct dump *d, uint32_t sid);
 int stats_get(struct ow *o, struct info *in);
@@ -139,45 +115,17 @@ struct pkt *add_frame(struct batch *b, int len, const uint8_t *dst,
 		      const uint8_t *src, uint64_t time);
 struct pkt *add_payload(struct batch *b, int len, const uint8_t *dst,
 			const uint8_t *src, int proto, uint64_t time);
-struct batch park_at(const struct topo *t, int n, uint64_t t0,
-		     const uint64_t *cookies);
 int submit_range(struct ow *o, uint32_t sid, const struct batch *b,
-		 int from, int to, const int *perm, struct ack *a);
+		 int from, int to, const int *perm, struct twt_ack *a);
 int submit_all(struct ow *o, uint32_t sid, const struct batch *b,
 	       const int *perm);
 int train_send(struct ow *o, uint32_t sid, uint64_t time,
-	       const struct batch *b, int from, int to, struct ack *a);
+	       const struct batch *b, int from, int to, struct twt_ack *a);
 int cancel_cookie(struct ow *o, uint32_t sid, uint64_t cookie,
-		  struct ack *a);
-
-/*
- * Checks shared by tests.  Each prints one diagnostic line per problem and
- * returns the number of problems.
- */
-int check_reports(const struct batch *b, const struct report *r, size_t nr,
-		  uint8_t status, bool never_early);
-int check_sent_order(const struct batch *b, const struct report *r,
-		     size_t nr);
-int check_delivery(const struct batch *b, const struct rxframe *f, int got);
-int stats_add_up(const char *who, const struct info *in);
+		  struct twt_ack *a);
 
 /* ------------------------------------------------------------------ */
-/* the test programs' environment                                      */
-
-/*
- * Made once per program before any test runs, since veth and netns
- * creation is the slow part in an emulated guest; each test runs in a
- * process of its own and inherits it.
- */
-struct omw_env {
-	struct topo t;
-	int other_ns_ifindex;	/* exists in the peer netns only */
-	const char *pdir;	/* module parameters directory */
-};
-
-extern struct omw_env omw_env;
-
-void omw_setup(int argc, char **argv);
+/* what the tests aim their requests at                                */
 
 /* Per test: two sockets and a session with packets parked far ahead. */
 struct omw_ctx {
@@ -186,53 +134,13 @@ struct omw_ctx {
 	struct ow *o2;		/* a second, unrelated socket */
 	uint32_t victim;
 	int victim_pending;
+	int other_ns_ifindex;	/* a device of the peer netns only, or 0 */
 };
 
-int omw_ctx_open(struct omw_ctx *c);
-int omw_ctx_close(struct omw_ctx *c);
-
-/*
- * For the test programs, after kselftest_harness.h: a fixture whose tests
- * find their omw_ctx in self->c, and a main that skips (exit 4) when the
- * module is not there before running the harness.
- */
-#define OMW_FIXTURE(name)						\
-	FIXTURE(name) {							\
-		struct omw_ctx c;					\
-	};								\
-	FIXTURE_SETUP(name)						\
-	{								\
-		ASSERT_EQ(0, omw_ctx_open(&self->c));			\
-	}								\
-	FIXTURE_TEARDOWN(name)						\
-	{								\
-		EXPECT_EQ(0, omw_ctx_close(&self->c));			\
-	}
-
-#define OMW_HARNESS_MAIN						\
-	int main(int argc, char **argv)					\
-	{								\
-		omw_setup(argc, argv);					\
-		return test_harness_run(argc, argv);			\
-	}
-struct sopts base_opts(const struct omw_ctx *c);
+/* n packets due from t0 on, 1 ns apart; parked far ahead. */
+struct batch park_at(const struct topo *t, int n, uint64_t t0,
+		     const uint64_t *cookies);
 struct batch park(const struct omw_ctx *c, int n, const uint64_t *cookies);
-int read_param(const char *name, char *buf, size_t len);
-int write_param(const char *name, const char *v);
-
-/* Module-wide pending packets and the number of sessions we can see. */
-struct snap {
-	uint64_t pending;
-	uint64_t submitted;
-	size_t sessions;
-	uint64_t victim_pending;
-	int err;
-};
-
-struct snap snapshot(struct omw_ctx *c);
-int check_no_leak(struct omw_ctx *c, const struct snap *before);
-int check_refused(struct omw_ctx *c, const struct snap *before,
-		  const struct ack *a, int want);
 
 /* ------------------------------------------------------------------ */
 /* requests as data                                                    */
