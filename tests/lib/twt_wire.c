@@ -158,6 +158,16 @@ bool if_carrier(const char *dev)
 	return !read_line(path, line, sizeof(line)) && line[0] == '1';
 }
 
+bool listing_only(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 static int param_path(const char *module, const char *name, char *path,
 		      size_t len)
 {

@@ -53,6 +53,8 @@ void rnd_mix(uint32_t seed);
 void put_be16(uint8_t *p, uint16_t v);
 void put_be32(uint8_t *p, uint32_t v);
 bool if_carrier(const char *dev);
+/* Is the harness only asked for the tests' names (-l, -h)? */
+bool listing_only(int argc, char **argv);
 /* /sys/module/<module>/parameters/<name>: 0, or -1 when it cannot be had. */
 int param_read(const char *module, const char *name, char *buf, size_t len);
 int param_write(const char *module, const char *name, const char *v);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tfib_client.h"
+#include "twt_tfib.h"
 #include "nlfuzz.h"
 
 #define TABLES		2
@@ -22,7 +22,7 @@
 #define FUZZ_MAX_TABLES		"16"
 
 struct tfib_conn {
-	struct tfc c;
+	struct twt c;
 	int ifindex;
 	uint32_t ids[TABLES];
 };
@@ -33,24 +33,11 @@ static void table_name(uint32_t id, char name[TFC_NAME_LEN])
 	snprintf(name, TFC_NAME_LEN, "nlfz%08x", id);
 }
 
-static void write_param(const char *name, const char *v)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tfib/parameters/%s", name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(v, f);
-		fclose(f);
-	}
-}
-
 /* Every table of this namespace, through a fresh socket. */
 static int delete_all(void)
 {
 	struct tfc_table *all = NULL;
-	struct tfc c;
+	struct twt c;
 	size_t n, i;
 	int err = tfc_open(&c);
 
@@ -60,7 +47,7 @@ static int delete_all(void)
 	for (i = 0; !err && i < n; i++)
 		tfc_table_del(&c, all[i].name, NULL);
 	free(all);
-	tfc_close(&c);
+	twt_close(&c);
 	return err;
 }
 
@@ -91,7 +78,7 @@ static void tfib_stop(void *conn)
 {
 	struct tfib_conn *k = conn;
 
-	tfc_close(&k->c);
+	twt_close(&k->c);
 	delete_all();
 	free(k);
 }
@@ -106,8 +93,8 @@ static void *tfib_start(const struct topo *t)
 		free(k);
 		return NULL;
 	}
-	write_param("max_entries", FUZZ_MAX_ENTRIES);
-	write_param("max_tables", FUZZ_MAX_TABLES);
+	param_write("tfib", "max_entries", FUZZ_MAX_ENTRIES);
+	param_write("tfib", "max_tables", FUZZ_MAX_TABLES);
 	k->ifindex = t->ifindex;
 	for (i = 0; i < TABLES; i++) {
 		k->ids[i] = (uint32_t)getpid() << 12 ^ next++;
@@ -125,47 +112,44 @@ static int tfib_fd(void *conn)
 }
 
 /* A request of command @cmd on table @name, the rest random but valid. */
-static void valid_req(struct tfib_conn *k, struct tfc_msg *m, uint8_t cmd,
-		      const char *name)
+static struct nl_msg *valid_req(struct tfib_conn *k, uint8_t cmd,
+				const char *name)
 {
 	uint8_t mac[6] = { 2, 0, 0, 0, 0, (uint8_t)rnd() };
-	uint16_t flags = rnd() % 3 ? 0 : NLM_F_DUMP;
+	int flags = rnd() % 3 ? 0 : NLM_F_DUMP;
+	struct nl_msg *m;
 
 	switch (cmd) {
 	case TFIB_CMD_TABLE_GET:
 	case TFIB_CMD_STATS_GET:
-		tfc_msg_init(m, &k->c, cmd, flags);
-		if (!flags)
-			tfc_put_str(m, TFIB_A_TABLE, name);
-		return;
+		return tfc_msg(&k->c, cmd, flags, flags ? NULL : name);
 	case TFIB_CMD_ENTRY_GET:
-		tfc_msg_init(m, &k->c, cmd, flags);
-		tfc_put_str(m, TFIB_A_TABLE, name);
+		m = tfc_msg(&k->c, cmd, flags, name);
 		if (!flags)
-			tfc_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % USERS);
-		return;
+			nla_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % USERS);
+		return m;
 	}
-	tfc_msg_init(m, &k->c, cmd, 0);
-	tfc_put_str(m, TFIB_A_TABLE, name);
+	m = tfc_msg(&k->c, cmd, 0, name);
 	switch (cmd) {
 	case TFIB_CMD_TABLE_NEW:
-		tfc_put_u32(m, TFIB_A_CAPACITY, 1 + rnd() % 64);
-		tfc_put_u8(m, TFIB_A_SYNC, rnd() % (TFIB_SYNC_MAX + 1));
+		nla_put_u32(m, TFIB_A_CAPACITY, 1 + rnd() % 64);
+		nla_put_u8(m, TFIB_A_SYNC, rnd() % (TFIB_SYNC_MAX + 1));
 		break;
 	case TFIB_CMD_ENTRY_SET:
-		tfc_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % (2 * USERS));
-		tfc_put(m, TFIB_A_MAC, mac, sizeof(mac));
+		nla_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % (2 * USERS));
+		nla_put(m, TFIB_A_MAC, sizeof(mac), mac);
 		if (rnd() % 2)
-			tfc_put_u64(m, TFIB_A_TS_NS, rnd());
+			nla_put_u64(m, TFIB_A_TS_NS, rnd());
 		break;
 	case TFIB_CMD_ENTRY_DEL:
-		tfc_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % (2 * USERS));
+		nla_put_u32(m, TFIB_A_USER_ID, 1 + rnd() % (2 * USERS));
 		break;
 	case TFIB_CMD_BIND:
-		tfc_put_u32(m, TFIB_A_IFINDEX, k->ifindex);
-		tfc_put_u8(m, TFIB_A_FWD_MODE, rnd() % (TFIB_FWD_MODE_MAX + 1));
+		nla_put_u32(m, TFIB_A_IFINDEX, k->ifindex);
+		nla_put_u8(m, TFIB_A_FWD_MODE, rnd() % (TFIB_FWD_MODE_MAX + 1));
 		break;
 	}
+	return m;
 }
 
 static int tfib_valid(void *conn, struct nlf_msg *m)
@@ -179,16 +163,20 @@ static int tfib_valid(void *conn, struct nlf_msg *m)
 	};
 	struct tfib_conn *k = conn;
 	char name[TFC_NAME_LEN];
-	static struct tfc_msg tm;
+	struct nlmsghdr *h;
+	struct nl_msg *nm;
+	int rc = -1;
 
 	table_name(k->ids[rnd() % TABLES], name);
-	valid_req(k, &tm, cmds[rnd() % sizeof(cmds)], name);
-	if (tm.len > sizeof(m->buf))
-		return -1;
-	((struct nlmsghdr *)tm.buf)->nlmsg_len = tm.len;
-	memcpy(m->buf, tm.buf, tm.len);
-	m->len = tm.len;
-	return 0;
+	nm = valid_req(k, cmds[rnd() % sizeof(cmds)], name);
+	h = nlmsg_hdr(nm);
+	if (h->nlmsg_len <= sizeof(m->buf)) {
+		memcpy(m->buf, h, h->nlmsg_len);
+		m->len = h->nlmsg_len;
+		rc = 0;
+	}
+	nlmsg_free(nm);
+	return rc;
 }
 
 static int tfib_ids(void *conn, uint32_t *ids, int max)
@@ -205,7 +193,7 @@ static int tfib_pending(uint32_t id, uint64_t *pkts)
 {
 	char name[TFC_NAME_LEN];
 	struct tfc_table t;
-	struct tfc c;
+	struct twt c;
 	int err = tfc_open(&c);
 
 	*pkts = 0;
@@ -213,7 +201,7 @@ static int tfib_pending(uint32_t id, uint64_t *pkts)
 		return err;
 	table_name(id, name);
 	err = tfc_table_get(&c, name, &t, NULL);
-	tfc_close(&c);
+	twt_close(&c);
 	if (!err)
 		*pkts = t.entries;
 	return err;
@@ -222,7 +210,7 @@ static int tfib_pending(uint32_t id, uint64_t *pkts)
 static int tfib_census(struct nlf_census *cs)
 {
 	struct tfc_table *all = NULL;
-	struct tfc c;
+	struct twt c;
 	size_t n = 0;
 	int err = tfc_open(&c);
 
@@ -231,7 +219,7 @@ static int tfib_census(struct nlf_census *cs)
 		return err;
 	err = tfc_table_dump(&c, &all, &n, NULL);
 	free(all);
-	tfc_close(&c);
+	twt_close(&c);
 	cs->objects = n;
 	return err;
 }

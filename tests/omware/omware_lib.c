@@ -232,16 +232,6 @@ static void on_signal(int sig)
 	exit(KSFT_FAIL);
 }
 
-static bool listing_only(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-h"))
-			return true;
-	return false;
-}
-
 /*
  * Before the harness runs: skip the whole program (exit 4, one line) when
  * it cannot run here, else make the topology every test uses.

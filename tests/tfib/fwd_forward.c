@@ -73,7 +73,7 @@ static int set_entry(struct fwd_env *e, uint32_t user, uint32_t k)
 {
 	struct tfc_entry ent = { .user_id = user, .seq = k,
 				 .has_ts = true, .has_seq = true };
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	fwd_tuple_of(k, ent.mac, &ent.ts_ns);
 	return tfc_entry_set(&e->nl, e->table, &ent, &a);
@@ -151,7 +151,7 @@ TEST_F(fwd, future_tuple_age_in_first_bin)
 	struct tfc_entry ent = { .user_id = 8, .mac = { 2, 0, 0, 0, 0, 8 },
 				 .ts_ns = UINT64_MAX / 2, .has_ts = true };
 	struct fwd_hdr h = fwd_data(8, 1);
-	struct tfc_ack a;
+	struct twt_ack a;
 	int i;
 
 	ASSERT_EQ(0, tfc_entry_set(&self->e.nl, self->e.table, &ent, &a));
@@ -167,7 +167,7 @@ TEST_F(fwd, future_tuple_age_in_first_bin)
 static int wait_entry(struct fwd_env *e, uint32_t user, uint32_t seq,
 		      struct tfc_entry *ent)
 {
-	struct tfc_ack a;
+	struct twt_ack a;
 	int i;
 
 	for (i = 0; i < 250; i++) {
@@ -289,7 +289,7 @@ TEST_F(fwd, malformed_counted_never_forwarded)
 	struct fwd_hdr ctl = fwd_control(77, mac, 1, 1);
 	uint8_t f[FWD_FRAME_MAX];
 	struct tfc_entry ent;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint32_t tag = rnd();
 
 	ASSERT_EQ(0, set_entry(&self->e, 77, 1));
@@ -338,7 +338,7 @@ TEST_F(fwd, control_with_group_mac_dropped)
 	struct tfc_entry ent;
 	struct fwd_hdr h;
 	uint64_t ts;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint32_t tag = rnd();
 	int i;
 

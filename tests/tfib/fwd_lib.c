@@ -218,11 +218,11 @@ struct topo fwd_topo = { .rx = -1 };
 /* Root, and the family there? */
 static bool fwd_can_run(void)
 {
-	struct tfc c;
+	struct twt c;
 
 	if (geteuid() || tfc_open(&c))
 		return false;
-	tfc_close(&c);
+	twt_close(&c);
 	return true;
 }
 
@@ -247,7 +247,7 @@ int fwd_env_up(struct fwd_env *e, int id, int sync,
 	       const struct tfc_bind_cfg *bind)
 {
 	struct tfc_table_cfg cfg;
-	struct tfc_ack a;
+	struct twt_ack a;
 	int err;
 
 	memset(e, 0, sizeof(*e));
@@ -274,7 +274,7 @@ int fwd_env_up(struct fwd_env *e, int id, int sync,
 	cfg = tfc_table_defaults(e->table, 1024);
 	cfg.sync = sync;
 	if (tfc_table_new(&e->nl, &cfg, &a)) {
-		diag("TABLE_NEW %s: %s %s", e->table, tfc_errname(a.err), a.msg);
+		diag("TABLE_NEW %s: %s %s", e->table, twt_errname(a.err), a.msg);
 		return -1;
 	}
 	if (bind) {
@@ -282,7 +282,7 @@ int fwd_env_up(struct fwd_env *e, int id, int sync,
 
 		b.ifindex = e->topo.ifindex;
 		if (tfc_bind(&e->nl, e->table, &b, &a)) {
-			diag("BIND: %s %s", tfc_errname(a.err), a.msg);
+			diag("BIND: %s %s", twt_errname(a.err), a.msg);
 			return -1;
 		}
 	}
@@ -292,7 +292,7 @@ int fwd_env_up(struct fwd_env *e, int id, int sync,
 
 void fwd_env_down(struct fwd_env *e)
 {
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	if (e->tx >= 0)
 		close(e->tx);
@@ -300,7 +300,7 @@ void fwd_env_down(struct fwd_env *e)
 	if (e->nl.fd >= 0) {
 		if (e->table[0])
 			tfc_table_del(&e->nl, e->table, &a);
-		tfc_close(&e->nl);
+		twt_close(&e->nl);
 		e->nl.fd = -1;
 	}
 	if (!e->shared)
@@ -311,7 +311,7 @@ void fwd_env_down(struct fwd_env *e)
 
 int fwd_stats(struct fwd_env *e)
 {
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	return tfc_stats_get(&e->nl, e->table, e->st, &a);
 }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "twt_wire.h"
-#include "tfib_client.h"
+#include "twt_tfib.h"
 
 #define FWD_HDR_LEN	40	/* struct tfib_hdr on the wire */
 #define FWD_MARK_LEN	8	/* tag and index, first in the payload */
@@ -52,7 +52,7 @@ struct fwd_rx {
 /* A table bound to the veth of a topology, and a client of the family. */
 struct fwd_env {
 	struct topo topo;
-	struct tfc nl;
+	struct twt nl;
 	char table[TFC_NAME_LEN];
 	int tx;			/* an AF_PACKET socket on the peer */
 	struct tfc_stats *st;	/* scratch for fwd_stats() */

@@ -83,7 +83,7 @@ struct life {
 static int life_up(struct life *l, int id, int mode)
 {
 	struct tfc_entry ent = { .user_id = USER, .mac = { 2, 0, 0, 0, 0, 5 } };
-	struct tfc_ack a;
+	struct twt_ack a;
 	int rc;
 
 	l->b = tfc_bind_defaults(0);
@@ -133,11 +133,11 @@ LIFE_FIXTURE(gone, TOPO_ID + 1);
 
 static int bind_here(struct fwd_env *e, struct tfc_bind_cfg b, int ifindex)
 {
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	b.ifindex = ifindex;
 	if (tfc_bind(&e->nl, e->table, &b, &a))
-		ksft_print_msg("BIND: %s %s\n", tfc_errname(a.err), a.msg);
+		ksft_print_msg("BIND: %s %s\n", twt_errname(a.err), a.msg);
 	return a.err;
 }
 
@@ -168,7 +168,7 @@ static int binding_threads(void)
 static int bound(struct fwd_env *e)
 {
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	if (tfc_table_get(&e->nl, e->table, &t, &a))
 		return -1;
@@ -177,7 +177,7 @@ static int bound(struct fwd_env *e)
 
 TEST_F_TIMEOUT(life, unbind_and_bind_under_traffic, LIFE_TIMEOUT_S)
 {
-	struct tfc_ack a;
+	struct twt_ack a;
 	int i;
 
 	ASSERT_EQ(0, bind_here(&self->l.e, self->l.b, self->l.e.topo.ifindex));
@@ -239,8 +239,8 @@ TEST_F_TIMEOUT(gone, netns_dismantled_under_traffic, LIFE_TIMEOUT_S)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("fwdns", 64);
 	struct fwd_env there = self->l.e;
-	struct tfc nl;
-	struct tfc_ack a;
+	struct twt nl;
+	struct twt_ack a;
 	int fd, i;
 
 	/* frames from here to the peer */
@@ -261,7 +261,7 @@ TEST_F_TIMEOUT(gone, netns_dismantled_under_traffic, LIFE_TIMEOUT_S)
 	ASSERT_EQ(0, flood_start(&self->l.fl, &there, fd));
 	sleep_ms(150);
 	/* nothing of ours may pin the namespace */
-	tfc_close(&nl);
+	twt_close(&nl);
 	close(self->l.e.tx);
 	self->l.e.tx = -1;
 	close(self->l.e.topo.rx);
@@ -292,7 +292,7 @@ TEST_F_TIMEOUT(life, module_removed_under_traffic, LIFE_TIMEOUT_S)
 	EXPECT_EQ(0, binding_threads());
 	ASSERT_EQ(0, run("insmod %s", ko));
 	/* the old family is gone: a new client for the teardown */
-	tfc_close(&self->l.e.nl);
+	twt_close(&self->l.e.nl);
 	ASSERT_EQ(0, tfc_open(&self->l.e.nl));
 }
 

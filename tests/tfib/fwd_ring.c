@@ -37,7 +37,7 @@ FIXTURE_SETUP(ring)
 {
 	struct tfc_entry ent = { .user_id = USER, .mac = { 2, 0, 0, 0, 0, 5 },
 				 .seq = 1, .has_seq = true };
-	struct tfc_ack a;
+	struct twt_ack a;
 	int rc;
 
 	rc = fwd_env_up(&self->e, -1, TFIB_SYNC_SEQCOUNT, NULL);
@@ -55,12 +55,12 @@ FIXTURE_TEARDOWN(ring)
 static int bind_ring(struct fwd_env *e, const struct tfc_bind_cfg *cfg)
 {
 	struct tfc_bind_cfg b = *cfg;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	b.ifindex = e->topo.ifindex;
 	b.mode = TFIB_FWD_MODE_RING;
 	if (tfc_bind(&e->nl, e->table, &b, &a)) {
-		ksft_print_msg("BIND: %s %s\n", tfc_errname(a.err), a.msg);
+		ksft_print_msg("BIND: %s %s\n", twt_errname(a.err), a.msg);
 		return a.err;
 	}
 	return 0;
@@ -222,7 +222,7 @@ TEST_F(ring, workers_picked_and_counted)
 	const int rounds = 10, per_round = 10;
 	struct thread_sums s;
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 	int64_t picks;
 	int i;
 
@@ -286,7 +286,7 @@ TEST_F(ring, bursts_prefetch_the_next_bucket)
 	struct tfc_table_cfg cfg = tfc_table_defaults(self->e.table, 1024);
 	const int n = 200;
 	struct thread_sums s;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_EQ(0, bind_ring(&self->e, &b));
 	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_DATA, n, 0));
@@ -317,7 +317,7 @@ TEST_F(ring, bursts_prefetch_the_next_bucket)
 TEST_F(ring, counters_outlive_the_binding)
 {
 	struct tfc_bind_cfg b = { .workers = 2, .pick = variant->pick };
-	struct tfc_ack a;
+	struct twt_ack a;
 	int64_t picks;
 
 	ASSERT_EQ(0, bind_ring(&self->e, &b));

@@ -47,7 +47,7 @@ struct step {
 #define MAX_STEPS	8
 
 FIXTURE(bad) {
-	struct tfc c;
+	struct twt c;
 	uint32_t veth;
 };
 
@@ -232,41 +232,42 @@ ROW(inline_with_burst, BIND, EINVAL, VICTIM_T, IFX_VETH, INLINE,
 
 static uint32_t blame_offs;
 
-static void build(const FIXTURE_VARIANT(bad) *v, struct tfc *c, uint32_t veth,
-		  struct tfc_msg *m)
+static struct nl_msg *build(const FIXTURE_VARIANT(bad) *v, struct twt *c,
+			    uint32_t veth)
 {
 	static const uint8_t zeros[64];
+	struct nl_msg *m = tfc_msg(c, v->cmd, v->dump ? NLM_F_DUMP : 0, NULL);
 	const struct step *s;
 
-	tfc_msg_init(m, c, v->cmd, v->dump ? NLM_F_DUMP : 0);
 	blame_offs = 0;
 	for (s = v->s; s < v->s + MAX_STEPS && s->op != END; s++) {
 		switch (s->op) {
-		case U8: tfc_put_u8(m, s->type, s->val); break;
-		case U16: tfc_put(m, s->type, &s->val, 2); break;
-		case U32: tfc_put_u32(m, s->type, s->val); break;
-		case U64: tfc_put_u64(m, s->type, s->val); break;
-		case STR: tfc_put_str(m, s->type, s->str); break;
+		case U8: nla_put_u8(m, s->type, s->val); break;
+		case U16: nla_put(m, s->type, 2, &s->val); break;
+		case U32: nla_put_u32(m, s->type, s->val); break;
+		case U64: nla_put_u64(m, s->type, s->val); break;
+		case STR: nla_put_string(m, s->type, s->str); break;
 		/* a unicast MAC when 6 bytes long */
-		case RAW: tfc_put(m, s->type, "\x02" "bcdefghijkl", s->val); break;
-		case NOT_UNICAST: tfc_put(m, s->type, bad_macs[s->val], 6); break;
-		case FLAG: tfc_put(m, s->type, zeros, 0); break;
-		case LO: tfc_put_u32(m, s->type, if_nametoindex("lo")); break;
-		case VETH: tfc_put_u32(m, s->type, veth); break;
+		case RAW: nla_put(m, s->type, s->val, "\x02" "bcdefghijkl"); break;
+		case NOT_UNICAST: nla_put(m, s->type, 6, bad_macs[s->val]); break;
+		case FLAG: nla_put(m, s->type, 0, zeros); break;
+		case LO: nla_put_u32(m, s->type, if_nametoindex("lo")); break;
+		case VETH: nla_put_u32(m, s->type, veth); break;
 		case END: break;
 		}
 		if (s->blame)
-			blame_offs = tfc_last_offs(m);
+			blame_offs = twt_last_offs(m);
 	}
+	return m;
 }
 
 /* What a refused request must not change. */
-static int victim_intact(struct __test_metadata *_metadata, struct tfc *c)
+static int victim_intact(struct __test_metadata *_metadata, struct twt *c)
 {
 	struct tfc_table *all = NULL;
 	struct tfc_entry e, want = tfu_entry(VICTIM_USER, 3);
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 	size_t n;
 
 	EXPECT_EQ(0, tfc_table_get(c, VICTIM, &t, &a));
@@ -288,7 +289,7 @@ FIXTURE_SETUP(bad)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(VICTIM, 8);
 	struct tfc_entry e = tfu_entry(VICTIM_USER, 3);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	self->veth = veth;
 	tfu_open(&self->c);
@@ -301,16 +302,15 @@ FIXTURE_TEARDOWN(bad)
 {
 	tfc_table_del(&self->c, VICTIM, NULL);
 	tfc_table_del(&self->c, "t1", NULL);
-	tfc_close(&self->c);
+	twt_close(&self->c);
 }
 
 TEST_F(bad, refused)
 {
-	struct tfc_msg m;
-	struct tfc_ack a;
+	struct nl_msg *m = build(variant, &self->c, self->veth);
+	struct twt_ack a;
 
-	build(variant, &self->c, self->veth, &m);
-	tfc_xfer(&self->c, &m, NULL, NULL, &a);
+	twt_xfer(&self->c, m, NULL, NULL, &a);
 	tfu_show("refused", &a);
 	EXPECT_EQ(-variant->want, a.err);
 	EXPECT_TRUE(a.has_msg);
@@ -332,8 +332,8 @@ TEST(two_netns_same_name)
 	struct tfc_entry e1 = tfu_entry(1, 1), e2 = tfu_entry(1, 2), got;
 	struct tfc_table *all = NULL;
 	struct tfc_bind_cfg bind;
-	struct tfc c1, c2;
-	struct tfc_ack a;
+	struct twt c1, c2;
+	struct twt_ack a;
 	size_t n;
 
 	ASSERT_EQ(0, unshare(CLONE_NEWNET));
@@ -367,8 +367,8 @@ TEST(two_netns_same_name)
 	ASSERT_EQ(0, tfc_table_del(&c2, "same", &a));
 	EXPECT_EQ(-ENOENT, tfc_entry_get(&c2, "same", 1, &got, &a));
 	EXPECT_EQ(0, tfc_entry_get(&c1, "same", 1, &got, &a));
-	tfc_close(&c1);
-	tfc_close(&c2);
+	twt_close(&c1);
+	twt_close(&c2);
 	/* the namespaces, and c1's table, go when this process exits */
 }
 
@@ -380,15 +380,15 @@ TEST(no_net_admin)
 	struct tfc_bind_cfg bind = tfc_bind_defaults(1);
 	struct tfc_stats *st = calloc(1, sizeof(*st));
 	struct tfc_table t;
-	struct tfc_ack a;
-	struct tfc c;
+	struct twt_ack a;
+	struct twt c;
 
 	ASSERT_NE(NULL, st);
 	ASSERT_EQ(0, unshare(CLONE_NEWNET));
 	tfu_open(&c);
 	ASSERT_EQ(0, tfc_table_new(&c, &cfg, &a));
 	ASSERT_EQ(0, tfc_entry_set(&c, "priv", &e, &a));
-	tfc_close(&c);
+	twt_close(&c);
 
 	ASSERT_EQ(0, tfu_drop_net_admin());
 	tfu_open(&c);
@@ -406,7 +406,7 @@ TEST(no_net_admin)
 	EXPECT_EQ(0, tfc_entry_get(&c, "priv", 1, &got, &a));
 	EXPECT_EQ(-ENOENT, tfc_table_get(&c, "priv2", &t, &a));
 	free(st);
-	tfc_close(&c);
+	twt_close(&c);
 }
 
 /*
@@ -428,7 +428,7 @@ static void make_netns(void)
 int main(int argc, char **argv)
 {
 	tfu_require(argc, argv);
-	if (!tfu_listing(argc, argv))
+	if (!listing_only(argc, argv))
 		make_netns();
 	return test_harness_run(argc, argv);
 }

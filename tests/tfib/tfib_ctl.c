@@ -19,17 +19,17 @@
 
 #include "tfib_util.h"
 
-static int refused(const char *what, const struct tfc_ack *a)
+static int refused(const char *what, const struct twt_ack *a)
 {
-	fprintf(stderr, "%s: %s%s%s\n", what, tfc_errname(a->err),
+	fprintf(stderr, "%s: %s%s%s\n", what, twt_errname(a->err),
 		a->has_msg ? ": " : "", a->has_msg ? a->msg : "");
 	return 1;
 }
 
-static int cmd_new(struct tfc *c, int argc, char **argv)
+static int cmd_new(struct twt *c, int argc, char **argv)
 {
 	struct tfc_table_cfg cfg;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	if (argc < 2)
 		return 2;
@@ -39,10 +39,10 @@ static int cmd_new(struct tfc *c, int argc, char **argv)
 	return tfc_table_new(c, &cfg, &a) ? refused("new", &a) : 0;
 }
 
-static int cmd_fill(struct tfc *c, int argc, char **argv)
+static int cmd_fill(struct twt *c, int argc, char **argv)
 {
 	struct tfc_entry e;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint32_t id, n;
 
 	if (argc < 2)
@@ -56,10 +56,10 @@ static int cmd_fill(struct tfc *c, int argc, char **argv)
 	return 0;
 }
 
-static int cmd_count(struct tfc *c)
+static int cmd_count(struct twt *c)
 {
 	struct tfc_table *all;
-	struct tfc_ack a;
+	struct twt_ack a;
 	size_t n;
 
 	if (tfc_table_dump(c, &all, &n, &a))
@@ -69,10 +69,10 @@ static int cmd_count(struct tfc *c)
 	return 0;
 }
 
-static int cmd_bind(struct tfc *c, int argc, char **argv)
+static int cmd_bind(struct twt *c, int argc, char **argv)
 {
 	struct tfc_bind_cfg cfg;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	if (argc < 2)
 		return 2;
@@ -85,15 +85,15 @@ static int cmd_bind(struct tfc *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct tfc_ack a;
-	struct tfc c;
+	struct twt_ack a;
+	struct twt c;
 	int err, rc = 2;
 
 	if (argc < 2)
 		goto usage;
 	err = tfc_open(&c);
 	if (err) {
-		fprintf(stderr, "tfib_ctl: %s\n", tfc_errname(err));
+		fprintf(stderr, "tfib_ctl: %s\n", twt_errname(err));
 		return err == -ENOENT ? 4 : 1;
 	}
 	if (!strcmp(argv[1], "new"))
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		rc = cmd_count(&c);
 	else if (!strcmp(argv[1], "bind"))
 		rc = cmd_bind(&c, argc - 2, argv + 2);
-	tfc_close(&c);
+	twt_close(&c);
 	if (rc != 2)
 		return rc;
 usage:

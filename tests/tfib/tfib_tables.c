@@ -19,8 +19,8 @@
 #define T	"t0"
 
 /* Retry an insert that a lockless table refuses until a grace period. */
-static int set_retry(struct tfc *c, const char *table,
-		     const struct tfc_entry *e, struct tfc_ack *a)
+static int set_retry(struct twt *c, const char *table,
+		     const struct tfc_entry *e, struct twt_ack *a)
 {
 	int i, err = 0;
 
@@ -34,7 +34,7 @@ static int set_retry(struct tfc *c, const char *table,
 }
 
 FIXTURE(mode) {
-	struct tfc c;
+	struct twt c;
 };
 
 FIXTURE_VARIANT(mode) {
@@ -55,7 +55,7 @@ FIXTURE_SETUP(mode)
 FIXTURE_TEARDOWN(mode)
 {
 	tfc_table_del(&self->c, T, NULL);
-	tfc_close(&self->c);
+	twt_close(&self->c);
 }
 
 /* Every setting given: get and dump report each exactly. */
@@ -63,7 +63,7 @@ TEST_F(mode, table_create_get_dump_delete)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 1000);
 	struct tfc_table t, *all = NULL;
-	struct tfc_ack a;
+	struct twt_ack a;
 	size_t n, i, found = 0;
 
 	cfg.buckets = 64;
@@ -110,7 +110,7 @@ TEST_F(mode, table_defaults)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 100);
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	cfg.sync = variant->sync;
 	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a)) tfu_show("new", &a);
@@ -137,12 +137,12 @@ static void expect_entry(struct __test_metadata *_metadata,
 	EXPECT_EQ(want->seq, got->seq);
 }
 
-static void expect_counters(struct __test_metadata *_metadata, struct tfc *c,
+static void expect_counters(struct __test_metadata *_metadata, struct twt *c,
 			    uint64_t inserts, uint64_t updates,
 			    uint64_t deletes)
 {
 	struct tfc_stats *st = calloc(1, sizeof(*st));
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_NE(NULL, st);
 	ASSERT_EQ(0, tfc_stats_get(c, T, st, &a)) tfu_show("stats", &a);
@@ -156,11 +156,11 @@ static void expect_counters(struct __test_metadata *_metadata, struct tfc *c,
 	free(st);
 }
 
-static void expect_stale(struct __test_metadata *_metadata, struct tfc *c,
+static void expect_stale(struct __test_metadata *_metadata, struct twt *c,
 			 uint64_t stale)
 {
 	struct tfc_stats *st = calloc(1, sizeof(*st));
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_NE(NULL, st);
 	ASSERT_EQ(0, tfc_stats_get(c, T, st, &a)) tfu_show("stats", &a);
@@ -174,7 +174,7 @@ TEST_F(mode, entry_set_get_update_delete)
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 16);
 	struct tfc_entry e = tfu_entry(42, 1), got;
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint64_t before;
 
 	cfg.sync = variant->sync;
@@ -233,7 +233,7 @@ TEST_F(mode, entry_dump_resumed)
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, n);
 	struct tfc_entry *all = NULL, e;
 	uint8_t *seen = calloc(n, 1);
-	struct tfc_ack a;
+	struct twt_ack a;
 	size_t got, i;
 	uint32_t id;
 
@@ -248,8 +248,8 @@ TEST_F(mode, entry_dump_resumed)
 	}
 	ASSERT_EQ(0, tfc_entry_dump(&self->c, T, &all, &got, &a))
 		tfu_show("dump", &a);
-	EXPECT_LT(2, self->c.batches);
-	ksft_print_msg("%zu entries in %u datagrams\n", got, self->c.batches);
+	EXPECT_LT(2, self->c.datagrams);
+	ksft_print_msg("%zu entries in %u datagrams\n", got, self->c.datagrams);
 	ASSERT_EQ(n, got);
 	for (i = 0; i < got; i++) {
 		/* user IDs were i * 2654435761, an odd multiplier: invert */
@@ -270,7 +270,7 @@ TEST_F(mode, full_table_enospc)
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 4);
 	struct tfc_entry e;
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint32_t id;
 
 	cfg.sync = variant->sync;
@@ -293,7 +293,7 @@ TEST_F(mode, full_table_enospc)
 }
 
 FIXTURE(caps) {
-	struct tfc c;
+	struct twt c;
 	long max_tables, max_entries, max_bytes;
 };
 
@@ -316,13 +316,13 @@ FIXTURE_TEARDOWN(caps)
 	tfu_set_param("max_tables", self->max_tables);
 	tfu_set_param("max_entries", self->max_entries);
 	tfu_set_param("max_bytes", self->max_bytes);
-	tfc_close(&self->c);
+	twt_close(&self->c);
 }
 
 TEST_F(caps, max_tables)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("cap0", 1);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_EQ(0, tfu_set_param("max_tables", 2));
 	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
@@ -339,7 +339,7 @@ TEST_F(caps, max_tables)
 TEST_F(caps, max_entries)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("cap0", 600);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_EQ(0, tfu_set_param("max_entries", 1000));
 	ASSERT_EQ(0, tfc_table_new(&self->c, &cfg, &a));
@@ -361,7 +361,7 @@ TEST_F(caps, max_entries)
 TEST_F(caps, max_bytes)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("cap0", 1);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_EQ(0, tfu_set_param("max_bytes", 1 << 20));
 	cfg.buckets = 1 << 20;
@@ -382,8 +382,8 @@ TEST(table_dump_many)
 	struct tfc_table_cfg cfg = tfc_table_defaults(NULL, 1);
 	struct tfc_table *all = NULL;
 	char name[16];
-	struct tfc_ack a;
-	struct tfc c;
+	struct twt_ack a;
+	struct twt c;
 	size_t n, i;
 	int k;
 
@@ -409,7 +409,7 @@ TEST(table_dump_many)
 	ASSERT_EQ(0, tfc_table_dump(&c, &all, &n, &a));
 	EXPECT_EQ(0, n);
 	free(all);
-	tfc_close(&c);
+	twt_close(&c);
 }
 
 /* CLOCK_REALTIME tables stamp entries on that clock. */
@@ -417,9 +417,9 @@ TEST(clock_realtime)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults(T, 4);
 	struct tfc_entry e = tfu_entry(7, 7), got;
-	struct tfc_ack a;
+	struct twt_ack a;
 	uint64_t before;
-	struct tfc c;
+	struct twt c;
 
 	tfu_open(&c);
 	tfc_table_del(&c, T, NULL);
@@ -432,7 +432,7 @@ TEST(clock_realtime)
 	EXPECT_LE(before, got.ts_ns);
 	EXPECT_GE(tfu_now(CLOCK_REALTIME), got.ts_ns);
 	EXPECT_EQ(0, tfc_table_del(&c, T, &a));
-	tfc_close(&c);
+	twt_close(&c);
 }
 
 /* The core's counters of an unbound table, alone, and in the dump. */
@@ -442,8 +442,8 @@ TEST(stats_of_unbound_table)
 	struct tfc_stats *st = calloc(1, sizeof(*st)), *all = NULL;
 	struct tfc_entry e = tfu_entry(1, 1), got;
 	size_t n, i, found = 0;
-	struct tfc_ack a;
-	struct tfc c;
+	struct twt_ack a;
+	struct twt c;
 
 	ASSERT_NE(NULL, st);
 	tfu_open(&c);
@@ -471,7 +471,7 @@ TEST(stats_of_unbound_table)
 	free(all);
 	EXPECT_EQ(0, tfc_table_del(&c, T, &a));
 	free(st);
-	tfc_close(&c);
+	twt_close(&c);
 }
 
 /*
@@ -480,14 +480,14 @@ TEST(stats_of_unbound_table)
  * table.  Skipped while the module's forwarder refuses every binding.
  */
 FIXTURE(bind) {
-	struct tfc c;
+	struct twt c;
 	uint32_t dev0, dev1;
 };
 
 FIXTURE_SETUP(bind)
 {
 	struct tfc_table_cfg cfg = tfc_table_defaults("b0", 16);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	ASSERT_EQ(0, unshare(CLONE_NEWNET));
 	ASSERT_EQ(0, tfu_sh("ip link add tfv0 type veth peer name tfv1 && ip link set tfv0 up && ip link set tfv1 up"));
@@ -501,14 +501,14 @@ FIXTURE_SETUP(bind)
 
 FIXTURE_TEARDOWN(bind)
 {
-	tfc_close(&self->c);
+	twt_close(&self->c);
 }
 
 /* Bind b0 to dev0, or skip when there is no forwarder to bind. */
 static int bind_b0(FIXTURE_DATA(bind) *self, int mode)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev0);
-	struct tfc_ack a;
+	struct twt_ack a;
 	int err;
 
 	cfg.mode = mode;
@@ -529,7 +529,7 @@ static int bind_b0(FIXTURE_DATA(bind) *self, int mode)
 TEST_F(bind, ring_defaults_reported)
 {
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	BIND_B0(-1);
 	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
@@ -551,7 +551,7 @@ TEST_F(bind, one_binding_per_table_and_device)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev1);
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	BIND_B0(TFIB_FWD_MODE_INLINE);
 	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
@@ -572,7 +572,7 @@ TEST_F(bind, one_binding_per_table_and_device)
 TEST_F(bind, device_deleted_unbinds)
 {
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	BIND_B0(-1);
 	ASSERT_EQ(0, tfu_sh("ip link del tfv0"));
@@ -589,7 +589,7 @@ TEST_F(bind, device_deleted_unbinds)
 TEST_F(bind, device_moved_unbinds)
 {
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 	char ns[32];
 	int moved, deleted;
 
@@ -608,7 +608,7 @@ TEST_F(bind, device_moved_unbinds)
 TEST_F(bind, renamed_device_reported)
 {
 	struct tfc_table t;
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	BIND_B0(-1);
 	ASSERT_EQ(0, tfu_sh("ip link set tfv0 down && ip link set tfv0 name tfr0"));
@@ -625,7 +625,7 @@ TEST_F(bind, stats_workers_in_do_reply_only)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev0);
 	struct tfc_stats *st = calloc(1, sizeof(*st)), *all = NULL;
-	struct tfc_ack a;
+	struct twt_ack a;
 	size_t n, i;
 	int found = 0;
 
@@ -660,7 +660,7 @@ TEST_F(bind, max_threads)
 	struct tfc_bind_cfg inl = tfc_bind_defaults(self->dev1);
 	long saved = tfu_param("max_threads");
 	int err[4];
-	struct tfc_ack a, over;
+	struct twt_ack a, over;
 
 	ASSERT_LT(0, saved);
 	ring.mode = TFIB_FWD_MODE_RING;
@@ -687,7 +687,7 @@ TEST_F(bind, max_threads)
 TEST_F(bind, table_deleted_bound)
 {
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(0);
-	struct tfc_ack a;
+	struct twt_ack a;
 
 	BIND_B0(-1);
 	ASSERT_EQ(0, tfc_table_del(&self->c, "b0", &a));

@@ -15,27 +15,15 @@
 #include <sys/wait.h>
 #include <linux/capability.h>
 
-#include "kselftest.h"
 #include "tfib_util.h"
-
-/* Listing the tests needs neither root nor the module. */
-int tfu_listing(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
 
 void tfu_require(int argc, char **argv)
 {
-	struct tfc c;
+	struct twt c;
 	int err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (tfu_listing(argc, argv))
+	if (listing_only(argc, argv))
 		return;
 	if (geteuid() != 0)
 		ksft_exit_skip("needs root\n");
@@ -45,18 +33,18 @@ void tfu_require(int argc, char **argv)
 			       TFIB_FAMILY_NAME);
 	if (err)
 		ksft_exit_fail_msg("cannot open a netlink socket: %s\n",
-				   tfc_errname(err));
-	tfc_close(&c);
+				   twt_errname(err));
+	twt_close(&c);
 	if (tfu_sh("ip -V"))
 		ksft_exit_skip("needs ip(8) from iproute2\n");
 }
 
-void tfu_open(struct tfc *c)
+void tfu_open(struct twt *c)
 {
 	int err = tfc_open(c);
 
 	if (err) {
-		ksft_print_msg("tfc_open: %s\n", tfc_errname(err));
+		ksft_print_msg("tfc_open: %s\n", twt_errname(err));
 		exit(KSFT_FAIL);
 	}
 }
@@ -93,32 +81,21 @@ int tfu_drop_net_admin(void)
 
 long tfu_param(const char *name)
 {
-	char path[256];
-	long v = -1;
-	FILE *f;
+	char buf[32], *end;
+	long v;
 
-	snprintf(path, sizeof(path), TFIB_PARAMS "/%s", name);
-	f = fopen(path, "r");
-	if (!f)
+	if (param_read("tfib", name, buf, sizeof(buf)))
 		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	v = strtol(buf, &end, 10);
+	return end == buf ? -1 : v;
 }
 
 int tfu_set_param(const char *name, unsigned long v)
 {
-	char path[256];
-	FILE *f;
-	int rc;
+	char buf[32];
 
-	snprintf(path, sizeof(path), TFIB_PARAMS "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	rc = fprintf(f, "%lu\n", v) < 0;
-	return fclose(f) || rc ? -EIO : 0;
+	snprintf(buf, sizeof(buf), "%lu\n", v);
+	return param_write("tfib", name, buf) ? -EIO : 0;
 }
 
 void tfu_mac(uint8_t mac[6], uint32_t seed)
@@ -153,9 +130,9 @@ uint64_t tfu_now(int clockid)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-void tfu_show(const char *what, const struct tfc_ack *a)
+void tfu_show(const char *what, const struct twt_ack *a)
 {
-	ksft_print_msg("%s: %s, msg \"%s\"%s%s\n", what, tfc_errname(a->err),
+	ksft_print_msg("%s: %s, msg \"%s\"%s%s\n", what, twt_errname(a->err),
 		       a->has_msg ? a->msg : "", a->has_offs ? ", offs" : "",
 		       a->has_miss ? ", missing attribute named" : "");
 }

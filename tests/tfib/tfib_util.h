@@ -8,16 +8,13 @@
 
 #include <stdint.h>
 
-#include "tfib_client.h"
+#include "twt_tfib.h"
+#include "twt_wire.h"
 
-#define TFIB_PARAMS	"/sys/module/tfib/parameters"
-
-/* Is the harness only asked for the tests' names (-l, -h)? */
-int tfu_listing(int argc, char **argv);
 /* Skip the program (exit 4) unless root and the family are there. */
 void tfu_require(int argc, char **argv);
 /* Open a client or end the test process as failed. */
-void tfu_open(struct tfc *c);
+void tfu_open(struct twt *c);
 /* Run a shell command quietly; its exit status. */
 int tfu_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Drop CAP_NET_ADMIN from this process (effective and permitted). */
@@ -31,6 +28,6 @@ void tfu_mac(uint8_t mac[6], uint32_t seed);
 struct tfc_entry tfu_entry(uint32_t user_id, uint32_t seed);
 uint64_t tfu_now(int clockid);
 /* Print an ack as a diagnostic line. */
-void tfu_show(const char *what, const struct tfc_ack *a);
+void tfu_show(const char *what, const struct twt_ack *a);
 
 #endif
