@@ -53,7 +53,6 @@
 /* Loose: a netns and its veth come and go; a real leak is per request. */
 #define SLAB_SLACK	(16 << 20)
 #define GENL_ADMIN	(GENL_ADMIN_PERM | GENL_UNS_ADMIN_PERM)
-#define ATTRS_OFF	((int)(NLMSG_HDRLEN + GENL_HDRLEN))
 
 static const struct nlf_recipe *const recipes[] = {
 #define NLF_FAMILY(family) &nlf_##family,
@@ -97,10 +96,8 @@ struct fz {
 	int fails;
 	unsigned long sent, ok, refused;
 	unsigned long admin_refused;	/* unprivileged: refused admin-only */
-	struct nlf_msg m;
+	struct twt_raw m;
 };
-
-static uint32_t next_seq = 1;
 
 static void fail(struct fz *z, const char *fmt, ...) __printf(2, 3);
 
@@ -123,149 +120,15 @@ static uint64_t rnd64(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* raw netlink                                                         */
-
-static int nl_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	int one = 1, sz = 1 << 20;
-
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static void msg_init(struct nlf_msg *m, uint16_t type, uint16_t flags,
-		     uint8_t cmd)
-{
-	struct nlmsghdr *h = (struct nlmsghdr *)m->buf;
-	struct genlmsghdr *g = NLMSG_DATA(h);
-
-	memset(m->buf, 0, ATTRS_OFF);
-	h->nlmsg_type = type;
-	h->nlmsg_flags = flags;
-	g->cmd = cmd;
-	g->version = 1;
-	m->len = ATTRS_OFF;
-}
-
-/* Append an attribute; returns its offset, -1 when there is no room. */
-static int msg_put(struct nlf_msg *m, uint16_t type, const void *data,
-		   int len)
-{
-	struct nlattr *a = (struct nlattr *)(m->buf + m->len);
-	int off = m->len;
-
-	if (m->len + NLA_HDRLEN + NLA_ALIGN(len) > NLF_MSG_MAX)
-		return -1;
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memset(a + 1, 0, NLA_ALIGN(len));
-	if (len)
-		memcpy(a + 1, data, len);
-	m->len += NLA_HDRLEN + NLA_ALIGN(len);
-	return off;
-}
-
-static void nest_end(struct nlf_msg *m, int off)
-{
-	if (off >= 0)
-		((struct nlattr *)(m->buf + off))->nla_len = m->len - off;
-}
-
-/* Send @m as a request that wants an answer; returns its sequence. */
-static uint32_t msg_send(int fd, struct nlf_msg *m, int *err)
-{
-	struct nlmsghdr *h = (struct nlmsghdr *)m->buf;
-
-	h->nlmsg_len = m->len;
-	h->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	/* below the sequences libnl starts from the clock */
-	h->nlmsg_seq = next_seq++ & 0x3fffffff;
-	h->nlmsg_pid = 0;
-	*err = 0;
-	if (send(fd, m->buf, m->len, 0) < 0)
-		*err = -errno;
-	return h->nlmsg_seq;
-}
-
-typedef void (*data_cb)(struct nlmsghdr *h, void *arg);
-
-/* A request in flight and, once it came, its answer. */
-struct awaited {
-	uint32_t seq;
-	int err;
-	bool done;
-};
-
-static struct awaited *awaited_of(struct awaited *w, int n, uint32_t seq)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!w[i].done && w[i].seq == seq)
-			return &w[i];
-	return NULL;
-}
-
-/*
- * Read until every request of @w has its answer (NLMSG_ERROR or
- * NLMSG_DONE): a dump's DONE may come after the answers to the requests
- * sent behind it.  Their data messages go to @cb, anything else (reports)
- * is dropped.  Returns how many are left unanswered at the deadline.
- */
-static int wait_answers(int fd, struct awaited *w, int n, data_cb cb,
-			void *arg)
-{
-	uint64_t deadline = mono() + ANSWER_MS * NSEC_PER_MSEC;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	struct awaited *a;
-	struct nlmsghdr *h;
-	int len, left = n;
-
-	while (left && mono() < deadline) {
-		if (poll(&pfd, 1, (deadline - mono()) / NSEC_PER_MSEC + 1) <= 0)
-			continue;
-		len = recv(fd, rxbuf, sizeof(rxbuf), MSG_DONTWAIT);
-		if (len < 0)
-			continue;	/* EAGAIN, or ENOBUFS: reports lost */
-		for (h = (struct nlmsghdr *)rxbuf; NLMSG_OK(h, len);
-		     h = NLMSG_NEXT(h, len)) {
-			a = awaited_of(w, n, h->nlmsg_seq);
-			if (!a)
-				continue;
-			if (h->nlmsg_type == NLMSG_ERROR)
-				a->err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
-			else if (h->nlmsg_type == NLMSG_DONE)
-				a->err = h->nlmsg_len >= NLMSG_HDRLEN + sizeof(int) ?
-					 *(int *)NLMSG_DATA(h) : 0;
-			else if (cb)
-				cb(h, arg);
-			if (h->nlmsg_type == NLMSG_ERROR ||
-			    h->nlmsg_type == NLMSG_DONE) {
-				a->done = true;
-				left--;
-			}
-		}
-	}
-	return left;
-}
+/* raw netlink: tests/lib/twt_nl.h's raw path                          */
 
 /* One request's answer: 0 with its errno in *err, or -ETIMEDOUT. */
-static int wait_answer(int fd, uint32_t seq, int *err, data_cb cb,
+static int wait_answer(int fd, uint32_t seq, int *err, twt_data_fn cb,
 		       void *arg)
 {
-	struct awaited w = { .seq = seq };
+	struct twt_awaited w = { .seq = seq };
 
-	if (wait_answers(fd, &w, 1, cb, arg))
+	if (twt_raw_wait(fd, &w, 1, ANSWER_MS, cb, arg))
 		return -ETIMEDOUT;
 	*err = w.err;
 	return 0;
@@ -276,8 +139,8 @@ static int wait_answer(int fd, uint32_t seq, int *err, data_cb cb,
 
 static struct nlattr *genl_attrs(struct nlmsghdr *h, int *len)
 {
-	*len = h->nlmsg_len - ATTRS_OFF;
-	return (struct nlattr *)((uint8_t *)h + ATTRS_OFF);
+	*len = h->nlmsg_len - TWT_ATTRS_OFF;
+	return (struct nlattr *)((uint8_t *)h + TWT_ATTRS_OFF);
 }
 
 static void parse_ops(struct fam *f, struct nlattr *ops)
@@ -402,15 +265,15 @@ static void ctrl_cb(struct nlmsghdr *h, void *arg)
 }
 
 static int ctrl_ask(int fd, uint8_t cmd, uint16_t flags, uint16_t attr,
-		    const void *v, int len, data_cb cb, void *arg)
+		    const void *v, int len, twt_data_fn cb, void *arg)
 {
-	struct nlf_msg m;
+	struct twt_raw m;
 	uint32_t seq;
 	int err;
 
-	msg_init(&m, GENL_ID_CTRL, flags, cmd);
-	msg_put(&m, attr, v, len);
-	seq = msg_send(fd, &m, &err);
+	twt_raw_init(&m, GENL_ID_CTRL, flags, cmd, 1);
+	twt_raw_put(&m, attr, v, len);
+	seq = twt_raw_send(fd, &m, &err);
 	if (!err && wait_answer(fd, seq, &err, cb, arg))
 		err = -ETIMEDOUT;
 	return err;
@@ -419,12 +282,12 @@ static int ctrl_ask(int fd, uint8_t cmd, uint16_t flags, uint16_t attr,
 /* 0 when the family is registered and its policies were read. */
 static int family_load(struct fam *f, const struct nlf_recipe *r)
 {
-	int fd = nl_open(), err;
+	int fd = twt_raw_socket(), err;
 
 	memset(f, 0, sizeof(*f));
 	f->r = r;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = ctrl_ask(fd, CTRL_CMD_GETFAMILY, 0, CTRL_ATTR_FAMILY_NAME,
 		       r->family, strlen(r->family) + 1, ctrl_cb, f);
 	if (!err && !f->id)
@@ -448,12 +311,12 @@ static bool has_admin_op(const struct fam *f)
 	return false;
 }
 
-static bool admin_only(struct fam *f, const struct nlf_msg *m)
+static bool admin_only(struct fam *f, const struct twt_raw *m)
 {
 	const struct genlmsghdr *g = (const void *)(m->buf + NLMSG_HDRLEN);
 	struct op *op;
 
-	if (m->len < ATTRS_OFF)
+	if (m->len < TWT_ATTRS_OFF)
 		return false;
 	op = find_op(f, g->cmd);
 	return op && (op->flags & GENL_ADMIN);
@@ -501,7 +364,7 @@ static uint64_t int_value(const struct pattr *p, bool bad)
 	return lo + rnd64() % (hi - lo + 1);
 }
 
-static void put_bytes(struct nlf_msg *m, uint16_t type, int len, int fill)
+static void put_bytes(struct twt_raw *m, uint16_t type, int len, int fill)
 {
 	uint8_t buf[512];
 	int i;
@@ -510,30 +373,30 @@ static void put_bytes(struct nlf_msg *m, uint16_t type, int len, int fill)
 		len = sizeof(buf);
 	for (i = 0; i < len; i++)
 		buf[i] = fill < 0 ? (int)rnd() : fill;
-	msg_put(m, type, buf, len);
+	twt_raw_put(m, type, buf, len);
 }
 
-static void gen_attrs(struct fz *z, struct nlf_msg *m, int pol, int depth);
+static void gen_attrs(struct fz *z, struct twt_raw *m, int pol, int depth);
 
-static void gen_nest(struct fz *z, struct nlf_msg *m, uint16_t type,
+static void gen_nest(struct fz *z, struct twt_raw *m, uint16_t type,
 		     const struct pattr *p, int depth)
 {
 	int off, inner, i;
 
-	off = msg_put(m, type | (rnd() % 8 ? NLA_F_NESTED : 0), NULL, 0);
+	off = twt_raw_put(m, type | (rnd() % 8 ? NLA_F_NESTED : 0), NULL, 0);
 	if (p->type == NL_ATTR_TYPE_NESTED_ARRAY) {
 		for (i = 0; i < (int)(rnd() % 3); i++) {
-			inner = msg_put(m, (i + 1) | NLA_F_NESTED, NULL, 0);
+			inner = twt_raw_put(m, (i + 1) | NLA_F_NESTED, NULL, 0);
 			gen_attrs(z, m, p->nested, depth + 1);
-			nest_end(m, inner);
+			twt_raw_nest_end(m, inner);
 		}
 	} else {
 		gen_attrs(z, m, p->nested, depth + 1);
 	}
-	nest_end(m, off);
+	twt_raw_nest_end(m, off);
 }
 
-static void gen_string(struct nlf_msg *m, uint16_t type,
+static void gen_string(struct twt_raw *m, uint16_t type,
 		       const struct pattr *p, bool bad)
 {
 	char s[300];
@@ -544,10 +407,10 @@ static void gen_string(struct nlf_msg *m, uint16_t type,
 		s[i] = 'a' + rnd() % 26;
 	s[len] = '\0';
 	/* NUL_STRING wants its terminator: leave it out when bad */
-	msg_put(m, type, s, len + (p->type == NL_ATTR_TYPE_NUL_STRING && !bad));
+	twt_raw_put(m, type, s, len + (p->type == NL_ATTR_TYPE_NUL_STRING && !bad));
 }
 
-static void gen_value(struct fz *z, struct nlf_msg *m, uint16_t type,
+static void gen_value(struct fz *z, struct twt_raw *m, uint16_t type,
 		      const struct pattr *p, int depth)
 {
 	bool bad = rnd() % 4 == 0;
@@ -558,7 +421,7 @@ static void gen_value(struct fz *z, struct nlf_msg *m, uint16_t type,
 		v = int_value(p, bad && rnd() % 2);
 		if (bad && rnd() % 2)
 			w = (w + 1 + rnd() % 8) % 12;	/* the wrong width */
-		msg_put(m, type, &v, w > 8 ? 8 : w);
+		twt_raw_put(m, type, &v, w > 8 ? 8 : w);
 		return;
 	}
 	switch (p->type) {
@@ -588,7 +451,7 @@ static void gen_value(struct fz *z, struct nlf_msg *m, uint16_t type,
 }
 
 /* Up to five attributes of policy @pol, known or not. */
-static void gen_attrs(struct fz *z, struct nlf_msg *m, int pol, int depth)
+static void gen_attrs(struct fz *z, struct twt_raw *m, int pol, int depth)
 {
 	static const struct pattr unknown = { .type = NL_ATTR_TYPE_BINARY,
 					      .max_len = 16, .nested = -1 };
@@ -609,7 +472,7 @@ static void gen_attrs(struct fz *z, struct nlf_msg *m, int pol, int depth)
 	}
 }
 
-static void gen_request(struct fz *z, struct nlf_msg *m)
+static void gen_request(struct fz *z, struct twt_raw *m)
 {
 	struct op *op = &z->f->ops[rnd() % z->f->nops];
 	bool dump = (op->flags & GENL_CMD_CAP_DUMP) &&
@@ -620,7 +483,7 @@ static void gen_request(struct fz *z, struct nlf_msg *m)
 		cmd = rnd();
 		op = find_op(z->f, cmd);
 	}
-	msg_init(m, z->f->id, dump ? NLM_F_DUMP : 0, cmd);
+	twt_raw_init(m, z->f->id, dump ? NLM_F_DUMP : 0, cmd, 1);
 	if (op)
 		gen_attrs(z, m, dump ? op->dump_pol : op->do_pol, 0);
 	else
@@ -635,7 +498,7 @@ struct span {
 	int parent;
 };
 
-static int walk(const struct nlf_msg *m, int off, int end, int parent,
+static int walk(const struct twt_raw *m, int off, int end, int parent,
 		struct span *s, int n)
 {
 	const struct nlattr *a;
@@ -658,7 +521,7 @@ static int walk(const struct nlf_msg *m, int off, int end, int parent,
 	return n;
 }
 
-static void grow_parents(struct nlf_msg *m, const struct span *s, int i,
+static void grow_parents(struct twt_raw *m, const struct span *s, int i,
 			 int delta)
 {
 	for (i = s[i].parent; i >= 0; i = s[i].parent)
@@ -666,12 +529,12 @@ static void grow_parents(struct nlf_msg *m, const struct span *s, int i,
 }
 
 /* Replace span @i's bytes by @len bytes of @with (NULL: keep them). */
-static void splice_span(struct nlf_msg *m, const struct span *s, int i,
+static void splice_span(struct twt_raw *m, const struct span *s, int i,
 		   int len, const void *with)
 {
 	int tail = s[i].off + s[i].len, delta = len - s[i].len;
 
-	if (m->len + delta > NLF_MSG_MAX)
+	if (m->len + delta > TWT_RAW_MAX)
 		return;
 	memmove(m->buf + tail + delta, m->buf + tail, m->len - tail);
 	if (with)
@@ -680,7 +543,7 @@ static void splice_span(struct nlf_msg *m, const struct span *s, int i,
 	grow_parents(m, s, i, delta);
 }
 
-static void mutate_genl(struct nlf_msg *m)
+static void mutate_genl(struct twt_raw *m)
 {
 	struct nlmsghdr *h = (struct nlmsghdr *)m->buf;
 	struct genlmsghdr *g = NLMSG_DATA(h);
@@ -702,16 +565,16 @@ static void mutate_genl(struct nlf_msg *m)
 	}
 }
 
-static void mutate(struct nlf_msg *m)
+static void mutate(struct twt_raw *m)
 {
 	struct span s[MAX_SPANS];
-	uint8_t copy[NLF_MSG_MAX];
+	uint8_t copy[TWT_RAW_MAX];
 	struct nlattr *a;
 	int n, i, cut;
 
-	if (m->len < ATTRS_OFF)
+	if (m->len < TWT_ATTRS_OFF)
 		return;
-	n = walk(m, ATTRS_OFF, m->len, -1, s, 0);
+	n = walk(m, TWT_ATTRS_OFF, m->len, -1, s, 0);
 	if (!n || rnd() % 10 == 0) {
 		mutate_genl(m);
 		return;
@@ -742,7 +605,7 @@ static void mutate(struct nlf_msg *m)
 		m->len = s[i].off + rnd() % s[i].len;
 		break;
 	case 4:	/* a bit of any attribute's header or payload */
-		m->buf[ATTRS_OFF + rnd() % (m->len - ATTRS_OFF)] ^=
+		m->buf[TWT_ATTRS_OFF + rnd() % (m->len - TWT_ATTRS_OFF)] ^=
 			1 << (rnd() % 8);
 		break;
 	default:	/* another type, the nested flag flipped or not */
@@ -757,11 +620,11 @@ static void mutate(struct nlf_msg *m)
 /* ------------------------------------------------------------------ */
 /* sending                                                             */
 
-static const char *cmd_of(const struct nlf_msg *m, char *buf, size_t len)
+static const char *cmd_of(const struct twt_raw *m, char *buf, size_t len)
 {
 	const struct genlmsghdr *g = (const void *)(m->buf + NLMSG_HDRLEN);
 
-	if (m->len < ATTRS_OFF)
+	if (m->len < TWT_ATTRS_OFF)
 		snprintf(buf, len, "a %d-byte message", m->len);
 	else
 		snprintf(buf, len, "command %u%s", g->cmd,
@@ -770,7 +633,7 @@ static const char *cmd_of(const struct nlf_msg *m, char *buf, size_t len)
 	return buf;
 }
 
-static void check_answer(struct fz *z, const struct nlf_msg *m, int rc,
+static void check_answer(struct fz *z, const struct twt_raw *m, int rc,
 			 int err, const char *what)
 {
 	char c[48];
@@ -794,7 +657,7 @@ static void check_answer(struct fz *z, const struct nlf_msg *m, int rc,
 static void xchg(struct fz *z, int fd, const char *what)
 {
 	int err, rc = 0;
-	uint32_t seq = msg_send(fd, &z->m, &err);
+	uint32_t seq = twt_raw_send(fd, &z->m, &err);
 
 	z->sent++;
 	if (!err)
@@ -805,9 +668,9 @@ static void xchg(struct fz *z, int fd, const char *what)
 /* Several requests in flight before any answer is read. */
 static void pipeline(struct fz *z, void *conn, int n, bool read)
 {
-	static struct nlf_msg msgs[PIPELINE_MAX];
+	static struct twt_raw msgs[PIPELINE_MAX];
 	const struct nlf_recipe *r = z->f->r;
-	struct awaited w[PIPELINE_MAX];
+	struct twt_awaited w[PIPELINE_MAX];
 	int fd = r->fd(conn), i, sent = 0;
 
 	for (i = 0; i < n && i < PIPELINE_MAX; i++) {
@@ -816,7 +679,7 @@ static void pipeline(struct fz *z, void *conn, int n, bool read)
 		if (rnd() % 2)
 			mutate(&msgs[sent]);
 		w[sent].done = false;
-		w[sent].seq = msg_send(fd, &msgs[sent], &w[sent].err);
+		w[sent].seq = twt_raw_send(fd, &msgs[sent], &w[sent].err);
 		/* a request refused by send() has its answer already */
 		w[sent].done = w[sent].err != 0;
 		sent++;
@@ -824,7 +687,7 @@ static void pipeline(struct fz *z, void *conn, int n, bool read)
 	z->sent += sent;
 	if (!read)
 		return;
-	wait_answers(fd, w, sent, NULL, NULL);
+	twt_raw_wait(fd, w, sent, ANSWER_MS, NULL, NULL);
 	for (i = 0; i < sent; i++)
 		check_answer(z, &msgs[i], w[i].done ? 0 : -ETIMEDOUT,
 			     w[i].err, "pipelined");
@@ -849,10 +712,10 @@ static void step(struct fz *z, void *conn)
 			mutate(&z->m);
 		xchg(z, r->fd(conn), "policy");
 	} else if (k < 14) {
-		fd = nl_open();
+		fd = twt_raw_socket();
 		if (fd < 0) {
 			fail(z, "cannot open a netlink socket: %s",
-			     strerror(errno));
+			     strerror(-fd));
 			return;
 		}
 		gen_request(z, &z->m);

@@ -11,18 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "twt_nl.h"
 #include "twt_wire.h"
-
-#define NLF_MSG_MAX	8192
-
-/*
- * One request as bytes: a netlink header, a genl header, attributes.
- * @buf follows an int, so it is aligned for the headers.
- */
-struct nlf_msg {
-	int len;
-	uint8_t buf[NLF_MSG_MAX];
-};
 
 /* What a fresh socket of the current netns sees. */
 struct nlf_census {
@@ -45,7 +35,7 @@ struct nlf_recipe {
 	void *(*start)(const struct topo *t);
 	int (*fd)(void *conn);
 	/* one valid request on the connection's objects: 0, or -1 */
-	int (*valid)(void *conn, struct nlf_msg *m);
+	int (*valid)(void *conn, struct twt_raw *m);
 	int (*ids)(void *conn, uint32_t *ids, int max);
 	void (*stop)(void *conn);	/* closes the owner socket */
 	/* through a fresh socket: 0 and the object's pending packets */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "twt_omware.h"
 #include "nlfuzz.h"
+#include "twt_omware.h"
 
 #define SESSIONS	2
 #define PARKED		4
@@ -31,24 +31,10 @@ static const struct req common_reqs[] = {
 static const struct req del_req = REQ_SESSION_DEL;
 static const struct req new_req = REQ_SESSION_NEW;
 
-static int to_msg(struct nl_msg *nm, struct nlf_msg *m)
-{
-	struct nlmsghdr *h = nlmsg_hdr(nm);
-	int rc = -1;
-
-	if (h->nlmsg_len <= sizeof(m->buf)) {
-		memcpy(m->buf, h, h->nlmsg_len);
-		m->len = h->nlmsg_len;
-		rc = 0;
-	}
-	nlmsg_free(nm);
-	return rc;
-}
-
 /* Frames due within milliseconds, so sends race the other requests. */
 static struct nl_msg *soon_submit(const struct omw_ctx *c)
 {
-	struct nl_msg *m = twt_msg(&c->o->s, OMWARE_CMD_SUBMIT, 0, NLF_MSG_MAX);
+	struct nl_msg *m = twt_msg(&c->o->s, OMWARE_CMD_SUBMIT, 0, TWT_RAW_MAX);
 	uint8_t frame[FRAME_MAX];
 	int i, len, n = 1 + rnd() % 4;
 
@@ -116,7 +102,7 @@ static int omw_fd(void *conn)
 	return ((struct omw_conn *)conn)->c.o->s.fd;
 }
 
-static int omw_valid(void *conn, struct nlf_msg *m)
+static int omw_valid(void *conn, struct twt_raw *m)
 {
 	struct omw_conn *k = conn;
 	struct omw_ctx c = k->c;
@@ -127,10 +113,11 @@ static int omw_valid(void *conn, struct nlf_msg *m)
 
 	c.victim = k->sids[rnd() % k->nsids];
 	if (pick < 4)
-		return to_msg(soon_submit(&c), m);
+		return twt_raw_from(m, soon_submit(&c));
 	if (pick < 6)
-		return to_msg(twt_msg(&k->c.o->s, OMWARE_CMD_SESSION_GET,
-				      NLM_F_DUMP, NLF_MSG_MAX), m);
+		return twt_raw_from(m, twt_msg(&k->c.o->s,
+					       OMWARE_CMD_SESSION_GET,
+					       NLM_F_DUMP, TWT_RAW_MAX));
 	if (pick == 6)
 		r = &del_req;
 	else if (pick == 7)
@@ -139,7 +126,7 @@ static int omw_valid(void *conn, struct nlf_msg *m)
 		r = &common_reqs[rnd() % ARRAY_SIZE(common_reqs)];
 	if (build_req(&c, r, &nm, NULL, why, sizeof(why)))
 		return -1;
-	return to_msg(nm, m);
+	return twt_raw_from(m, nm);
 }
 
 static int omw_ids(void *conn, uint32_t *ids, int max)

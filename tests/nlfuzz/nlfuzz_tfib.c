@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "twt_tfib.h"
 #include "nlfuzz.h"
+#include "twt_tfib.h"
 
 #define TABLES		2
 #define USERS		16
@@ -152,7 +152,7 @@ static struct nl_msg *valid_req(struct tfib_conn *k, uint8_t cmd,
 	return m;
 }
 
-static int tfib_valid(void *conn, struct nlf_msg *m)
+static int tfib_valid(void *conn, struct twt_raw *m)
 {
 	/* reads and entry writes mostly; creation and deletion now and then */
 	static const uint8_t cmds[] = {
@@ -163,20 +163,10 @@ static int tfib_valid(void *conn, struct nlf_msg *m)
 	};
 	struct tfib_conn *k = conn;
 	char name[TFC_NAME_LEN];
-	struct nlmsghdr *h;
-	struct nl_msg *nm;
-	int rc = -1;
 
 	table_name(k->ids[rnd() % TABLES], name);
-	nm = valid_req(k, cmds[rnd() % sizeof(cmds)], name);
-	h = nlmsg_hdr(nm);
-	if (h->nlmsg_len <= sizeof(m->buf)) {
-		memcpy(m->buf, h, h->nlmsg_len);
-		m->len = h->nlmsg_len;
-		rc = 0;
-	}
-	nlmsg_free(nm);
-	return rc;
+	return twt_raw_from(m, valid_req(k, cmds[rnd() % sizeof(cmds)],
+					 name));
 }
 
 static int tfib_ids(void *conn, uint32_t *ids, int max)
