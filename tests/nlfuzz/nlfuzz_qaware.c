@@ -10,6 +10,8 @@
  * needs addresses at load: the suite that runs this loads it ("timewire
  * qaware load"); the fuzzer skips the family when it is absent.
  */
+/* struct ucred, which libnl-tiny's headers use */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,12 +83,12 @@ static int qa_dump(struct qa_dump *d)
 	if (!k)
 		return -ENOENT;
 	msg = nlmsg_alloc();
-	if (msg && genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, k->family, 0,
+	if (msg && genlmsg_put(msg, NL_AUTO_PID, NL_AUTO_SEQ, k->family, 0,
 			       NLM_F_DUMP, QAWARE_CMD_SCHED_GET,
 			       QAWARE_FAMILY_VERSION)) {
 		nl_socket_modify_cb(k->sk, NL_CB_VALID, NL_CB_CUSTOM,
 				    qa_dump_cb, d);
-		err = nl_send_auto(k->sk, msg) < 0 ? -EIO :
+		err = nl_send_auto_complete(k->sk, msg) < 0 ? -EIO :
 		      nl_recvmsgs_default(k->sk) ? -EIO : 0;
 	}
 	nlmsg_free(msg);

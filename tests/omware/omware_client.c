@@ -124,7 +124,7 @@ struct nl_msg *ow_msg_size(uint8_t cmd, int flags, size_t size)
 {
 	struct nl_msg *m = nlmsg_alloc_size(size);
 
-	if (!m || !genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, fam, 0, flags,
+	if (!m || !genlmsg_put(m, NL_AUTO_PID, NL_AUTO_SEQ, fam, 0, flags,
 			       cmd, OMWARE_FAMILY_VERSION)) {
 		diag("cannot build a netlink message");
 		exit(KSFT_FAIL);
@@ -320,7 +320,7 @@ int ow_xfer(struct ow *o, struct nl_msg *m, struct ack *a,
 	if (!a)
 		a = &local;
 	memset(a, 0, sizeof(*a));
-	rc = nl_send_auto(o->sk, m);
+	rc = nl_send_auto_complete(o->sk, m);
 	seq = nlmsg_hdr(m)->nlmsg_seq;
 	nlmsg_free(m);
 	if (rc < 0) {
