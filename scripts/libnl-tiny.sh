@@ -11,14 +11,16 @@
 #
 # Usage: scripts/libnl-tiny.sh [TARBALL]
 #   TARBALL  default $LIBNL_TINY_TARBALL, else the newest
-#            libnl-tiny-*.tar.gz in ${TW_VENDOR:-/work/shared/vendor}
+#            libnl-tiny-*.tar.gz in $TW_VENDOR, by default ../shared/vendor
+#            beside the source tree
 # Prints the install prefix on stdout (libnl-tiny.pc in <prefix>/lib/pkgconfig);
 # what it does goes to stderr.
 set -euo pipefail
 
 die() { echo "libnl-tiny: $*" >&2; exit 1; }
 
-vendor=${TW_VENDOR:-/work/shared/vendor}
+top=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+vendor=${TW_VENDOR:-$top/../shared/vendor}
 tarball=${1:-${LIBNL_TINY_TARBALL:-}}
 if [ -z "$tarball" ]; then
 	tarball=$(find "$vendor" -maxdepth 1 -name 'libnl-tiny-*.tar.gz' 2>/dev/null |
