@@ -33,7 +33,17 @@ else
 KDIR_MISSING := no kernel build tree at $(KDIR): KDIR= must name a prepared kernel build tree
 endif
 
-.PHONY: .deps-ok all modules modules-test userspace gen clean deps check \
+# The CLI's and the tools' netlink library, by its pkg-config name
+# (scripts/libnl.mk).  Another than libnl-genl-3 (LIBNL=libnl-tiny, what
+# OpenWrt ships) is built in a mirror of the tree, .build/<name>/, so
+# that the tree's own build stays as it is.
+ifneq ($(filter-out libnl-genl-3.0,$(LIBNL)),)
+US_TREE := $(TOPDIR)/.build/$(LIBNL)
+else
+US_TREE := $(TOPDIR)
+endif
+
+.PHONY: .deps-ok .us-tree all modules modules-test userspace gen clean deps check \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware modules_install \
 	install install-bench help \
 	kselftest-install
@@ -66,9 +76,14 @@ endef
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
-userspace: ## the timewire CLI and the experiment tools (bench/)
-	$(MAKE) -C userspace
-	$(MAKE) -C bench
+userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
+	$(MAKE) -C $(US_TREE)/userspace
+	$(MAKE) -C $(US_TREE)/bench
+
+.us-tree:
+ifneq ($(US_TREE),$(TOPDIR))
+	@scripts/src-mirror.sh $(US_TREE)
+endif
 
 gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list, in userspace/gen/
 
@@ -80,11 +95,11 @@ gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
 
-install: ## install the product: the CLI, its man pages and completion under PREFIX
-	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+install: .us-tree ## install the product: the CLI, its man pages and completion under PREFIX
+	$(MAKE) -C $(US_TREE)/userspace install PREFIX=$(PREFIX)
 
-install-bench: ## install the experiment tools, analysers and their man pages under PREFIX
-	$(MAKE) -C bench install PREFIX=$(PREFIX)
+install-bench: .us-tree ## install the experiment tools, analysers and their man pages under PREFIX
+	$(MAKE) -C $(US_TREE)/bench install PREFIX=$(PREFIX)
 
 deps: ## install the build and test dependencies (Debian 12)
 	@scripts/deps.sh
@@ -183,7 +198,7 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware $(GEN_DIR)/*.[ch]
+		.build/bench-qaware .build/libnl-tiny $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))

@@ -23,6 +23,7 @@ APT_PKGS=(
 	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user
 	clang llvm libbpf-dev bpftool
+	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )
 PIP_PKGS=(virtme-ng)
 

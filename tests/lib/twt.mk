@@ -7,11 +7,12 @@
 # the sources of $(TWT) it needs with $(TWT_LIBS).
 TWT := $(TOP)/tests/lib
 TWT_LIB := $(TOP)/userspace/libtimewire.a
-PKG_CONFIG ?= pkg-config
+# the netlink library, LIBNL= (libnl-genl-3.0 or libnl-tiny)
+include $(TOP)/scripts/libnl.mk
 
 TWT_CFLAGS := -I$(TWT) -I$(TOP)/userspace -I$(TOP)/userspace/lib \
-	-I$(TOP)/include/uapi $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0)
-TWT_LIBS := $(TWT_LIB) $(shell $(PKG_CONFIG) --libs libnl-genl-3.0) -lm
+	-I$(TOP)/include/uapi $(NL_CFLAGS)
+TWT_LIBS := $(TWT_LIB) $(NL_LIBS) -lm
 TWT_HEADERS := $(wildcard $(TWT)/twt_*.h) $(TOP)/userspace/lib/nl.h
 
 # The suite's all stays the default goal, ahead of the rule below.

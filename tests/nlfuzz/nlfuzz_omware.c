@@ -6,6 +6,8 @@
  * family aimed at them.  The requests come from the omware tests' own
  * builders, so the fuzzer mutates what a real client sends.
  */
+/* struct ucred, which libnl-tiny's headers use */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 

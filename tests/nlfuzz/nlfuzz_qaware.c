@@ -11,6 +11,8 @@
  * qaware load"); the fuzzer skips the family when it is absent.  The
  * schedulers are read with the product's own request (qaware/client.h).
  */
+/* struct ucred, which libnl-tiny's headers use */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

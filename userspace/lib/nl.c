@@ -2,11 +2,12 @@
 /*
  * Generic netlink requests with extended acks.
  *
- * libnl-genl-3 provides sockets and message construction; the ack and
- * extended ack handling is done here so that the kernel's explanation of a
- * refusal reaches the user together with the name of the attribute it
- * blames.  Acks are capped (NETLINK_CAP_ACK): a refused 64 KiB submit is
- * not echoed back, the offending offset is resolved against our own copy.
+ * libnl-genl-3, or OpenWrt's libnl-tiny (only the calls both have are
+ * used), provides sockets and message construction; the ack and extended
+ * ack handling is done here so that the kernel's explanation of a refusal
+ * reaches the user together with the name of the attribute it blames.
+ * Acks are capped (NETLINK_CAP_ACK): a refused 64 KiB submit is not echoed
+ * back, the offending offset is resolved against our own copy.
  */
 #include <errno.h>
 #include <poll.h>
@@ -395,7 +396,7 @@ struct nl_msg *tw_nl_new(struct tw_nl *nl, uint8_t cmd, int flags,
 	msg = nlmsg_alloc_size(size ? size : DEFAULT_MSG_SIZE);
 	if (!msg)
 		return NULL;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags,
+	if (!genlmsg_put(msg, NL_AUTO_PID, NL_AUTO_SEQ, nl->family, 0, flags,
 			 cmd, nl->version)) {
 		nlmsg_free(msg);
 		return NULL;
@@ -450,7 +451,7 @@ int tw_nl_request(struct tw_nl *nl, struct nl_msg *msg,
 	nl->reply = reply;
 	nl->reply_arg = arg;
 
-	ret = nl_send_auto(nl->sk, msg);
+	ret = nl_send_auto_complete(nl->sk, msg);
 	if (ret < 0)
 		return nlerr_to_errno(ret);
 	nl->seq = nlmsg_hdr(msg)->nlmsg_seq;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Generic netlink requests with extended acks, on libnl-genl-3.
+ * Generic netlink requests with extended acks, on libnl-genl-3 or on
+ * OpenWrt's libnl-tiny (make LIBNL=libnl-tiny).
  */
 #ifndef TW_NL_H
 #define TW_NL_H
@@ -9,8 +10,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * libnl-tiny's netlink/types.h defines min_t and max_t unguarded, as the
+ * portable core's compat.h does for the tools that use both: whichever
+ * a file includes first, the library's stay inside its headers.
+ */
+#pragma push_macro("min_t")
+#pragma push_macro("max_t")
+#undef min_t
+#undef max_t
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
+#undef min_t
+#undef max_t
+#pragma pop_macro("min_t")
+#pragma pop_macro("max_t")
 
 /* Attribute names of a family, used to name the attribute an error blames. */
 struct tw_attr_set {
