@@ -63,18 +63,24 @@ modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>
 	$(MAKE) -j$(NPROC) -C /lib/modules/$(TEST_KVER)/build M=$(TEST_KO_DIR) TW_TEST_MODULES=1 modules
 
 # Another kernel than the test kernel, from Debian's headers packages
-# (scripts/kernel-headers.sh SERIES, cached outside the clone): a compile
-# check at W=1, into .build/kmod/<release>/.  Another series is one more
-# target calling it.
+# (scripts/kernel-headers.sh [--suite SUITE] SERIES, cached outside the
+# clone): a compile check at W=1, into .build/kmod/<release>/, the build
+# run by RUNNER when given.  Another series is one more target calling
+# it: $(call modules_other,SERIES[,--suite SUITE[,RUNNER]]).
 define modules_other
-	@kdir=$$(scripts/kernel-headers.sh $(1)) && rel=$${kdir##*/linux-headers-} && \
+	@kdir=$$(scripts/kernel-headers.sh $(2) $(1)) && rel=$${kdir##*/linux-headers-} && \
 	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
-	 $(MAKE) -j$(NPROC) -C $$kdir M=$(TOPDIR)/.build/kmod/$$rel W=1 modules
+	 $(3) $(MAKE) -j$(NPROC) -C $$kdir M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
+	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 endef
 
-.PHONY: modules-6.1
+.PHONY: modules-6.1 modules-7
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
+
+# 7.x's kbuild tools need trixie's glibc: the build runs in a trixie root.
+modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1
+	$(call modules_other,7,--suite trixie-backports,scripts/trixie-root.sh run)
 
 userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
@@ -204,5 +210,5 @@ kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
 
 help: ## this list
-	@awk -F ':.*## ' '/^[a-z_-]+:.*## /{ printf "  make %-18s %s\n", $$1, $$2 }' Makefile
+	@awk -F ':.*## ' '/^[a-z0-9._-]+:.*## /{ printf "  make %-18s %s\n", $$1, $$2 }' Makefile
 	@echo "  sudo make modules_install install   after make, on a real host"

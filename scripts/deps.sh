@@ -22,6 +22,7 @@ APT_PKGS=(
 	libelf-dev libssl-dev
 	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user
+	mmdebstrap	# make modules-7: 7.x's kbuild tools need trixie's glibc (a trixie root)
 	clang llvm libbpf-dev bpftool
 	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )

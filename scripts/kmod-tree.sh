@@ -19,15 +19,26 @@ mkdir -p "$dest"
 dirs=(core include tests/harness/twwarn)
 mapfile -t -O ${#dirs[@]} dirs < <(tw_module_dirs)
 cd "$top"
-# Sources only: what Kbuild produces in a tree is left behind.
-find Kbuild modules.list scripts/modules.sh "${dirs[@]}" -type f \
-	! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
-	! -name '.*.cmd' ! -name '*.a' ! -name 'modules.order' \
-	! -name 'Module.symvers' ! -name '*.symvers' -print |
+# Sources only: what Kbuild produces in a tree is left behind.  The links
+# still missing are grouped by directory, for one mkdir and one ln a
+# directory: every process started costs on a loaded machine.
+declare -A missing
 while read -r f; do
 	[ -L "$dest/$f" ] && continue
-	mkdir -p "$dest/$(dirname "$f")"
-	ln -s "$top/$f" "$dest/$f"
-done
+	d=.
+	[[ $f == */* ]] && d=${f%/*}
+	missing[$d]+=$top/$f$'\n'
+done < <(find Kbuild modules.list scripts/modules.sh "${dirs[@]}" -type f \
+	! -name '*.o' ! -name '*.ko' ! -name '*.mod' ! -name '*.mod.c' \
+	! -name '.*.cmd' ! -name '*.a' ! -name 'modules.order' \
+	! -name 'Module.symvers' ! -name '*.symvers' -print)
+link_dirs=("${!missing[@]}")
+if [ ${#link_dirs[@]} -gt 0 ]; then
+	mkdir -p "${link_dirs[@]/#/$dest/}"
+	for d in "${link_dirs[@]}"; do
+		mapfile -t files < <(printf %s "${missing[$d]}")
+		ln -s -t "$dest/$d" "${files[@]}"
+	done
+fi
 # Sources gone from the tree leave dangling links.
 find "$dest" -xtype l -delete

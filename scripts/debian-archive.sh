@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# Debian suites the host's apt is not configured for (trixie-backports on a
+# bookworm host), read through a private apt configuration in the cache so
+# that the host's sources, lists and package state stay as they were:
+# sourced by kernel-headers.sh, trixie-root.sh and the tests.
+#
+# TW_DEBIAN_MIRROR picks the archive (default deb.debian.org).
+
+tw_cache_dir() {
+	echo "${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}"
+}
+
+tw_debian_mirror() {
+	echo "${TW_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+}
+
+# tw_archive_reachable SUITE: the archive answers for SUITE (its InRelease
+# downloads), which tells an unreachable archive from a broken build.
+tw_archive_reachable() {
+	local tmp rc
+	tmp=$(mktemp -d)
+	/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file \
+		"$(tw_debian_mirror)/dists/$1/InRelease" "$tmp/InRelease" >/dev/null 2>&1
+	rc=$?
+	rm -rf "$tmp"
+	return $rc
+}
+
+# tw_apt_suite SUITE ARCH: point apt (APT_CONFIG, exported) at SUITE alone,
+# ARCH as the native architecture, with lists of its own under the cache,
+# and refresh them: the newest packages are known at every run.
+tw_apt_suite() {
+	local suite=$1 arch=$2 dir
+	dir=$(tw_cache_dir)/apt/$suite-$arch
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" \
+		"$dir/sources.list.d" "$dir/preferences.d"
+	: >> "$dir/state/status"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"$(tw_debian_mirror) $suite main" > "$dir/sources.list"
+	# The host's apt.conf.d still applies (a proxy, say).  Downloads go
+	# into the caller's cache, which the _apt user may not enter.
+	cat > "$dir/apt.conf" <<-CONF
+	Dir::State "$dir/state";
+	Dir::State::status "$dir/state/status";
+	Dir::Cache "$dir/cache";
+	Dir::Etc::SourceList "$dir/sources.list";
+	Dir::Etc::SourceParts "$dir/sources.list.d";
+	Dir::Etc::Preferences "$dir/preferences";
+	Dir::Etc::PreferencesParts "$dir/preferences.d";
+	APT::Architecture "$arch";
+	APT::Architectures { "$arch"; };
+	APT::Sandbox::User "root";
+	Acquire::Languages "none";
+	CONF
+	export APT_CONFIG=$dir/apt.conf
+	(
+		flock 9
+		apt-get -q -o Dpkg::Use-Pty=0 update >&2
+	) 9> "$dir/.lock"
+}

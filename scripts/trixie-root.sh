@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# A Debian 13 (trixie) root with what an out-of-tree module build needs,
+# for the kernels whose kbuild tools (objtool, modpost, the gcc-14 they
+# expect) are linked against trixie's glibc and do not run on the host:
+# made once with mmdebstrap from Debian's archive into
+#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/chroot/trixie-<arch>/
+# outside the clone, with a 'done' stamp naming its packages (another list
+# makes it again).  Concurrent runs wait for each other (flock).
+#
+# Usage: scripts/trixie-root.sh                print the root, made if missing
+#        scripts/trixie-root.sh run CMD [ARG]...
+#   runs CMD in the root as the calling user, with this tree (read and
+#   written) and the cached kernel headers (read only) mounted at their
+#   own paths, in the current directory (which should lie in one of
+#   them).  The mounts live in a mount namespace of their own: they end
+#   with CMD, whatever way it ends.
+#   Compiles go through ccache (Debian's headers call it when
+#   DEBIAN_KERNEL_USE_CCACHE is set), its cache beside the root: a
+#   rebuild of unchanged sources is quick and still shows their warnings.
+# Needs root (sudo otherwise).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+# shellcheck source=scripts/debian-archive.sh
+. "$here/debian-archive.sh"
+
+arch=$(dpkg --print-architecture)
+cache=$(tw_cache_dir)
+root=$cache/chroot/trixie-$arch
+ccache=$cache/chroot/ccache-trixie-$arch
+# gcc-14 and binutils are what the headers' .kernelvariables name; libelf,
+# libssl and zlib what linux-kbuild's tools link to; pahole writes the
+# modules' BTF; bc, flex, bison and kmod what kbuild may call.
+packages=(gcc-14 make libc6-dev libelf-dev libssl-dev zlib1g bc flex bison
+	  pahole kmod ccache)
+
+die() { echo "trixie-root: $*" >&2; exit 1; }
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+
+stamp() { echo "trixie $arch: ${packages[*]}"; }
+
+# The lock is held while the root is checked or made, not while it is used.
+make_root() {
+	mkdir -p "$cache/chroot"
+	exec 8> "$cache/chroot/.lock-trixie-$arch"
+	flock 8
+	[ "$(cat "$root/done" 2>/dev/null)" = "$(stamp)" ] || make_root_locked
+	exec 8>&-
+}
+
+make_root_locked() {
+	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
+	echo "trixie-root: making $root from $(tw_debian_mirror)" >&2
+	"${sudo_cmd[@]}" rm -rf --one-file-system "$root"
+	# Documentation is of no use to a build.
+	"${sudo_cmd[@]}" mmdebstrap --quiet --mode=root --variant=minbase \
+		--architectures="$arch" --include="$(IFS=,; echo "${packages[*]}")" \
+		--aptopt='Acquire::Languages "none"' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/locale/*' \
+		trixie "$root" \
+		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(tw_debian_mirror) trixie main" >&2 ||
+		die "mmdebstrap of trixie failed"
+	stamp | "${sudo_cmd[@]}" tee "$root/done" >/dev/null
+}
+
+# enter CALLER CMD...: in the private mount namespace, as root.
+enter() {
+	local caller=$1 dir
+	shift
+	mount --rbind /proc "$root/proc"
+	for dir in "$top" "$cache/headers" "$ccache"; do
+		mkdir -p "$root$dir"
+		mount --bind "$dir" "$root$dir"
+	done
+	mount -o remount,bind,ro "$root$cache/headers"
+	exec chroot --userspec="$caller" "$root" /usr/bin/env \
+		PATH=/usr/local/bin:/usr/bin:/bin HOME=/tmp \
+		DEBIAN_KERNEL_USE_CCACHE=1 CCACHE_DIR="$ccache" \
+		sh -c 'cd "$1" && shift && exec "$@"' sh "$PWD" "$@"
+}
+
+case ${1:-} in
+"")	make_root
+	echo "$root" ;;
+run)	shift
+	[ $# -gt 0 ] || die "run: which command?"
+	make_root
+	mkdir -p "$cache/headers" "$ccache"
+	# The cache is named here: sudo may give the command another HOME.
+	exec "${sudo_cmd[@]}" env TW_CACHE="$cache" \
+		unshare --mount --propagation private \
+		"$0" __enter "$(id -u):$(id -g)" "$@" ;;
+__enter) shift
+	enter "$@" ;;
+*)	die "usage: $0 [run CMD [ARG]...]" ;;
+esac
