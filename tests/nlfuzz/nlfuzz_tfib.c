@@ -7,6 +7,8 @@
  * TABLE_NEW created under another name goes too, and the census after the
  * run finds nothing.  An object's "pending" count is its table's entries.
  */
+/* struct ucred, which libnl-tiny's headers use */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
