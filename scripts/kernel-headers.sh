@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fetch the headers of one of Debian's kernels, without installing them, so
 # that the modules can be compiled for a kernel the host does not run:
-# linux-headers-<abi>-<arch> and the packages of the same build it depends
+# linux-headers-<abi>-<flavour> and the packages of the same build it depends
 # on (its -common headers, linux-kbuild, the base files where there are
 # some), unpacked with dpkg-deb into
-#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/headers/<version>-<arch>/
+#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/headers/<version>-<flavour>/
 # outside the clone.  A finished tree has a 'done' stamp: a second run only
 # prints it.  Concurrent runs wait for each other (flock).
 #
-# Usage: scripts/kernel-headers.sh [--suite SUITE] [SERIES|ABI] [ARCH]
+# Usage: scripts/kernel-headers.sh [--suite SUITE] [SERIES|ABI] [FLAVOUR]
 #   SUITE   look in that suite of Debian's archive alone (trixie-backports),
 #           through lists of its own (scripts/debian-archive.sh), not in
 #           the apt sources the host is configured with
-#   SERIES  6.1 (default), 6.12, 7...: the newest ABI of that series found
+#   SERIES  6.1 (default), 6.12, 7, or a version (6.12.117): the newest
+#           ABI of it found
 #   ABI     6.1.0-57, 6.12.117+deb12...: that one
-#   ARCH    amd64 (default), arm64...
+#   FLAVOUR amd64 (default), arm64, armmp (32-bit ARM, armhf)...: one of
+#           another architecture than the host's is for a cross build,
+#           kbuild's tools still the host's
 # Prints the kernel build directory (KDIR, for make -C KDIR M=...) on
 # stdout; what it does goes to stderr.
 set -euo pipefail
@@ -29,46 +32,63 @@ if [ "${1:-}" = --suite ]; then
 	shift 2
 fi
 want=${1:-6.1}
-arch=${2:-amd64}
+flavour=${2:-amd64}
 cache=$(tw_cache_dir)/headers
 
 die() { echo "kernel-headers: $*" >&2; exit 1; }
+
+# The Debian architecture of a kernel flavour.
+case $flavour in
+*armmp*) arch=armhf ;;
+*amd64) arch=amd64 ;;
+*arm64*) arch=arm64 ;;
+*) arch=$flavour ;;
+esac
 
 if [ -n "$suite" ]; then
 	tw_apt_suite "$suite" "$arch" || die "apt-get update of $suite failed"
 fi
 
-# newest_abi SERIES: the newest ABI of SERIES (6.1, or 7 for every 7.x)
-# with headers for $arch.
+# newest_abi SERIES: the newest ABI of SERIES (6.1, 7 for every 7.x, or
+# one version: 6.12.117)
+# with headers for $flavour.
 newest_abi() {
-	apt-cache pkgnames "linux-headers-$1." |
-		grep -E "^linux-headers-${1//./\\.}(\.[0-9]+)+(-[0-9]+|\+deb[0-9]+)-$arch\$" |
-		sed "s/^linux-headers-//; s/-$arch\$//" | sort -V | tail -n 1
+	apt-cache pkgnames "linux-headers-$1" |
+		grep -E "^linux-headers-${1//./\\.}(\.[0-9]+)*(-[0-9]+|\+deb[0-9]+)-$flavour\$" |
+		sed "s/^linux-headers-//; s/-$flavour\$//" | sort -V | tail -n 1 || true
 }
 
 case $want in
-*.*.*) abi=$want ;;
-*.* | [0-9]*) abi=$(newest_abi "$want")
-     [ -n "$abi" ] || die "no linux-headers-$want.*-$arch in the apt lists${suite:+ of $suite} (apt-get update?)"
+*[-+]*) abi=$want ;;
+[0-9]*) abi=$(newest_abi "$want")
+     [ -n "$abi" ] || die "no linux-headers-$want.*-$flavour in the apt lists${suite:+ of $suite} (apt-get update?)"
      ;;
-*) die "'$want' is neither a series (6.1, 7) nor an ABI (6.1.0-57)" ;;
+*) die "'$want' is neither a series (6.1, 7, 6.12.117) nor an ABI (6.1.0-57)" ;;
 esac
-headers=linux-headers-$abi-$arch
+headers=linux-headers-$abi-$flavour
 version=$(apt-cache show --no-all-versions "$headers" 2>/dev/null |
 	  awk '/^Version:/ { print $2; exit }')
 [ -n "$version" ] || die "$headers is not in the apt lists"
 [ "$want" = "$abi" ] ||
-	echo "kernel-headers: newest $want for $arch${suite:+ in $suite}: $abi ($version)" >&2
+	echo "kernel-headers: newest $want for $flavour${suite:+ in $suite}: $abi ($version)" >&2
 
 # The packages of the same build the headers need: the build tree spans
 # them, and a part of it may link to the base files.
 mapfile -t deps < <(apt-cache show --no-all-versions "$headers" |
 	sed -n 's/^Depends: //p' | tr ',' '\n' | awk '{ print $1 }' |
 	grep -E '^linux-(headers|kbuild|base)-[0-9]')
-dir=$cache/$version-$arch
+# kbuild's tools run here: for another architecture, the host's build
+# of them (PKG:amd64).
+host=$(dpkg --print-architecture)
+if [ "$arch" != "$host" ]; then
+	for i in "${!deps[@]}"; do
+		[[ ${deps[i]} != linux-kbuild-* ]] || deps[i]+=:$host
+	done
+fi
+dir=$cache/$version-$flavour
 kdir=$dir/usr/src/$headers
 mkdir -p "$cache"
-exec 9> "$cache/.lock-$version-$arch"
+exec 9> "$cache/.lock-$version-$flavour"
 flock 9
 if [ ! -f "$dir/done" ]; then
 	rm -rf "$dir"
