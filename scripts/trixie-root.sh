@@ -8,8 +8,11 @@
 # outside the clone, with a 'done' stamp naming its packages (another list
 # makes it again).  Concurrent runs wait for each other (flock).
 #
-# Usage: scripts/trixie-root.sh                print the root, made if missing
-#        scripts/trixie-root.sh run CMD [ARG]...
+# Usage: scripts/trixie-root.sh [--cross ARCH]   print the root, made if missing
+#        scripts/trixie-root.sh [--cross ARCH] run CMD [ARG]...
+#   --cross ARCH: a root of its own, trixie-<arch>-ARCH, with trixie's
+#   cross compiler for ARCH too (gcc-arm-linux-gnueabihf for armhf), so
+#   that only the builds for ARCH pay for it.
 #   runs CMD in the root as the calling user, with this tree (read and
 #   written) and the cached kernel headers (read only) mounted at their
 #   own paths, in the current directory (which should lie in one of
@@ -25,15 +28,27 @@ top=$(cd "$here/.." && pwd)
 # shellcheck source=scripts/debian-archive.sh
 . "$here/debian-archive.sh"
 
+cross=
+if [ "${1:-}" = --cross ]; then
+	cross=${2:?--cross needs an architecture}
+	shift 2
+fi
 arch=$(dpkg --print-architecture)
 cache=$(tw_cache_dir)
-root=$cache/chroot/trixie-$arch
+root=$cache/chroot/trixie-$arch${cross:+-$cross}
 ccache=$cache/chroot/ccache-trixie-$arch
 # gcc-14 and binutils are what the headers' .kernelvariables name; libelf,
 # libssl and zlib what linux-kbuild's tools link to; pahole writes the
 # modules' BTF; bc, flex, bison and kmod what kbuild may call.
 packages=(gcc-14 make libc6-dev libelf-dev libssl-dev zlib1g bc flex bison
 	  pahole kmod ccache)
+if [ -n "$cross" ]; then
+	triplet=$(dpkg-architecture -a "$cross" -q DEB_HOST_GNU_TYPE 2>/dev/null) ||
+		{ echo "trixie-root: unknown architecture '$cross'" >&2; exit 1; }
+	# perl: W=1 runs kernel-doc, a perl script before 6.17, and the
+	# cross builds are for 6.12.
+	packages+=("gcc-$triplet" perl)
+fi
 
 die() { echo "trixie-root: $*" >&2; exit 1; }
 
@@ -94,8 +109,8 @@ run)	shift
 	# The cache is named here: sudo may give the command another HOME.
 	exec "${sudo_cmd[@]}" env TW_CACHE="$cache" \
 		unshare --mount --propagation private \
-		"$0" __enter "$(id -u):$(id -g)" "$@" ;;
+		"$0" ${cross:+--cross "$cross"} __enter "$(id -u):$(id -g)" "$@" ;;
 __enter) shift
 	enter "$@" ;;
-*)	die "usage: $0 [run CMD [ARG]...]" ;;
+*)	die "usage: $0 [--cross ARCH] [run CMD [ARG]...]" ;;
 esac
