@@ -82,6 +82,15 @@ modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1
 	$(call modules_other,7,--suite trixie-backports,scripts/trixie-root.sh run)
 
+# 32-bit ARM (armhf), the other common OpenWrt CPU class: Debian's armmp
+# flavour (armmp-lpae would not run on Cortex-A9 routers) of the test
+# kernel's version, which only trixie builds for armhf (with gcc-14):
+# compiled in a trixie root with its cross compiler.
+.PHONY: modules-armhf
+modules-armhf: ## the modules for 32-bit ARM (Debian's armmp, the test kernel's version), W=1
+	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
+	$(call modules_other,$(firstword $(subst +, ,$(TEST_KVER))) armmp,--suite trixie,scripts/trixie-root.sh --cross armhf run)
+
 userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
 	$(MAKE) -C $(US_TREE)/bench
