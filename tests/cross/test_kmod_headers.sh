@@ -4,9 +4,12 @@
 # Build the modules against one of Debian's kernels from its headers
 # packages (scripts/kernel-headers.sh fetches them into the cache outside
 # the clone when they are not there yet): omware.ko and tfib.ko build at
-# W=1 without a compiler warning, for that kernel, and mptcp_qaware, whose
-# scheduler API exists in 6.6 to 6.14 only, is refused in one line
-# without failing the build of the others.
+# W=1 without a compiler or modpost warning, as relocatables for that
+# kernel's CPU and release calling only what it exports (a plain u64
+# division on 32-bit would call libgcc's __aeabi_uldivmod), and
+# mptcp_qaware, whose scheduler API exists in 6.6 to 6.14 only and which
+# needs BTF, is refused in one line without failing the build of the
+# others.
 #
 # Usage: test_kmod_headers.sh [SERIES]
 #   6.1  Debian 12's own kernel, from the host's apt sources (default;
@@ -14,32 +17,53 @@
 #   7    the newest 7.x of trixie-backports, built in a trixie root
 #        (scripts/trixie-root.sh, its kbuild tools need trixie's glibc);
 #        skipped only when Debian's archive does not answer
+#   armhf  32-bit ARM: Debian's armmp flavour of the test kernel's
+#          version, which only trixie builds for armhf, cross-compiled in
+#          a trixie root with its cross compiler; skipped likewise, or
+#          when no test kernel is installed
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
 # shellcheck source=scripts/debian-archive.sh
 . "$root/scripts/debian-archive.sh"
+# shellcheck source=scripts/kernel-version.sh
+. "$root/scripts/kernel-version.sh"
 
 series=${1:-${TW_HEADERS_SERIES:-6.1}}
 refusal='mptcp_qaware: not built: Linux [0-9.]+ has'
-suite='' plan=7 name=$series
+# What readelf -h says of the modules: the host's CPU unless cross-built.
+elf_class=ELF64 elf_machine=X86-64
+suite='' rootcmd=() name=$series
 case $series in
 6.1)
-	fetch=("$series") runner=()
+	fetch=("$series")
 	refusal="$refusal no MPTCP scheduler API \(6\.6 or later needed\)$" ;;
 7)
 	suite=trixie-backports
+	fetch=(--suite "$suite" "$series") rootcmd=("$root/scripts/trixie-root.sh")
+	name=7.x
+	refusal="$refusal the get_send/get_retrans scheduler API of 6\.15 \(6\.6 to 6\.14 needed\)$" ;;
+armhf)
+	kver=$(tw_kernel_installed) || tap_skip_all "no test kernel installed (make deps)"
+	suite=trixie
+	fetch=(--suite "$suite" "${kver%%+*}" armmp)
+	rootcmd=("$root/scripts/trixie-root.sh" --cross armhf)
+	name="${kver%%+*} armmp (armhf)" elf_class=ELF32 elf_machine=ARM
+	refusal='mptcp_qaware: not built: [^ ]+-armmp lacks CONFIG_DEBUG_INFO_BTF CONFIG_KALLSYMS_ALL ' ;;
+*)
+	tap_fail_all "no case for series '$series' (6.1, 7 or armhf)" ;;
+esac
+if [ -n "$suite" ]; then
 	tw_archive_reachable "$suite" ||
 		tap_skip_all "Debian's archive does not answer for $suite at $(tw_debian_mirror)"
-	fetch=(--suite "$suite" "$series") runner=("$root/scripts/trixie-root.sh" run)
-	plan=8 name=7.x	# and the root made
-	refusal="$refusal the get_send/get_retrans scheduler API of 6\.15 \(6\.6 to 6\.14 needed\)$" ;;
-*)
-	tap_fail_all "no case for series '$series' (6.1 or 7)" ;;
-esac
+fi
+runner=()
+[ ${#rootcmd[@]} -eq 0 ] || runner=("${rootcmd[@]}" run)
 
-tap_plan $plan
+# fetch, the root if any, the build, two checks a module, warnings and
+# the two of qaware
+tap_plan $((9 + (${#rootcmd[@]} > 0)))
 out=$root/.build/cross/headers-$series
 mkdir -p "$out"
 # step LOG DESC CMD...: CMD succeeds, else its log's end is shown.
@@ -59,9 +83,9 @@ step "$out/fetch.log" "Debian's $name headers fetched${suite:+ from $suite}" \
 kdir=$(cat "$out/fetch.log.out")
 rel=${kdir##*/linux-headers-}
 tap_diag "kernel: $rel ($kdir)"
-if [ ${#runner[@]} -gt 0 ]; then
-	step "$out/root.log" "trixie root made (scripts/trixie-root.sh)" \
-		"$root/scripts/trixie-root.sh" || tap_done
+if [ ${#rootcmd[@]} -gt 0 ]; then
+	step "$out/root.log" "trixie root made (scripts/${rootcmd[*]##*/})" \
+		"${rootcmd[@]}" || tap_done
 fi
 
 # A fresh copy each run: every object is compiled, so every warning shows.
@@ -73,15 +97,33 @@ log=$out/build.log
 (cd "$root" && "${runner[@]}" make -j"$(nproc)" -C "$kdir" M="$tree" W=1 modules) > "$log" 2>&1
 rc=$?
 tap_result $((rc != 0)) "the tree builds for $rel (make exits $rc)"
+# elf_is KO: KO is a relocatable for the kernel's CPU and release.
+elf_is() {
+	local head
+	head=$(readelf -h "$1" 2>/dev/null) &&
+		grep -Eq "Class: +$elf_class\$" <<< "$head" &&
+		grep -Eq "Type: +REL " <<< "$head" &&
+		grep -Eq "Machine: +(.* )?$elf_machine\$" <<< "$head" &&
+		[ "$(modinfo -F vermagic "$1" | cut -d" " -f1)" = "$rel" ]
+}
+# unexported KO: the symbols KO needs that the kernel does not export.
+unexported() {
+	comm -23 <(readelf -sW "$1" | awk '$7 == "UND" && $8 != "" { print $8 }' | sort -u) \
+		<(cut -f2 "$kdir/Module.symvers" | sort -u)
+}
 for m in omware/omware kmod/tfib; do
-	tap_ok "${m#*/}.ko built for $rel" eval \
-		'[ "$(modinfo -F vermagic "$tree/$m.ko" 2>/dev/null | cut -d" " -f1)" = "$rel" ]'
+	ko=$tree/$m.ko
+	tap_ok "${m#*/}.ko: an $elf_class $elf_machine module for $rel" elf_is "$ko"
+	missing=$(unexported "$ko" 2>/dev/null | paste -sd ' ')
+	tap_ok "${m#*/}.ko calls only what $rel exports${missing:+ (not: $missing)}" \
+		eval 'test -f "$ko" && test -z "$missing"'
 done
-if grep -E 'warning:|error:' "$log" > "$log.bad"; then
+# modpost's warnings too (WARNING: modpost: ...).
+if grep -Ei 'warning:|error:' "$log" > "$log.bad"; then
 	sed 's/^/# /' "$log.bad" | head -n 20
-	tap_result 1 "no compiler warning at W=1"
+	tap_result 1 "no compiler or modpost warning at W=1"
 else
-	tap_result 0 "no compiler warning at W=1"
+	tap_result 0 "no compiler or modpost warning at W=1"
 fi
 tap_ok "mptcp_qaware refused in one line" \
 	eval 'grep -Eq "$refusal" "$log" && [ "$(grep -c mptcp_qaware "$log")" -eq 1 ]'
