@@ -7,6 +7,9 @@ worked out by hand.
 Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
 """
 
+import contextlib
+import io
+import json
 import os
 import random
 import sys
@@ -260,6 +263,148 @@ class Files(unittest.TestCase):
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         # closed: pyplot holds no figure any more
         self.assertEqual(plt.get_fignums(), [])
+
+
+class PlotData(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_levels(self):
+        lv = tb.CDF_LEVELS
+        self.assertEqual((lv[0], lv[-1], len(lv)), (0, 1, 44))
+        self.assertEqual(list(lv), sorted(set(lv)))
+        for p in (0.25, 0.5, 0.75, 0.99, 0.995, 0.999):
+            self.assertIn(p, lv)
+
+    def test_cdf_curve(self):
+        # 1..200 ns, shuffled, in us; 400 expected, half never arrived
+        vals = list(range(1, 201))
+        random.Random(3).shuffle(vals)
+        c = tb.cdf_curve(vals, total=400, scale=1000)
+        q = dict(zip(tb.CDF_LEVELS, c["q"]))
+        self.assertEqual((c["n"], c["total"], len(c["q"])), (200, 400, 44))
+        # each a sample: the smallest that the level's share reaches
+        self.assertEqual((q[0], q[0.5], q[0.99], q[0.999], q[1]),
+                         (0.001, 0.1, 0.198, 0.2, 0.2))
+        # 0.275 * 200 is not quite 55 in floating point: still rank 55
+        self.assertEqual(q[0.275], 0.055)
+        x, y = tb.cdf_points(c, tb.CDF_LEVELS)
+        self.assertEqual(x, c["q"])
+        self.assertEqual((y[0], y[-1]), (0, 0.5))
+        self.assertEqual(tb.cdf_curve([5])["q"], [5.0] * 44)
+        self.assertIsNone(tb.cdf_curve([]))
+
+    def test_decimate(self):
+        ts = [0.1 * i for i in range(250)]
+        vs = [10 * (i % 3) for i in range(250)]
+        dt, dv = tb.decimate(ts, vs, 100)
+        # threes averaged: 84 points, every full one at 10
+        self.assertEqual(len(dt), 84)
+        self.assertEqual(set(dv[:-1]), {10})
+        self.assertAlmostEqual(dt[0], 0.1)
+        self.assertAlmostEqual(dt[-1], 24.9)
+        self.assertEqual(dv[-1], 0)
+        self.assertEqual(tb.decimate([1, 2], [3, 4]), ([1, 2], [3, 4]))
+        self.assertEqual(len(tb.decimate(ts, vs)[0]), 125)
+        self.assertEqual(len(tb.decimate(ts, vs, 250)[0]), 250)
+
+    def test_rounded(self):
+        got = tb.rounded({"a": 1234.5678, "b": [0.012345, 7.0, 2, -0.0],
+                          "c": ("x", True, None, INF)})
+        self.assertEqual(got, {"a": 1230, "b": [0.0123, 7, 2, 0.0],
+                               "c": ["x", True, None, INF]})
+        self.assertIsInstance(got["a"], int)
+        # beyond a float's exact integers it stays a float
+        self.assertEqual(repr(tb.rounded(2.0 ** 60)), "1.15e+18")
+
+    def test_round_trip(self):
+        p = os.path.join(self.d, "plots.json")
+        fig = {"curve": tb.cdf_curve(range(1000), scale=7), "n": 3}
+        tb.write_plots(p, "tw-x", fig)
+        with open(p) as f:
+            text = f.read()
+        # compact: one line
+        self.assertEqual(text.count("\n"), 1)
+        doc = tb.read_plots(p, "tw-x")
+        self.assertEqual(doc["figures"], tb.rounded(fig))
+        self.assertEqual((doc["version"], doc["levels"]),
+                         (tb.PLOTS_VERSION, list(tb.CDF_LEVELS)))
+
+    def refused(self, text, why):
+        p = os.path.join(self.d, "plots.json")
+        with open(p, "w") as f:
+            f.write(text)
+        with self.assertRaisesRegex(tb.PlotDataError,
+                                    "^%s: .*%s" % (p, why)):
+            tb.read_plots(p, "tw-x")
+
+    def test_refused(self):
+        good = {"format": "twbench-plots", "version": 1, "tool": "tw-x",
+                "levels": [0, 1], "figures": {}}
+        self.refused('{"format": ', "cannot read")
+        self.refused("[]", "not a plots.json")
+        for k, v, why in (("format", "other", "not a plots.json"),
+                          ("version", 2, "version 2, this tool reads 1"),
+                          ("tool", "tw-y", "written by tw-y, not tw-x"),
+                          ("figures", [], "no figures"),
+                          ("levels", None, "no figures or levels")):
+            self.refused(json.dumps(dict(good, **{k: v})), why)
+        with self.assertRaisesRegex(tb.PlotDataError, "none.json: cannot"):
+            tb.read_plots(os.path.join(self.d, "none.json"), "tw-x")
+
+    def test_arguments(self):
+        ap = tb.arg_parser("Analyse.", "a run")
+        a = tb.parse_args(ap, ["--from-plots", "kept/plots.json"])
+        self.assertEqual((a.indir, a.outdir), (None, "kept"))
+        a = tb.parse_args(ap, ["--from-plots", "plots.json", "-o", "o"])
+        self.assertEqual(a.outdir, "o")
+        self.assertEqual(tb.parse_args(ap, ["run"]).outdir, "run")
+        for argv in ([], ["run", "--from-plots", "plots.json"]):
+            with contextlib.redirect_stderr(io.StringIO()) as err, \
+                    self.assertRaises(SystemExit) as e:
+                tb.parse_args(ap, argv)
+            self.assertEqual(e.exception.code, 2)
+            self.assertIn("exactly one", err.getvalue())
+
+    def replot(self, draw, text=None):
+        """replot's status and what it wrote to stderr, on a plots.json
+        of tw-x (text, or the one write_plots writes)."""
+        p = os.path.join(self.d, "plots.json")
+        tb.write_plots(p, "tw-x", {"bars": [1, 2]})
+        if text is not None:
+            with open(p, "w") as f:
+                f.write(text)
+        args = tb.parse_args(tb.arg_parser(), ["-q", "--from-plots", p])
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = tb.replot(args, "tw-x", draw)
+        return rc, err.getvalue(), p
+
+    def test_replot(self):
+        seen = []
+        rc, err, p = self.replot(lambda doc, out: seen.append(doc) or [])
+        if "matplotlib not available" in err:
+            self.assertEqual((rc, seen), (1, []))
+            self.skipTest("matplotlib not installed")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(seen[0]["figures"], {"bars": [1, 2]})
+
+    def test_replot_refused(self):
+        rc, err, p = self.replot(lambda doc, out: [], "{")
+        self.assertEqual(rc, 2)
+        self.assertTrue(err.startswith("tw-x: %s: cannot read" % p), err)
+
+    def test_replot_malformed(self):
+        def draw(doc, out):
+            return doc["figures"]["lines"]
+        rc, err, p = self.replot(draw)
+        if "matplotlib not available" in err:
+            self.skipTest("matplotlib not installed")
+        self.assertEqual(rc, 2)
+        self.assertIn("tw-x: %s: malformed plot data: KeyError" % p, err)
 
 
 if __name__ == "__main__":
