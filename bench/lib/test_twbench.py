@@ -12,6 +12,7 @@ import io
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -405,6 +406,42 @@ class PlotData(unittest.TestCase):
             self.skipTest("matplotlib not installed")
         self.assertEqual(rc, 2)
         self.assertIn("tw-x: %s: malformed plot data: KeyError" % p, err)
+
+
+class ResultsPlots(unittest.TestCase):
+    """make results-plots' script on a results directory of its own."""
+
+    SCRIPT = os.path.join(HERE, "..", "..", "scripts", "results-plots.sh")
+
+    def run_script(self, runs):
+        """runs: {name: its plots.json text, or None for none}; the
+        script's process."""
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in runs.items():
+                os.makedirs(os.path.join(d, "results", name))
+                if text is not None:
+                    with open(os.path.join(d, "results", name,
+                                           "plots.json"), "w") as f:
+                        f.write(text)
+            return subprocess.run([self.SCRIPT, os.path.join(d, "results"),
+                                   os.path.join(d, "out")],
+                                  capture_output=True, text=True)
+
+    def test_without_plot_data(self):
+        p = self.run_script({"omware-2026-01-02-abc1234": None})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "omware-2026-01-02-abc1234: no plots.json"
+                         " (kept before the analysers wrote one), nothing"
+                         " drawn\n")
+
+    def test_bad_plot_data(self):
+        p = self.run_script({"omware-2026-01-02-abc1234": None,
+                             "tfib-2026-01-03-def5678": "[]"})
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("omware-2026-01-02-abc1234: no plots.json", p.stdout)
+        self.assertRegex(p.stderr, r"tw-tfib-analyze: .*/tfib-2026-01-03-"
+                         r"def5678/plots.json: not a plots.json")
+        self.assertIn("tfib-2026-01-03-def5678: not drawn", p.stderr)
 
 
 if __name__ == "__main__":
