@@ -5,7 +5,8 @@
 # <module>-<date>-<commit>), into .build/results-plots/<run>/.  The raw
 # records are never kept, so that file is all there is to draw from.  A run
 # without one (kept before the analysers wrote it) is named, no failure;
-# a plots.json that cannot be drawn fails.
+# a plots.json that cannot be drawn, a missing RESULTS or one without
+# runs fails.
 #
 #   scripts/results-plots.sh [RESULTS [OUTDIR]]
 set -u
@@ -14,7 +15,18 @@ results=$(realpath -m "${1:-$top/Documentation/results}")
 out=$(realpath -m "${2:-$top/.build/results-plots}")
 rc=0
 
-for dir in "$results"/*/; do
+if [ ! -d "$results" ]; then
+	echo "results-plots: no directory $results" >&2
+	exit 1
+fi
+shopt -s nullglob
+runs=("$results"/*/)
+if [ ${#runs[@]} -eq 0 ]; then
+	echo "results-plots: no runs in $results" >&2
+	exit 1
+fi
+
+for dir in "${runs[@]}"; do
 	dir=${dir%/}
 	run=${dir##*/}
 	mod=${run%%-*}

@@ -414,10 +414,12 @@ class ResultsPlots(unittest.TestCase):
     SCRIPT = os.path.join(HERE, "..", "..", "scripts", "results-plots.sh")
 
     def run_script(self, runs):
-        """runs: {name: its plots.json text, or None for none}; the
-        script's process."""
+        """runs: {name: its plots.json text, or None for none}, or None
+        for no results directory at all; the script's process."""
         with tempfile.TemporaryDirectory() as d:
-            for name, text in runs.items():
+            if runs is not None:
+                os.mkdir(os.path.join(d, "results"))
+            for name, text in (runs or {}).items():
                 os.makedirs(os.path.join(d, "results", name))
                 if text is not None:
                     with open(os.path.join(d, "results", name,
@@ -433,6 +435,20 @@ class ResultsPlots(unittest.TestCase):
         self.assertEqual(p.stdout, "omware-2026-01-02-abc1234: no plots.json"
                          " (kept before the analysers wrote one), nothing"
                          " drawn\n")
+
+    def test_no_results_dir(self):
+        p = self.run_script(None)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr,
+                         r"^results-plots: no directory .*/results\n$")
+        self.assertEqual(p.stdout, "")
+
+    def test_no_runs(self):
+        p = self.run_script({})
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr,
+                         r"^results-plots: no runs in .*/results\n$")
+        self.assertEqual(p.stdout, "")
 
     def test_bad_plot_data(self):
         p = self.run_script({"omware-2026-01-02-abc1234": None,
