@@ -4,9 +4,8 @@
 # drawn again from its plots.json by its module's analyser (a run is named
 # <module>-<date>-<commit>), into .build/results-plots/<run>/.  The raw
 # records are never kept, so that file is all there is to draw from.  A run
-# without one (kept before the analysers wrote it) is named, no failure;
-# a plots.json that cannot be drawn, a missing RESULTS or one without
-# runs fails.
+# without one is named, no failure; a plots.json that cannot be drawn, a
+# missing RESULTS or one without runs fails.
 #
 #   scripts/results-plots.sh [RESULTS [OUTDIR]]
 set -u
@@ -32,7 +31,7 @@ for dir in "${runs[@]}"; do
 	mod=${run%%-*}
 	tool=$top/bench/$mod/tw-$mod-analyze
 	if [ ! -f "$dir/plots.json" ]; then
-		echo "$run: no plots.json (kept before the analysers wrote one), nothing drawn"
+		echo "$run: no plots.json, nothing drawn"
 	elif [ ! -x "$tool" ]; then
 		echo "$run: no analyser bench/$mod/tw-$mod-analyze" >&2
 		rc=1

@@ -433,8 +433,7 @@ class ResultsPlots(unittest.TestCase):
         p = self.run_script({"omware-2026-01-02-abc1234": None})
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stdout, "omware-2026-01-02-abc1234: no plots.json"
-                         " (kept before the analysers wrote one), nothing"
-                         " drawn\n")
+                         ", nothing drawn\n")
 
     def test_no_results_dir(self):
         p = self.run_script(None)
