@@ -371,6 +371,26 @@ class PlotData(unittest.TestCase):
             self.assertEqual(e.exception.code, 2)
             self.assertIn("exactly one", err.getvalue())
 
+    def test_not_from_plots(self):
+        """What --from-plots cannot do is refused, naming both options;
+        each alone is taken."""
+        ap = tb.arg_parser("Analyse.", "a run")
+        ap.add_argument("--summary", action="store_true")
+        ap.add_argument("--no-plots", action="store_true")
+        ap.add_argument("--plots", choices=("all", "none"), default="all")
+        for extra, named in ((["--strict"], "--strict"),
+                             (["--summary"], "--summary"),
+                             (["--no-plots"], "--no-plots"),
+                             (["--plots", "none"], "--plots none")):
+            with contextlib.redirect_stderr(io.StringIO()) as err, \
+                    self.assertRaises(SystemExit) as e:
+                tb.parse_args(ap, ["--from-plots", "p.json"] + extra)
+            self.assertEqual(e.exception.code, 2, extra)
+            self.assertIn("--from-plots and %s" % named, err.getvalue())
+            self.assertEqual(tb.parse_args(ap, ["run"] + extra).indir, "run")
+        a = tb.parse_args(ap, ["--from-plots", "p.json", "--plots", "all"])
+        self.assertEqual(a.from_plots, "p.json")
+
     def replot(self, draw, text=None):
         """replot's status and what it wrote to stderr, on a plots.json
         of tw-x (text, or the one write_plots writes)."""

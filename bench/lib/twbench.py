@@ -220,13 +220,26 @@ def arg_parser(description=None, indir_help=None, judged="check",
     return ap
 
 
+# What --from-plots cannot do, an option each with its test: judge
+# (there are no records), print a summary, or draw nothing.
+NOT_FROM_PLOTS = (
+    ("--strict", lambda a: a.strict),
+    ("--summary", lambda a: getattr(a, "summary", False)),
+    ("--no-plots", lambda a: getattr(a, "no_plots", False) is True),
+    ("--plots none or --no-plots",
+     lambda a: getattr(a, "plots", None) == "none"))
+
+
 def parse_args(ap, argv=None):
-    """arg_parser's arguments: exactly one of INDIR and --from-plots (a
-    usage error, exit 2, otherwise); outdir defaults to where the input
-    is."""
+    """arg_parser's arguments: exactly one of INDIR and --from-plots, and
+    with --from-plots none of NOT_FROM_PLOTS (a usage error, exit 2,
+    otherwise); outdir defaults to where the input is."""
     a = ap.parse_args(argv)
     if (a.indir is None) == (a.from_plots is None):
         ap.error("INDIR or --from-plots FILE: exactly one of them")
+    for option, given in NOT_FROM_PLOTS if a.from_plots else ():
+        if given(a):
+            ap.error("--from-plots and %s: one or the other" % option)
     if a.outdir is None:
         a.outdir = a.indir or os.path.dirname(a.from_plots) or "."
     return a
