@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
@@ -419,11 +420,13 @@ class PlotData(unittest.TestCase):
         self.assertTrue(err.startswith("tw-x: %s: cannot read" % p), err)
 
     def test_replot_malformed(self):
+        """Figures missing a part are refused, matplotlib or not: the
+        probe for it is stubbed, draw never touches pyplot."""
         def draw(doc, out):
             return doc["figures"]["lines"]
-        rc, err, p = self.replot(draw)
-        if "matplotlib not available" in err:
-            self.skipTest("matplotlib not installed")
+        with unittest.mock.patch.object(tb, "try_pyplot",
+                                        return_value=object()):
+            rc, err, p = self.replot(draw)
         self.assertEqual(rc, 2)
         self.assertIn("tw-x: %s: malformed plot data: KeyError" % p, err)
 
@@ -433,21 +436,65 @@ class ResultsPlots(unittest.TestCase):
 
     SCRIPT = os.path.join(HERE, "..", "..", "scripts", "results-plots.sh")
 
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.results = os.path.join(tmp.name, "results")
+        self.out = os.path.join(tmp.name, "out")
+
     def run_script(self, runs):
         """runs: {name: its plots.json text, or None for none}, or None
-        for no results directory at all; the script's process."""
-        with tempfile.TemporaryDirectory() as d:
-            if runs is not None:
-                os.mkdir(os.path.join(d, "results"))
-            for name, text in (runs or {}).items():
-                os.makedirs(os.path.join(d, "results", name))
-                if text is not None:
-                    with open(os.path.join(d, "results", name,
-                                           "plots.json"), "w") as f:
-                        f.write(text)
-            return subprocess.run([self.SCRIPT, os.path.join(d, "results"),
-                                   os.path.join(d, "out")],
-                                  capture_output=True, text=True)
+        for no results directory at all; the script's process, drawing
+        into self.out."""
+        if runs is not None:
+            os.mkdir(self.results)
+        for name, text in (runs or {}).items():
+            os.makedirs(os.path.join(self.results, name))
+            if text is not None:
+                with open(os.path.join(self.results, name, "plots.json"),
+                          "w") as f:
+                    f.write(text)
+        return subprocess.run([self.SCRIPT, self.results, self.out],
+                              capture_output=True, text=True)
+
+    @staticmethod
+    def s3_plots():
+        """The plots.json tw-qaware-analyze writes for a made-up S3 run:
+        one scheduler's transfer over two subflows, the competitor's
+        window greyed."""
+        t = [i / 10 for i in range(30)]
+        doc = {"s3": [{"scenario": "S3a", "competitor": "TCP",
+                       "transfers": [{"scheduler": "qaware",
+                                      "window": [1.0, 2.0],
+                                      "series": {
+                                          "sf1": {"t": t, "mbit": [
+                                              5 + i % 3 for i in range(30)]},
+                                          "sf2": {"t": t, "mbit": [
+                                              2 + i % 2 for i in range(30)]}
+                                      }}]}]}
+        with tempfile.NamedTemporaryFile("r", suffix=".json") as f:
+            tb.write_plots(f.name, "tw-qaware-analyze", doc)
+            return f.read()
+
+    def test_drawn(self):
+        """A good plots.json is drawn into OUTDIR/<run>/, replacing what
+        an earlier drawing left there, and counted."""
+        run = "qaware-2026-01-04-0123abc"
+        stale = os.path.join(self.out, run, "qaware-S3old.png")
+        os.makedirs(os.path.dirname(stale))
+        with open(stale, "w") as f:
+            f.write("left from an earlier drawing")
+        p = self.run_script({run: self.s3_plots()})
+        if "matplotlib not available" in p.stderr:
+            self.assertEqual(p.returncode, 1)
+            self.skipTest("matplotlib not installed for the analysers")
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.stdout, "%s: 1 plots in %s/%s/\n" % (
+            run, self.out, run))
+        self.assertEqual(os.listdir(os.path.join(self.out, run)),
+                         ["qaware-S3a.png"])
+        with open(os.path.join(self.out, run, "qaware-S3a.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
     def test_without_plot_data(self):
         p = self.run_script({"omware-2026-01-02-abc1234": None})
