@@ -332,8 +332,8 @@ PLOTS_FORMAT = "twbench-plots"
 PLOTS_VERSION = 1
 # A full-size run's plots.json stays under this.  The largest, omware's
 # (16 workloads, 132 methods' cells, about 400 CDF curves), takes about
-# 105 kB, tfib's 212 runs 36 kB, qaware's S3 series 55 kB; three runs'
-# plot data at the bound beside their tables (340 kB today) keep
+# 105 kB, tfib's full sweep (216 runs) 36 kB, qaware's S3 series 55 kB;
+# three runs' plot data at the bound beside their tables (340 kB today) keep
 # Documentation/results/ under tests/docs' 1 MB.
 PLOTS_MAX_BYTES = 150000
 # Significant digits kept of each number: no figure shows more.
