@@ -361,7 +361,7 @@ class PlotData(unittest.TestCase):
     def test_arguments(self):
         ap = tb.arg_parser("Analyse.", "a run")
         a = tb.parse_args(ap, ["--from-plots", "kept/plots.json"])
-        self.assertEqual((a.indir, a.outdir), (None, "kept"))
+        self.assertEqual((a.indir, a.outdir), (None, "."))
         a = tb.parse_args(ap, ["--from-plots", "plots.json", "-o", "o"])
         self.assertEqual(a.outdir, "o")
         self.assertEqual(tb.parse_args(ap, ["run"]).outdir, "run")

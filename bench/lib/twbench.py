@@ -212,7 +212,8 @@ def arg_parser(description=None, indir_help=None, judged="check",
                     help="draw the figures of a %s alone, no INDIR" %
                     PLOTS_FILE)
     ap.add_argument("-o", "--outdir", help="output directory "
-                    "(default: INDIR, or FILE's directory)")
+                    "(default: INDIR, or with --from-plots the "
+                    "current directory)")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 when a %s fails" % judged)
     ap.add_argument("-q", "--quiet", action="store_true",
@@ -233,7 +234,7 @@ NOT_FROM_PLOTS = (
 def parse_args(ap, argv=None):
     """arg_parser's arguments: exactly one of INDIR and --from-plots, and
     with --from-plots none of NOT_FROM_PLOTS (a usage error, exit 2,
-    otherwise); outdir defaults to where the input is."""
+    otherwise); outdir defaults to INDIR, or to the current directory."""
     a = ap.parse_args(argv)
     if (a.indir is None) == (a.from_plots is None):
         ap.error("INDIR or --from-plots FILE: exactly one of them")
@@ -241,7 +242,8 @@ def parse_args(ap, argv=None):
         if given(a):
             ap.error("--from-plots and %s: one or the other" % option)
     if a.outdir is None:
-        a.outdir = a.indir or os.path.dirname(a.from_plots) or "."
+        # Not FILE's directory: a kept run's is in the source tree.
+        a.outdir = a.indir or "."
     return a
 
 
