@@ -322,6 +322,9 @@ class PlotData(unittest.TestCase):
         self.assertIsInstance(got["a"], int)
         # beyond a float's exact integers it stays a float
         self.assertEqual(repr(tb.rounded(2.0 ** 60)), "1.15e+18")
+        # times keep hundredths of a second on a long axis
+        self.assertEqual(tb.rounded({"t": tb.Times([123.456, 0.004, 2])}),
+                         {"t": [123.46, 0.0, 2]})
 
     def test_round_trip(self):
         p = os.path.join(self.d, "plots.json")

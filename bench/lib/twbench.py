@@ -338,8 +338,12 @@ PLOTS_VERSION = 1
 # three runs' plot data at the bound beside their tables (340 kB today) keep
 # Documentation/results/ under tests/docs' 1 MB.
 PLOTS_MAX_BYTES = 150000
-# Significant digits kept of each number: no figure shows more.
+# Significant digits kept of each number but times: no figure shows
+# more.  Times (Times) are kept to TIME_DECIMALS places of a second
+# instead: three digits would leave a 100 s axis whole seconds, several
+# of a series' points in one.
 PLOT_DIGITS = 3
+TIME_DECIMALS = 2
 # A CDF keeps its values at these levels: every 2.5 %, as its linear axis
 # shows it, and 99, 99.5 and 99.9 %, where the targets (p99) are read.
 CDF_LEVELS = tuple(sorted({i / 40 for i in range(41)} |
@@ -383,9 +387,17 @@ def decimate(ts, vs, limit=SERIES_POINTS):
             [mean(vs[i:i + k]) for i in groups])
 
 
+class Times(list):
+    """Times in seconds for plots.json, rounded to TIME_DECIMALS places
+    rather than to PLOT_DIGITS significant digits."""
+
+
 def rounded(v, digits=PLOT_DIGITS):
     """v with every float to digits significant digits (whole ones as
-    integers), inside lists and dicts too: what a figure can show."""
+    integers), a Times' to TIME_DECIMALS places, inside lists and dicts
+    too: what a figure can show."""
+    if isinstance(v, Times):
+        return [round(t, TIME_DECIMALS) for t in v]
     if isinstance(v, float) and math.isfinite(v) and v:
         r = float("%.*g" % (digits, v))
         return int(r) if r.is_integer() and abs(r) < 2 ** 53 else r
