@@ -482,6 +482,9 @@ class PlotData(unittest.TestCase):
         self.assertEqual(set(p1["mbit"]), {5.88})
 
     def test_from_plots_alone(self):
+        """Drawing needs only plots.json and is deterministic: a copy of
+        it alone, nothing beside it, gives the run's figures again, the
+        same files."""
         write_bench(self.d, GOOD, rounds=1)
         p = subprocess.run([sys.executable, ANALYZE, "-q", self.d],
                            capture_output=True, text=True)

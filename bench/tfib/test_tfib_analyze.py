@@ -626,6 +626,9 @@ class PlotData(unittest.TestCase):
                           for r in seq], [("64/1024", 0.1, 80000)])
 
     def test_from_plots_alone(self):
+        """Drawing needs only plots.json and is deterministic: a copy of
+        it alone, nothing beside it, gives the run's figures again, the
+        same files."""
         d, p = self.analysed(GOOD)
         self.assertEqual(p.returncode, 0, p.stderr)
         with tempfile.TemporaryDirectory() as tmp:
