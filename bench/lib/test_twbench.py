@@ -186,13 +186,16 @@ class Tables(unittest.TestCase):
                          ["case     ms", "01 long  7", "02"])
 
 
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.d = self.tmp.name
+class InTempDir(unittest.TestCase):
+    """A test case with a temporary directory of its own, self.d."""
 
-    def tearDown(self):
-        self.tmp.cleanup()
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.d = tmp.name
+
+
+class Files(InTempDir):
 
     def path(self, name, text=None):
         p = os.path.join(self.d, name)
@@ -267,13 +270,7 @@ class Files(unittest.TestCase):
         self.assertEqual(plt.get_fignums(), [])
 
 
-class PlotData(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.d = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
+class PlotData(InTempDir):
 
     def test_levels(self):
         lv = tb.CDF_LEVELS
@@ -434,16 +431,15 @@ class PlotData(unittest.TestCase):
         self.assertIn("tw-x: %s: malformed plot data: KeyError" % p, err)
 
 
-class ResultsPlots(unittest.TestCase):
+class ResultsPlots(InTempDir):
     """make results-plots' script on a results directory of its own."""
 
     SCRIPT = os.path.join(HERE, "..", "..", "scripts", "results-plots.sh")
 
     def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.results = os.path.join(tmp.name, "results")
-        self.out = os.path.join(tmp.name, "out")
+        super().setUp()
+        self.results = os.path.join(self.d, "results")
+        self.out = os.path.join(self.d, "out")
 
     def run_script(self, runs):
         """runs: {name: its plots.json text, or None for none}, or None
