@@ -44,7 +44,7 @@ US_TREE := $(TOPDIR)
 endif
 
 .PHONY: .deps-ok .us-tree all modules modules-test userspace gen clean deps check \
-	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware modules_install \
+	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware results-plots modules_install \
 	install install-bench help \
 	kselftest-install
 
@@ -196,6 +196,10 @@ bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XD
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
 	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze)
 
+# The plots of the runs kept in the tree, from their plots.json alone.
+results-plots: ## the plots of each run in Documentation/results/ with a plots.json, in .build/results-plots/<run>/
+	@scripts/results-plots.sh
+
 bench-core: ## host benchmark of the portable core
 	$(MAKE) -C tests/core bench
 
@@ -213,7 +217,7 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware .build/libnl-tiny $(GEN_DIR)/*.[ch]
+		.build/bench-qaware .build/results-plots .build/libnl-tiny $(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))

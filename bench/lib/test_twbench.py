@@ -7,11 +7,16 @@ worked out by hand.
 Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
 """
 
+import contextlib
+import io
+import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
@@ -181,13 +186,16 @@ class Tables(unittest.TestCase):
                          ["case     ms", "01 long  7", "02"])
 
 
-class Files(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.d = self.tmp.name
+class InTempDir(unittest.TestCase):
+    """A test case with a temporary directory of its own, self.d."""
 
-    def tearDown(self):
-        self.tmp.cleanup()
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.d = tmp.name
+
+
+class Files(InTempDir):
 
     def path(self, name, text=None):
         p = os.path.join(self.d, name)
@@ -260,6 +268,261 @@ class Files(unittest.TestCase):
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         # closed: pyplot holds no figure any more
         self.assertEqual(plt.get_fignums(), [])
+
+
+class PlotData(InTempDir):
+
+    def test_levels(self):
+        lv = tb.CDF_LEVELS
+        self.assertEqual((lv[0], lv[-1], len(lv)), (0, 1, 44))
+        self.assertEqual(list(lv), sorted(set(lv)))
+        for p in (0.25, 0.5, 0.75, 0.99, 0.995, 0.999):
+            self.assertIn(p, lv)
+
+    def test_cdf_curve(self):
+        # 1..200 ns, shuffled, in us; 400 expected, half never arrived
+        vals = list(range(1, 201))
+        random.Random(3).shuffle(vals)
+        c = tb.cdf_curve(vals, total=400, scale=1000)
+        q = dict(zip(tb.CDF_LEVELS, c["q"]))
+        self.assertEqual((c["n"], c["total"], len(c["q"])), (200, 400, 44))
+        # each a sample: the smallest that the level's share reaches
+        self.assertEqual((q[0], q[0.5], q[0.99], q[0.999], q[1]),
+                         (0.001, 0.1, 0.198, 0.2, 0.2))
+        # 0.275 * 200 is not quite 55 in floating point: still rank 55
+        self.assertEqual(q[0.275], 0.055)
+        x, y = tb.cdf_points(c, tb.CDF_LEVELS)
+        self.assertEqual(x, c["q"])
+        self.assertEqual((y[0], y[-1]), (0, 0.5))
+        self.assertEqual(tb.cdf_curve([5])["q"], [5.0] * 44)
+        self.assertIsNone(tb.cdf_curve([]))
+
+    def test_decimate(self):
+        ts = [0.1 * i for i in range(250)]
+        vs = [10 * (i % 3) for i in range(250)]
+        dt, dv = tb.decimate(ts, vs, 100)
+        # threes averaged: 84 points, every full one at 10
+        self.assertEqual(len(dt), 84)
+        self.assertEqual(set(dv[:-1]), {10})
+        self.assertAlmostEqual(dt[0], 0.1)
+        self.assertAlmostEqual(dt[-1], 24.9)
+        self.assertEqual(dv[-1], 0)
+        self.assertEqual(tb.decimate([1, 2], [3, 4]), ([1, 2], [3, 4]))
+        self.assertEqual(len(tb.decimate(ts, vs)[0]), 125)
+        self.assertEqual(len(tb.decimate(ts, vs, 250)[0]), 250)
+
+    def test_rounded(self):
+        got = tb.rounded({"a": 1234.5678, "b": [0.012345, 7.0, 2, -0.0],
+                          "c": ("x", True, None, INF)})
+        self.assertEqual(got, {"a": 1230, "b": [0.0123, 7, 2, 0.0],
+                               "c": ["x", True, None, INF]})
+        self.assertIsInstance(got["a"], int)
+        # beyond a float's exact integers it stays a float
+        self.assertEqual(repr(tb.rounded(2.0 ** 60)), "1.15e+18")
+        # times keep hundredths of a second on a long axis
+        self.assertEqual(tb.rounded({"t": tb.Times([123.456, 0.004, 2])}),
+                         {"t": [123.46, 0.0, 2]})
+
+    def test_round_trip(self):
+        p = os.path.join(self.d, "plots.json")
+        fig = {"curve": tb.cdf_curve(range(1000), scale=7), "n": 3}
+        tb.write_plots(p, "tw-x", fig)
+        with open(p) as f:
+            text = f.read()
+        # compact: one line
+        self.assertEqual(text.count("\n"), 1)
+        doc = tb.read_plots(p, "tw-x")
+        self.assertEqual(doc["figures"], tb.rounded(fig))
+        self.assertEqual((doc["version"], doc["levels"]),
+                         (tb.PLOTS_VERSION, list(tb.CDF_LEVELS)))
+
+    def refused(self, text, why):
+        p = os.path.join(self.d, "plots.json")
+        with open(p, "w") as f:
+            f.write(text)
+        with self.assertRaisesRegex(tb.PlotDataError,
+                                    "^%s: .*%s" % (p, why)):
+            tb.read_plots(p, "tw-x")
+
+    def test_refused(self):
+        good = {"format": "twbench-plots", "version": 1, "tool": "tw-x",
+                "levels": [0, 1], "figures": {}}
+        self.refused('{"format": ', "cannot read")
+        self.refused("[]", "not a plots.json")
+        for k, v, why in (("format", "other", "not a plots.json"),
+                          ("version", 2, "version 2, this tool reads 1"),
+                          ("tool", "tw-y", "written by tw-y, not tw-x"),
+                          ("figures", [], "no figures"),
+                          ("levels", None, "no figures or levels")):
+            self.refused(json.dumps(dict(good, **{k: v})), why)
+        with self.assertRaisesRegex(tb.PlotDataError, "none.json: cannot"):
+            tb.read_plots(os.path.join(self.d, "none.json"), "tw-x")
+
+    def test_arguments(self):
+        ap = tb.arg_parser("Analyse.", "a run")
+        a = tb.parse_args(ap, ["--from-plots", "kept/plots.json"])
+        self.assertEqual((a.indir, a.outdir), (None, "."))
+        a = tb.parse_args(ap, ["--from-plots", "plots.json", "-o", "o"])
+        self.assertEqual(a.outdir, "o")
+        self.assertEqual(tb.parse_args(ap, ["run"]).outdir, "run")
+        for argv in ([], ["run", "--from-plots", "plots.json"]):
+            with contextlib.redirect_stderr(io.StringIO()) as err, \
+                    self.assertRaises(SystemExit) as e:
+                tb.parse_args(ap, argv)
+            self.assertEqual(e.exception.code, 2)
+            self.assertIn("exactly one", err.getvalue())
+
+    def test_not_from_plots(self):
+        """What --from-plots cannot do is refused, naming both options;
+        each alone is taken."""
+        ap = tb.arg_parser("Analyse.", "a run")
+        ap.add_argument("--summary", action="store_true")
+        ap.add_argument("--no-plots", action="store_true")
+        ap.add_argument("--plots", choices=("all", "none"), default="all")
+        for extra, named in ((["--strict"], "--strict"),
+                             (["--summary"], "--summary"),
+                             (["--no-plots"], "--no-plots"),
+                             (["--plots", "none"], "--plots none")):
+            with contextlib.redirect_stderr(io.StringIO()) as err, \
+                    self.assertRaises(SystemExit) as e:
+                tb.parse_args(ap, ["--from-plots", "p.json"] + extra)
+            self.assertEqual(e.exception.code, 2, extra)
+            self.assertIn("--from-plots and %s" % named, err.getvalue())
+            self.assertEqual(tb.parse_args(ap, ["run"] + extra).indir, "run")
+        a = tb.parse_args(ap, ["--from-plots", "p.json", "--plots", "all"])
+        self.assertEqual(a.from_plots, "p.json")
+
+    def replot(self, draw, text=None):
+        """replot's status and what it wrote to stderr, on a plots.json
+        of tw-x (text, or the one write_plots writes)."""
+        p = os.path.join(self.d, "plots.json")
+        tb.write_plots(p, "tw-x", {"bars": [1, 2]})
+        if text is not None:
+            with open(p, "w") as f:
+                f.write(text)
+        args = tb.parse_args(tb.arg_parser(), ["-q", "--from-plots", p])
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = tb.replot(args, "tw-x", draw)
+        return rc, err.getvalue(), p
+
+    def test_replot(self):
+        seen = []
+        rc, err, p = self.replot(lambda doc, out: seen.append(doc) or [])
+        if "matplotlib not available" in err:
+            self.assertEqual((rc, seen), (1, []))
+            self.skipTest("matplotlib not installed")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(seen[0]["figures"], {"bars": [1, 2]})
+
+    def test_replot_refused(self):
+        rc, err, p = self.replot(lambda doc, out: [], "{")
+        self.assertEqual(rc, 2)
+        self.assertTrue(err.startswith("tw-x: %s: cannot read" % p), err)
+
+    def test_replot_malformed(self):
+        """Figures missing a part are refused, matplotlib or not: the
+        probe for it is stubbed, draw never touches pyplot."""
+        def draw(doc, out):
+            return doc["figures"]["lines"]
+        with unittest.mock.patch.object(tb, "try_pyplot",
+                                        return_value=object()):
+            rc, err, p = self.replot(draw)
+        self.assertEqual(rc, 2)
+        self.assertIn("tw-x: %s: malformed plot data: KeyError" % p, err)
+
+
+class ResultsPlots(InTempDir):
+    """make results-plots' script on a results directory of its own."""
+
+    SCRIPT = os.path.join(HERE, "..", "..", "scripts", "results-plots.sh")
+
+    def setUp(self):
+        super().setUp()
+        self.results = os.path.join(self.d, "results")
+        self.out = os.path.join(self.d, "out")
+
+    def run_script(self, runs):
+        """runs: {name: its plots.json text, or None for none}, or None
+        for no results directory at all; the script's process, drawing
+        into self.out."""
+        if runs is not None:
+            os.mkdir(self.results)
+        for name, text in (runs or {}).items():
+            os.makedirs(os.path.join(self.results, name))
+            if text is not None:
+                with open(os.path.join(self.results, name, "plots.json"),
+                          "w") as f:
+                    f.write(text)
+        return subprocess.run([self.SCRIPT, self.results, self.out],
+                              capture_output=True, text=True)
+
+    @staticmethod
+    def s3_plots():
+        """The plots.json tw-qaware-analyze writes for a made-up S3 run:
+        one scheduler's transfer over two subflows, the competitor's
+        window greyed."""
+        t = [i / 10 for i in range(30)]
+        doc = {"s3": [{"scenario": "S3a", "competitor": "TCP",
+                       "transfers": [{"scheduler": "qaware",
+                                      "window": [1.0, 2.0],
+                                      "series": {
+                                          "sf1": {"t": t, "mbit": [
+                                              5 + i % 3 for i in range(30)]},
+                                          "sf2": {"t": t, "mbit": [
+                                              2 + i % 2 for i in range(30)]}
+                                      }}]}]}
+        with tempfile.NamedTemporaryFile("r", suffix=".json") as f:
+            tb.write_plots(f.name, "tw-qaware-analyze", doc)
+            return f.read()
+
+    def test_drawn(self):
+        """A good plots.json is drawn into OUTDIR/<run>/, replacing what
+        an earlier drawing left there, and counted."""
+        run = "qaware-2026-01-04-0123abc"
+        stale = os.path.join(self.out, run, "qaware-S3old.png")
+        os.makedirs(os.path.dirname(stale))
+        with open(stale, "w") as f:
+            f.write("left from an earlier drawing")
+        p = self.run_script({run: self.s3_plots()})
+        if "matplotlib not available" in p.stderr:
+            self.assertEqual(p.returncode, 1)
+            self.skipTest("matplotlib not installed for the analysers")
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(p.stdout, "%s: 1 plots in %s/%s/\n" % (
+            run, self.out, run))
+        self.assertEqual(os.listdir(os.path.join(self.out, run)),
+                         ["qaware-S3a.png"])
+        with open(os.path.join(self.out, run, "qaware-S3a.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_without_plot_data(self):
+        p = self.run_script({"omware-2026-01-02-abc1234": None})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout, "omware-2026-01-02-abc1234: no plots.json"
+                         ", nothing drawn\n")
+
+    def test_no_results_dir(self):
+        p = self.run_script(None)
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr,
+                         r"^results-plots: no directory .*/results\n$")
+        self.assertEqual(p.stdout, "")
+
+    def test_no_runs(self):
+        p = self.run_script({})
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr,
+                         r"^results-plots: no runs in .*/results\n$")
+        self.assertEqual(p.stdout, "")
+
+    def test_bad_plot_data(self):
+        p = self.run_script({"omware-2026-01-02-abc1234": None,
+                             "tfib-2026-01-03-def5678": "[]"})
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("omware-2026-01-02-abc1234: no plots.json", p.stdout)
+        self.assertRegex(p.stderr, r"tw-tfib-analyze: .*/tfib-2026-01-03-"
+                         r"def5678/plots.json: not a plots.json")
+        self.assertIn("tfib-2026-01-03-def5678: not drawn", p.stderr)
 
 
 if __name__ == "__main__":

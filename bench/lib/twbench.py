@@ -3,8 +3,10 @@
 
 Reading a run's files, the statistics (means, percentiles, ratios, paired
 ratios, bootstrap intervals), judging targets (PASS, FAIL or N/A, and the
-exit status of --strict), tables, CSV and JSON files, and plotting to
-files.  What each experiment measures and judges stays in its analyser.
+exit status of --strict), tables, CSV and JSON files, the plot data
+(plots.json: what the figures draw, small enough to keep with a run) and
+plotting to files.  What each experiment measures and judges stays in its
+analyser.
 
 The analysers import it from their own directory, where make
 install-bench puts it, or from bench/lib in the source tree.
@@ -15,6 +17,7 @@ import csv
 import json
 import math
 import os
+import sys
 
 INF = math.inf
 NS_PER_US = 1000.0
@@ -200,17 +203,48 @@ def strict_status(records, strict, key="result"):
 
 def arg_parser(description=None, indir_help=None, judged="check",
                usage=None):
-    """The arguments every analyser takes: INDIR, -o OUTDIR, --strict and
-    -q; the caller adds its own."""
+    """The arguments every analyser takes: INDIR or --from-plots FILE, -o
+    OUTDIR, --strict and -q; the caller adds its own, and parses them
+    with parse_args."""
     ap = argparse.ArgumentParser(description=description, usage=usage)
-    ap.add_argument("indir", help=indir_help)
+    ap.add_argument("indir", nargs="?", help=indir_help)
+    ap.add_argument("--from-plots", metavar="FILE",
+                    help="draw the figures of a %s alone, no INDIR" %
+                    PLOTS_FILE)
     ap.add_argument("-o", "--outdir", help="output directory "
-                    "(default: INDIR)")
+                    "(default: INDIR, or with --from-plots the "
+                    "current directory)")
     ap.add_argument("--strict", action="store_true",
                     help="exit 1 when a %s fails" % judged)
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="print nothing")
     return ap
+
+
+# What --from-plots cannot do, an option each with its test: judge
+# (there are no records), print a summary, or draw nothing.
+NOT_FROM_PLOTS = (
+    ("--strict", lambda a: a.strict),
+    ("--summary", lambda a: getattr(a, "summary", False)),
+    ("--no-plots", lambda a: getattr(a, "no_plots", False) is True),
+    ("--plots none or --no-plots",
+     lambda a: getattr(a, "plots", None) == "none"))
+
+
+def parse_args(ap, argv=None):
+    """arg_parser's arguments: exactly one of INDIR and --from-plots, and
+    with --from-plots none of NOT_FROM_PLOTS (a usage error, exit 2,
+    otherwise); outdir defaults to INDIR, or to the current directory."""
+    a = ap.parse_args(argv)
+    if (a.indir is None) == (a.from_plots is None):
+        ap.error("INDIR or --from-plots FILE: exactly one of them")
+    for option, given in NOT_FROM_PLOTS if a.from_plots else ():
+        if given(a):
+            ap.error("--from-plots and %s: one or the other" % option)
+    if a.outdir is None:
+        # Not FILE's directory: a kept run's is in the source tree.
+        a.outdir = a.indir or "."
+    return a
 
 
 # --- Tables and files -------------------------------------------------
@@ -289,6 +323,123 @@ def write_json(obj, path, end="\n"):
         f.write(end)
 
 
+# --- Plot data --------------------------------------------------------
+
+# plots.json: what an analyser's figures draw, written with every
+# analysis.  The raw records are tens of MB and never kept; this file is
+# kept with a run in Documentation/results/, and every figure, a fresh
+# run's too, is drawn from it alone: one drawing path for both.
+PLOTS_FILE = "plots.json"
+PLOTS_FORMAT = "twbench-plots"
+PLOTS_VERSION = 1
+# A full-size run's plots.json stays under this.  The largest, omware's
+# (16 workloads, 132 methods' cells, about 400 CDF curves), takes about
+# 105 kB, tfib's full sweep (216 runs) 36 kB, qaware's S3 series 55 kB;
+# three runs' plot data at the bound beside their tables (340 kB today) keep
+# Documentation/results/ under tests/docs' 1 MB.
+PLOTS_MAX_BYTES = 150000
+# Significant digits kept of each number but times: no figure shows
+# more.  Times (Times) are kept to TIME_DECIMALS places of a second
+# instead: three digits would leave a 100 s axis whole seconds, several
+# of a series' points in one.
+PLOT_DIGITS = 3
+TIME_DECIMALS = 2
+# A CDF keeps its values at these levels: every 2.5 %, as its linear axis
+# shows it, and 99, 99.5 and 99.9 %, where the targets (p99) are read.
+CDF_LEVELS = tuple(sorted({i / 40 for i in range(41)} |
+                          {0.99, 0.995, 0.999}))
+# A time series keeps at most this many points: about one per three
+# pixels of a figure's width, a 12 s transfer sampled every 0.1 s whole.
+SERIES_POINTS = 200
+
+
+class PlotDataError(ValueError):
+    """A plots.json that cannot be drawn: its message names the file."""
+
+
+def cdf_curve(vals, total=None, scale=1):
+    """A CDF as plots.json keeps it: n, the values' count; total, the
+    count the curve is a share of (more than n: the rest never arrived,
+    the curve ends short of 1); q, the values (divided by scale) at
+    CDF_LEVELS, each a sample.  None without values."""
+    v = sorted(vals)
+    if not v:
+        return None
+    # The nearest rank, rounded first: 0.275 * 200 is 55.00000000000001.
+    ranks = [max(0, math.ceil(round(p * len(v), 6)) - 1) for p in CDF_LEVELS]
+    return {"n": len(v), "total": total or len(v),
+            "q": [v[k] / scale for k in ranks]}
+
+
+def cdf_points(curve, levels):
+    """The (x, y) of a kept CDF curve, as drawn."""
+    share = curve["n"] / curve["total"]
+    return curve["q"], [p * share for p in levels]
+
+
+def decimate(ts, vs, limit=SERIES_POINTS):
+    """A time series (ts, vs) of at most limit points: each run of k
+    consecutive points (k as small as that allows) as their means, so
+    that a rate keeps its average."""
+    k = max(1, math.ceil(len(ts) / limit))
+    groups = range(0, len(ts), k)
+    return ([mean(ts[i:i + k]) for i in groups],
+            [mean(vs[i:i + k]) for i in groups])
+
+
+class Times(list):
+    """Times in seconds for plots.json, rounded to TIME_DECIMALS places
+    rather than to PLOT_DIGITS significant digits."""
+
+
+def rounded(v, digits=PLOT_DIGITS):
+    """v with every float to digits significant digits (whole ones as
+    integers), a Times' to TIME_DECIMALS places, inside lists and dicts
+    too: what a figure can show."""
+    if isinstance(v, Times):
+        return [round(t, TIME_DECIMALS) for t in v]
+    if isinstance(v, float) and math.isfinite(v) and v:
+        r = float("%.*g" % (digits, v))
+        return int(r) if r.is_integer() and abs(r) < 2 ** 53 else r
+    if isinstance(v, dict):
+        return {k: rounded(x, digits) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [rounded(x, digits) for x in v]
+    return v
+
+
+def write_plots(path, tool, figures):
+    """figures, tool's plot data, as plots.json: rounded, compact, marked
+    with the format, its version, the tool and the CDF levels."""
+    doc = {"format": PLOTS_FORMAT, "version": PLOTS_VERSION, "tool": tool,
+           "levels": list(CDF_LEVELS), "figures": rounded(figures)}
+    with open(path, "w") as f:
+        json.dump(json_safe(doc), f, separators=(",", ":"))
+        f.write("\n")
+    return path
+
+
+def read_plots(path, tool):
+    """The plot data tool wrote to path (write_plots' document); a
+    PlotDataError naming the file for one it cannot draw."""
+    try:
+        doc = read_json(path)
+    except (OSError, ValueError) as e:
+        raise PlotDataError("%s: cannot read: %s" % (path, e))
+    if not isinstance(doc, dict) or doc.get("format") != PLOTS_FORMAT:
+        raise PlotDataError("%s: not a %s file" % (path, PLOTS_FILE))
+    if doc.get("version") != PLOTS_VERSION:
+        raise PlotDataError("%s: version %r, this tool reads %d" % (
+            path, doc.get("version"), PLOTS_VERSION))
+    if doc.get("tool") != tool:
+        raise PlotDataError("%s: written by %s, not %s" % (
+            path, doc.get("tool"), tool))
+    if not isinstance(doc.get("figures"), dict) or \
+            not isinstance(doc.get("levels"), list):
+        raise PlotDataError("%s: no figures or levels" % path)
+    return doc
+
+
 # --- Plots ------------------------------------------------------------
 
 def agg_pyplot():
@@ -298,6 +449,41 @@ def agg_pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def try_pyplot(tool):
+    """agg_pyplot(), or None without matplotlib, said on stderr."""
+    try:
+        return agg_pyplot()
+    except ImportError:
+        sys.stderr.write("%s: matplotlib not available, no plots\n" % tool)
+        return None
+
+
+def replot(args, tool, draw):
+    """--from-plots: draw(plots.json's document, args.outdir), the paths
+    it returns printed unless -q.  The exit status: 0 drawn; 1 nothing
+    drawn, no matplotlib; 2 a file it cannot draw, named on stderr."""
+    try:
+        doc = read_plots(args.from_plots, tool)
+        if try_pyplot(tool) is None:
+            return 1
+        os.makedirs(args.outdir, exist_ok=True)
+        written = draw(doc, args.outdir)
+    except PlotDataError as e:
+        sys.stderr.write("%s: %s\n" % (tool, e))
+        return 2
+    except OSError as e:
+        sys.stderr.write("%s: cannot write the figures: %s\n" % (tool, e))
+        return 2
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        # Figures whose parts are missing or of the wrong kind.
+        sys.stderr.write("%s: %s: malformed plot data: %s: %s\n" % (
+            tool, args.from_plots, type(e).__name__, e))
+        return 2
+    for path in [] if args.quiet else written:
+        print(path)
+    return 0
 
 
 def save_figure(fig, path, written=None, rect=None, dpi=100):

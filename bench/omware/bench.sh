@@ -304,7 +304,7 @@ for f in rx-summary recv-summary; do
 done
 
 # Plotting is slow under emulation (minutes): off unless TW_BENCH_PLOTS=1;
-# the same command on the host draws them from $out/raw afterwards.
+# the host draws them afterwards from $out/plots.json (--from-plots).
 plots=--no-plots
 [ "${TW_BENCH_PLOTS:-0}" = 1 ] && plots=
 export MPLCONFIGDIR=$out/.matplotlib MPLBACKEND=Agg
@@ -319,7 +319,7 @@ an_rc=$?
 # 1 is a failed target under --strict, not a broken analysis.
 tap_result $((an_rc > 1)) "tw-omware-analyze (exit $an_rc)"
 [ -n "$plots" ] &&
-	tap_diag "plots: /usr/bin/python3 bench/omware/tw-omware-analyze -o $out $raw"
+	tap_diag "plots: /usr/bin/python3 bench/omware/tw-omware-analyze --from-plots $out/plots.json"
 if [ -s "$out/table.txt" ]; then
 	sed 's/^/# /' "$out/table.txt"
 fi

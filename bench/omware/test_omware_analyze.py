@@ -8,12 +8,17 @@ Prints TAP; exit 0 pass, 1 fail.  Needs no module, no guest, no root.
 import csv
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANALYZE = os.path.join(HERE, "tw-omware-analyze")
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.dont_write_bytecode = True     # nothing left behind in the tree
+import plotcheck  # noqa: E402
+from twbench import PLOTS_MAX_BYTES  # noqa: E402
 
 OLD_HEAD = ("tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,"
             "delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,"
@@ -156,6 +161,35 @@ def build_wide(d, ngrids):
         g = "a%d-s1500-%s" % (1000 + i, "idle" if i % 2 else "load")
         r.add(g, "OIR-hybrid-qdisc", jitter(20, 2000))
         r.add(g, "RSM", jitter(20, 10000))
+    r.write(d)
+
+
+# A full run's methods on trains (ETF* made of the one delta).
+FULL_TRAINS = ("OIR-hybrid", "OIR", "OIR-qdisc", "OIR-hybrid-qdisc", "OFR",
+               "OSM", "RSM", "RSM-RT", "ETF-10000", "FQ")
+
+
+def build_full(d, packets=200):
+    """A run of full size: 12 train workloads of 10 methods and 4 pair
+    workloads of 3, as make bench-omware runs; errors spread over five
+    decades, as a loaded guest's are."""
+    rng = random.Random(5)
+    r = Run(meta=dict(WIRE))
+
+    def errors():
+        return [int(rng.lognormvariate(9, 2)) for _ in range(packets)]
+    for alpha in (1000, 100, 10):
+        for size in (40, 1500):
+            for load in ("idle", "load"):
+                g = "a%d-s%d-%s" % (alpha, size, load)
+                for m in FULL_TRAINS:
+                    r.add(g, m, errors(), alpha=alpha * 1000,
+                          delta=10 ** 7 if m.startswith("ETF") else 0)
+    for size in (40, 1500):
+        for load in ("idle", "load"):
+            for m in ("TOM", "TOM-hybrid", "TRW"):
+                r.add("pairs-s%d-%s" % (size, load), m, errors(),
+                      kind="pair")
     r.write(d)
 
 
@@ -601,6 +635,82 @@ def check_png(check, skip):
               "Schedule error CDF per method: %s" % png in p.stdout)
 
 
+def read_plots(d):
+    path = os.path.join(d, "plots.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def check_plots_size(check):
+    with tempfile.TemporaryDirectory() as d:
+        build_full(d)
+        p = analyze(d, "--no-plots", "-q")
+        size = os.path.getsize(os.path.join(d, "plots.json")) \
+            if p.returncode == 0 else PLOTS_MAX_BYTES
+        cells = read_plots(d).get("figures", {}).get("cells", {})
+    check("a full-size run, analysed without plots, keeps plots.json under"
+          " %d bytes (%d)" % (PLOTS_MAX_BYTES, size),
+          size < PLOTS_MAX_BYTES)
+    check("plots.json: 16 workloads, 132 methods' cells, ETF* for the"
+          " single etf delta", len(cells) == 16 and
+          sum(len(ms) for ms in cells.values()) == 132 and
+          "ETF*" in cells.get("a10-s40-load", {}) and
+          not any("ETF-10000" in ms for ms in cells.values()))
+
+
+def level(doc, curve, p):
+    """A kept curve's value at level p."""
+    return curve["q"][doc["levels"].index(p)]
+
+
+def check_plots_content(check, d):
+    """plots.json of the run build() made: OIR's errors 2 us but two of
+    2002 us; TOM's pairs 1 us apart."""
+    doc = read_plots(d)
+    cells = doc.get("figures", {}).get("cells", {})
+    sched = cells.get("a1000-s48-idle", {}).get("OIR", {}).get(
+        "sched_error", {"q": []})
+    check("plots.json: OIR's |schedule error| CDF in us, p99 2 us, its"
+          " tail 2002 us to three digits",
+          doc.get("version") == 1 and sched.get("total") == 200 and
+          [level(doc, sched, p) for p in (0.5, 0.99, 0.995, 1.0)] ==
+          [2, 2, 2000, 2000])
+    tom = cells.get("pairs-s48-idle", {}).get("TOM", {})
+    check("plots.json: a pair method's gap CDF, no schedule error CDF",
+          "gap" in tom and level(doc, tom["gap"], 0.5) == 1 and
+          "sched_error" not in tom)
+
+
+def check_replot(check, skip, d):
+    """The figures of the run build() made, analysed into d, drawn again
+    from a copy of plots.json alone: drawing needs nothing else and is
+    deterministic.  Bad copies of it refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        p, run, again = plotcheck.redrawn(ANALYZE, d, tmp)
+        bad = plotcheck.refusals(ANALYZE, os.path.join(d, "plots.json"), tmp)
+    for what, rp, path in bad:
+        check("--from-plots refuses a plots.json %s, naming it" % what,
+              rp.returncode == 2 and path in rp.stderr)
+    if p.returncode == plotcheck.NO_MATPLOTLIB and not run:
+        skip("figures drawn from plots.json alone", "matplotlib not"
+             " installed (--from-plots exits 1)")
+        return
+    check("--from-plots needs only plots.json and draws deterministically:"
+          " the run's figures again, the same files",
+          p.returncode == 0 and len(run) == 12 and
+          "sched-error-cdf.png" in run and
+          "plots/idt-error-cdf.png" in run and run == again)
+    with tempfile.TemporaryDirectory() as tmp:
+        cdf = plotcheck.replot(ANALYZE, os.path.join(d, "plots.json"),
+                               "--plots", "cdf", "-o", tmp)
+        check("--from-plots --plots cdf: sched-error-cdf.png alone, its"
+              " path printed", cdf.returncode == 0 and
+              list(plotcheck.figures(tmp)) == ["sched-error-cdf.png"] and
+              cdf.stdout == os.path.join(tmp, "sched-error-cdf.png") + "\n")
+
+
 def observed(drops=0, src="wire"):
     """RSM and OIR-hybrid seen by an observer that dropped `drops` packets
     and stamped OIR-hybrid's with `src`."""
@@ -692,7 +802,8 @@ def main():
 
     with tempfile.TemporaryDirectory() as d:
         build(d)
-        p = analyze(d, "--no-plots", "-q")
+        # with matplotlib the plots too, drawn again below
+        p = analyze(d, "-q")
         check("tw-omware-analyze reads an older run, exits 0",
               p.returncode == 0)
         if p.returncode:
@@ -704,6 +815,9 @@ def main():
                 res = json.load(f)
         check_old_run(check, res)
         check_summary(check, d)
+        check_plots_content(check, d)
+        check_replot(check, skip, d)
+    check_plots_size(check)
     for each in (check_bursty, check_late, check_lost, check_point,
                  check_missing_ref, check_restore, check_warmup,
                  check_strict, check_prereg, check_wide, check_observer,

@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -19,7 +20,11 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.dont_write_bytecode = True     # nothing left behind in the tree
 from taptest import tap_main  # noqa: E402
+import plotcheck  # noqa: E402
+import twbench  # noqa: E402
 
 ANALYZE = os.path.join(HERE, "tw-qaware-analyze")
 SCHEDS = ("default", "qaware", "minrtt")
@@ -403,6 +408,102 @@ class Figures(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertTrue(os.path.getsize(
                 os.path.join(d, "qaware-S3-udp.png")) > 1000)
+
+
+def sampled(seconds, rng, interval=0.1):
+    """A transfer over two subflows sampled every interval, each at its
+    own uneven rate around 10 Mbit/s."""
+    samples, acked = [], {"10.0.1.1": 0, "10.0.2.1": 0}
+    for i in range(1, int(seconds / interval) + 1):
+        for a in acked:
+            acked[a] += int(rng.uniform(0.5, 1.5) * 10e6 / 8 * interval)
+        samples.append([round(i * interval, 3),
+                        {a: [v, 0, 0, 0] for a, v in acked.items()}])
+    size = sum(acked.values())
+    return {"sent": size, "t_done": seconds, "samples": samples,
+            "receiver": {"bytes": size}, "competitor": {
+                "start": seconds / 3, "end": 2 * seconds / 3}}
+
+
+def full_size(d, seconds=12):
+    """The S3 variants of a full run: 3, each with 8 schedulers' 12 s
+    transfers sampled every 0.1 s; longer ones (seconds) thinned out."""
+    rng = random.Random(5)
+    scheds = "default qaware minrtt rr redundant ecf blest qaware_wait"
+    scen = {n: dict(SCENARIOS["S3-udp"], competitor=c) for n, c in
+            (("S3-tcp", "tcp"), ("S3-udp", "udp"), ("S3-bql", "udp"))}
+    os.makedirs(os.path.join(d, "runs"))
+    with open(os.path.join(d, "bench.json"), "w") as f:
+        json.dump({"schedulers": scheds, "paths": PATHS,
+                   "scenarios": scen}, f)
+    for n in scen:
+        for s in scheds.split():
+            with open(os.path.join(d, "runs", "1-%s-%s.json" % (n, s)),
+                      "w") as f:
+                json.dump(sampled(seconds, rng), f)
+
+
+class PlotData(unittest.TestCase):
+    """plots.json: what the figures draw, and the figures drawn from it
+    alone."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.d = self.tmp.name
+        self.plots = os.path.join(self.d, "plots.json")
+
+    def test_full_size(self):
+        # as long as S4, longer than any S3 variant: 299 rates, in twos
+        full_size(self.d, 30)
+        p = analyze(self.d)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertLess(os.path.getsize(self.plots), twbench.PLOTS_MAX_BYTES)
+        s3 = twbench.read_plots(self.plots, QA.TOOL)["figures"]["s3"]
+        self.assertEqual([(x["scenario"], len(x["transfers"])) for x in s3],
+                         [("S3-tcp", 8), ("S3-udp", 8), ("S3-bql", 8)])
+        self.assertEqual({len(xy["mbit"]) for x in s3 for t in
+                          x["transfers"] for xy in t["series"].values()},
+                         {150})
+
+    def test_content(self):
+        write_bench(self.d, GOOD, rounds=1)
+        self.assertEqual(analyze(self.d).returncode, 0)
+        s3 = twbench.read_plots(self.plots, QA.TOOL)["figures"]["s3"]
+        self.assertEqual([(x["scenario"], x["competitor"]) for x in s3],
+                         [("S3-udp", "udp")])
+        t = s3[0]["transfers"][1]
+        self.assertEqual((t["scheduler"], t["window"], sorted(t["series"])),
+                         ("qaware", [4, 8], ["path 1", "path 2"]))
+        # 12 Mbit/s less 2 %, half a subflow, from 1 s on every 0.5 s
+        p1 = t["series"]["path 1"]
+        self.assertEqual((p1["t"][0], p1["t"][-1], len(p1["t"])),
+                         (1, 12, 23))
+        self.assertEqual(set(p1["mbit"]), {5.88})
+
+    def test_from_plots_alone(self):
+        """Drawing needs only plots.json and is deterministic: a copy of
+        it alone, nothing beside it, gives the run's figures again, the
+        same files."""
+        write_bench(self.d, GOOD, rounds=1)
+        p = subprocess.run([sys.executable, ANALYZE, "-q", self.d],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            p, run, again = plotcheck.redrawn(ANALYZE, self.d, tmp)
+        if p.returncode == plotcheck.NO_MATPLOTLIB and not run:
+            self.skipTest("matplotlib not installed")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(run), ["qaware-S3-udp.png"])
+        self.assertEqual(run, again)
+
+    def test_refused(self):
+        write_bench(self.d, GOOD, rounds=1)
+        self.assertEqual(analyze(self.d).returncode, 0)
+        for what, p, path in plotcheck.refusals(ANALYZE, self.plots,
+                                                self.d):
+            self.assertEqual(p.returncode, 2, what)
+            self.assertIn(path, p.stderr, what)
 
 
 # simult_flows.sh's output as upstream.sh leaves it: the stand-in's notes

@@ -11,6 +11,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import random
 import re
 import struct
 import subprocess
@@ -20,7 +21,11 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.dont_write_bytecode = True     # nothing left behind in the tree
 from taptest import tap_main  # noqa: E402
+import plotcheck  # noqa: E402
+import twbench  # noqa: E402
 TOOLS = HERE
 ANALYZE = os.path.join(TOOLS, "tw-tfib-analyze")
 TRACE = os.path.join(TOOLS, "tw-tfib-trace")
@@ -553,7 +558,7 @@ class Outputs(unittest.TestCase):
             self.assertRegex(p.stdout, r"\nseqcount-inline +- +1000 ")
             with open(os.path.join(out, "tfib-analysis.json")) as f:
                 plots = json.load(f)["plots"]
-        if "no matplotlib" in p.stderr:
+        if "matplotlib not available" in p.stderr:
             self.skipTest("matplotlib not installed")
         self.assertEqual(len(plots), 4)
 
@@ -564,6 +569,85 @@ class Outputs(unittest.TestCase):
             p = analyze(d)
             self.assertEqual(p.returncode, 2)
             self.assertIn("unknown event", p.stderr)
+
+
+def full_size(d):
+    """216 runs, as many as a full sweep: 6 sync modes, 3 ring settings,
+    6 R and 2 CDRs, their figures of every size."""
+    rng = random.Random(5)
+    for sync in ("rwlock", "rcu", "seqcount", "bucket", "percpu", "mcs"):
+        for ring in (64, 1024, 4096):
+            for rate in (22560, 45120, 90240, 180480, 360960, 721920):
+                for cdr in (0.01, 0.1):
+                    write_run(os.path.join(d, "%s-%d-%d-%g" % (
+                        sync, ring, rate, cdr)), periodic(
+                            n=8, delay_us=rng.randrange(5, 5000),
+                            misaddr_every=rng.randrange(2, 5),
+                            drop_every=rng.randrange(2, 9)),
+                        meta(sync, rate, cdr, control_ring=ring))
+
+
+class PlotData(unittest.TestCase):
+    """plots.json: what the figures draw, and the figures drawn from it
+    alone."""
+
+    def analysed(self, runs, *args):
+        """The grid of runs analysed in a directory of its own: (it, the
+        process)."""
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        grid(self.tmp.name, runs)
+        return self.tmp.name, analyze(self.tmp.name, *args)
+
+    def test_full_size(self):
+        with tempfile.TemporaryDirectory() as d:
+            full_size(d)
+            p = analyze(d, "--no-plots")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            path = os.path.join(d, "plots.json")
+            self.assertLess(os.path.getsize(path), twbench.PLOTS_MAX_BYTES)
+            runs = twbench.read_plots(path, FA.TOOL)["figures"]["runs"]
+        self.assertEqual(len(runs), 216)
+
+    def test_content(self):
+        d, p = self.analysed(GOOD, "--no-plots")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(d, "tfib-analysis.json")) as f:
+            runs = json.load(f)["runs"]
+        kept = twbench.read_plots(os.path.join(d, "plots.json"), FA.TOOL)
+        # every run, in order, its figures to three digits
+        self.assertEqual(kept["figures"]["runs"], [
+            twbench.rounded({k: s[k] for k in FA.PLOT_FIELDS})
+            for s in runs])
+        # seq-1k: age 80 us (30 + 50) less user 1's 5 ns short of it
+        seq = [r for r in kept["figures"]["runs"] if r["mode"] ==
+               "seqcount" and r["rate_pps"] == 1000]
+        self.assertEqual([(r["rings"], r["cdr"], r["age_avg_ns"])
+                          for r in seq], [("64/1024", 0.1, 80000)])
+
+    def test_from_plots_alone(self):
+        """Drawing needs only plots.json and is deterministic: a copy of
+        it alone, nothing beside it, gives the run's figures again, the
+        same files."""
+        d, p = self.analysed(GOOD)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            p, run, again = plotcheck.redrawn(ANALYZE, d, tmp)
+        if p.returncode == plotcheck.NO_MATPLOTLIB and not run:
+            self.skipTest("matplotlib not installed")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(run), [name for name, _k, _l, _s in
+                                       sorted(FA.PLOTS)])
+        self.assertEqual(run, again)
+
+    def test_refused(self):
+        d, p = self.analysed(GOOD, "--no-plots")
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = plotcheck.refusals(ANALYZE, os.path.join(d, "plots.json"),
+                                     tmp)
+        for what, p, path in bad:
+            self.assertEqual(p.returncode, 2, what)
+            self.assertIn(path, p.stderr, what)
 
 
 def trace(*args):
