@@ -4,6 +4,7 @@
  * tests (see fwd_lib.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -211,6 +212,66 @@ int fwd_tx_open(struct fwd_env *e)
 		exit(KSFT_FAIL);
 	}
 	return fd;
+}
+
+int fwd_threads(const char *prefix, pid_t *pids, int max)
+{
+	char path[300], comm[32];
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+	int n = 0;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, strlen(prefix))) {
+			if (n < max)
+				pids[n] = atoi(d->d_name);
+			n++;
+		}
+		fclose(f);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+int fwd_hold(const struct fwd_env *e, struct fwd_hold *h)
+{
+	struct sched_param fifo = { .sched_priority = 1 };
+	pid_t pids[64];
+	char prefix[32];
+	cpu_set_t one;
+	int i, n;
+
+	snprintf(prefix, sizeof(prefix), "tfib/%d:", e->topo.ifindex);
+	n = fwd_threads(prefix, pids, 64);
+	if (n < 1 || n > 64 || sched_getaffinity(0, sizeof(h->cpus), &h->cpus))
+		return -1;
+	h->policy = sched_getscheduler(0);
+	if (h->policy < 0 || sched_getparam(0, &h->param))
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	for (i = 0; i < n; i++)
+		if (sched_setaffinity(pids[i], sizeof(one), &one))
+			return -1;
+	if (sched_setaffinity(0, sizeof(one), &one) ||
+	    sched_setscheduler(0, SCHED_FIFO, &fifo)) {
+		fwd_unhold(h);
+		return -1;
+	}
+	return 0;
+}
+
+void fwd_unhold(const struct fwd_hold *h)
+{
+	sched_setscheduler(0, h->policy, &h->param);
+	sched_setaffinity(0, sizeof(h->cpus), &h->cpus);
 }
 
 struct topo fwd_topo = { .rx = -1 };

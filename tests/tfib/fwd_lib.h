@@ -15,6 +15,7 @@
 #ifndef FWD_LIB_H
 #define FWD_LIB_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -120,6 +121,25 @@ int fwd_stats(struct fwd_env *e);
 int64_t fwd_ctr(const struct fwd_env *e, int attr);
 /* Wait until counter @attr reaches @want (or 5 s); its value. */
 int64_t fwd_wait_ctr(struct fwd_env *e, int attr, uint64_t want);
+/*
+ * Threads whose names start with @prefix: their pids into @pids (up to
+ * @max); how many there are.
+ */
+int fwd_threads(const char *prefix, pid_t *pids, int max);
+
+/*
+ * Hold the binding's threads while the caller floods: they and the caller
+ * share one CPU, the caller at SCHED_FIFO, so a worker runs only once the
+ * caller sleeps.  What the caller was, to give back with fwd_unhold().
+ */
+struct fwd_hold {
+	cpu_set_t cpus;
+	int policy;
+	struct sched_param param;
+};
+
+int fwd_hold(const struct fwd_env *e, struct fwd_hold *h);
+void fwd_unhold(const struct fwd_hold *h);
 /* The sum of a histogram's counts. */
 uint64_t fwd_hist_sum(const struct tfc_bin *bins, unsigned int n);
 

@@ -7,7 +7,6 @@
  * the table must stay usable where it survives.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,24 +143,7 @@ static int bind_here(struct fwd_env *e, struct tfc_bind_cfg b, int ifindex)
 /* Kernel threads of bindings now: their names start "tfib/". */
 static int binding_threads(void)
 {
-	char path[300], comm[32];
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
-	FILE *f;
-	int n = 0;
-
-	while (dir && (d = readdir(dir))) {
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "tfib/", 5))
-			n++;
-		fclose(f);
-	}
-	if (dir)
-		closedir(dir);
-	return n;
+	return fwd_threads("tfib/", NULL, 0);
 }
 
 /* Is the table bound?  -1 when TABLE_GET fails. */

@@ -120,12 +120,21 @@ TEST_F(ring, full_ring_drops_and_counts)
 	const int n = 400;
 	struct fwd_rx *rx = xcalloc(n, sizeof(*rx));
 	uint32_t tag = rnd();
-	int got;
+	struct fwd_hold hold;
+	int got, sent;
 
 	ASSERT_EQ(0, bind_ring(&self->e, &b));
 	rx_flush(&self->e.topo);
-	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_DATA, n, tag));
-	ASSERT_EQ(0, flood(&self->e, TFIB_PKT_TYPE_CONTROL, n, tag));
+	/*
+	 * The receive path runs on the sender's CPU; held there, the
+	 * threads cannot drain a ring of one before the flood ends, however
+	 * fast or slow the machine.
+	 */
+	ASSERT_EQ(0, fwd_hold(&self->e, &hold));
+	sent = !flood(&self->e, TFIB_PKT_TYPE_DATA, n, tag) &&
+	       !flood(&self->e, TFIB_PKT_TYPE_CONTROL, n, tag);
+	fwd_unhold(&hold);
+	ASSERT_TRUE(sent);
 	/* every packet classified: the rings' counts are final */
 	EXPECT_EQ(2 * n, fwd_wait_ctr(&self->e, TFIB_STATS_A_RX, 2 * n));
 	data = ring_of(&self->e, TFIB_RING_KIND_DATA);
@@ -140,7 +149,8 @@ TEST_F(ring, full_ring_drops_and_counts)
 	/* every packet either went on its ring or was dropped there */
 	EXPECT_EQ(n, data->enqueued + data->dropped);
 	EXPECT_EQ(n, control->enqueued + control->dropped);
-	EXPECT_LT(0, data->dropped);
+	/* held, the worker took at most a packet or two */
+	EXPECT_LT(n / 2, data->dropped);
 	EXPECT_EQ(1, data->size);
 	EXPECT_EQ(1, data->peak);
 	EXPECT_EQ(1, control->peak);
