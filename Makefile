@@ -78,6 +78,16 @@ endef
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
+# Debian 12's own 6.1 booted: its image installed if missing
+# (scripts/kernel-image.sh: the build modules-6.1 compiles against), the
+# modules built and mptcp_qaware's refusal checked, then the omware and
+# tfib boot groups on it (tests/run.sh --kernel).
+.PHONY: check-6.1
+check-6.1: .deps-ok ## boot Debian 12's own 6.1 (installed if missing): omware, tfib suites; qaware refused
+	@$(MAKE) --no-print-directory userspace
+	@scripts/kernel-image.sh 6.1 >/dev/null
+	@tests/run.sh --kernel 6.1 --suite omware --suite tfib
+
 # 7.x's kbuild tools need trixie's glibc: the build runs in a trixie root.
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1
 	$(call modules_other,7,--suite trixie-backports,scripts/trixie-root.sh run)

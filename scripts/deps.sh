@@ -10,6 +10,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/kernel-version.sh
 . "$here/kernel-version.sh"
+# shellcheck source=scripts/debian-kernel.sh
+. "$here/debian-kernel.sh"
 
 APT_PKGS=(
 	build-essential pkg-config bc bison flex kmod cpio xz-utils
@@ -99,20 +101,8 @@ if [ "$need_kernel" -eq 1 ]; then
 	fi
 	read -r abi pkgver <<<"$pick"
 	echo "deps: installing Debian kernel $abi ($pkgver)"
-	# The harness boots the kernel directly; building an initrd would only cost time.
-	diverted=0
-	if [ ! -e /usr/sbin/update-initramfs.distrib ]; then
-		"${sudo_cmd[@]}" dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null
-		"${sudo_cmd[@]}" ln -sf /bin/true /usr/sbin/update-initramfs
-		diverted=1
-	fi
-	"${sudo_cmd[@]}" apt-get install "${apt_opts[@]}" \
-		"linux-image-$abi=$pkgver" "linux-headers-$abi=$pkgver" \
-		"linux-source-6.12=$pkgver" >/dev/null
-	if [ "$diverted" -eq 1 ]; then
-		"${sudo_cmd[@]}" rm -f /usr/sbin/update-initramfs
-		"${sudo_cmd[@]}" dpkg-divert --local --rename --remove /usr/sbin/update-initramfs >/dev/null
-	fi
+	tw_kernel_apt_install "linux-image-$abi=$pkgver" "linux-headers-$abi=$pkgver" \
+		"linux-source-6.12=$pkgver"
 fi
 
 if [ "$need_pip" -eq 1 ]; then

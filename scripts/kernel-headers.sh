@@ -25,6 +25,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/debian-archive.sh
 . "$here/debian-archive.sh"
+# shellcheck source=scripts/debian-kernel.sh
+. "$here/debian-kernel.sh"
 
 suite=
 if [ "${1:-}" = --suite ]; then
@@ -49,26 +51,10 @@ if [ -n "$suite" ]; then
 	tw_apt_suite "$suite" "$arch" || die "apt-get update of $suite failed"
 fi
 
-# newest_abi SERIES: the newest ABI of SERIES (6.1, 7 for every 7.x, or
-# one version: 6.12.117)
-# with headers for $flavour.
-newest_abi() {
-	apt-cache pkgnames "linux-headers-$1" |
-		grep -E "^linux-headers-${1//./\\.}(\.[0-9]+)*(-[0-9]+|\+deb[0-9]+)-$flavour\$" |
-		sed "s/^linux-headers-//; s/-$flavour\$//" | sort -V | tail -n 1 || true
-}
-
-case $want in
-*[-+]*) abi=$want ;;
-[0-9]*) abi=$(newest_abi "$want")
-     [ -n "$abi" ] || die "no linux-headers-$want.*-$flavour in the apt lists${suite:+ of $suite} (apt-get update?)"
-     ;;
-*) die "'$want' is neither a series (6.1, 7, 6.12.117) nor an ABI (6.1.0-57)" ;;
-esac
+pick=$(tw_debian_kernel "$want" "$flavour") ||
+	die "no linux-headers-$want*-$flavour in the apt lists${suite:+ of $suite} (apt-get update?)"
+read -r abi version <<< "$pick"
 headers=linux-headers-$abi-$flavour
-version=$(apt-cache show --no-all-versions "$headers" 2>/dev/null |
-	  awk '/^Version:/ { print $2; exit }')
-[ -n "$version" ] || die "$headers is not in the apt lists"
 [ "$want" = "$abi" ] ||
 	echo "kernel-headers: newest $want for $flavour${suite:+ in $suite}: $abi ($version)" >&2
 

@@ -9,20 +9,27 @@
 # TW_DEBUG_KERNEL=1 (make check-debug): the guest suites only, on the debug
 # kernel, whose modules make check-debug has built (tests/vm/vm.sh).
 #
-# Usage: tests/run.sh [--host-only] [--suite NAME]...
+# Usage: tests/run.sh [--host-only] [--kernel SERIES] [--suite NAME]...
 #   NAME: a suite (core, omware, cli/guest, ...), a BOOT group (omware: the
 #   suites that share its boot), or "host" (every host test).
+#   SERIES: another of Debian's kernels (6.1, make check-6.1), its image
+#   installed by scripts/kernel-image.sh: the modules are built for it by
+#   the cross suite's headers test (tests/cross/test_kmod_headers.sh,
+#   which also checks the build), then the guest suites boot it.  No
+#   other host test runs.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 host_only=0
 only=()
+kernel=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only) host_only=1 ;;
+	--kernel) kernel=$2; shift ;;
 	--suite) only+=("$2"); shift ;;
-	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -95,7 +102,7 @@ start=$(date +%s)
 debug=${TW_DEBUG_KERNEL:-0}
 host=()
 for s in $(suites host); do
-	[ "$debug" = 1 ] && break
+	[ "$debug" = 1 ] || [ -n "$kernel" ] && break
 	want host "$s" && host+=("$s")
 done
 if [ ${#host[@]} -gt 0 ]; then
@@ -202,21 +209,42 @@ run_guest_suites() {
 		# a boot that fails to start must not report the last run's
 		rm -f "$results/$name/summary"
 		echo "### guest suite: ${members[*]} (one boot): started"
-		tests/vm/vm.sh -o "$results/$name" "${dirs[@]}" > "$results/$name.log" 2>&1 &
+		tests/vm/vm.sh -o "$results/$name" "${vm_kernel[@]}" "${dirs[@]}" > "$results/$name.log" 2>&1 &
 		running[$!]=$name
 		[ "$limit" -gt 1 ] || reap_boot
 	done
 	while [ ${#running[@]} -gt 0 ]; do reap_boot; done
 }
 
-if [ "$host_only" -eq 0 ]; then
-	# The guests load the modules built for the test kernel (.build/kmod/).
-	if [ "$debug" != 1 ] && ! make -s modules-test > "$results/kmod-build.log" 2>&1; then
+# The guests load the modules built for the kernel they boot (.build/kmod/).
+build_test_modules() {
+	if ! make -s modules-test > "$results/kmod-build.log" 2>&1; then
 		tail -n 20 "$results/kmod-build.log"
 		tally "make modules-test" 0 1 0 "FAIL building the modules for the test kernel"
 	fi
-	[ "$debug" = 1 ] || run_vm_tests
-	run_guest_suites
+}
+
+# --kernel: the image must be there; the build for it is a test of its own.
+vm_kernel=()
+build_other_modules() {
+	local rel
+
+	if ! rel=$(scripts/kernel-image.sh --check "$kernel"); then
+		tally "kernel $kernel" 0 1 0 "FAIL Debian's $kernel image not installed (make check-$kernel)"
+		return 1
+	fi
+	vm_kernel=(-k "$rel")
+	echo "### modules for $rel"
+	run_program "cross/test_kmod_headers.sh $kernel" tests/cross/test_kmod_headers.sh "$kernel"
+}
+
+if [ "$host_only" -eq 0 ]; then
+	if [ -n "$kernel" ]; then
+		build_other_modules && run_guest_suites
+	else
+		[ "$debug" = 1 ] || { build_test_modules; run_vm_tests; }
+		run_guest_suites
+	fi
 fi
 
 echo

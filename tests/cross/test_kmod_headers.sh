@@ -89,7 +89,9 @@ if [ ${#rootcmd[@]} -gt 0 ]; then
 fi
 
 # A fresh copy each run: every object is compiled, so every warning shows.
-tree=$out/tree
+# Where make modules-SERIES builds too: vm.sh -k RELEASE loads them there
+# (tests/run.sh --kernel SERIES).
+tree=$root/.build/kmod/$rel
 rm -rf "$tree"
 "$root/scripts/kmod-tree.sh" "$tree"
 log=$out/build.log

@@ -9,6 +9,7 @@
 #   tap_skip "description" "reason"
 #   tap_skip_all "reason" / tap_fail_all "reason"   # before the plan
 #   tap_ok_throughput "description" command args...  # off on the debug kernel
+#   tap_ok_since 6.5 "why" "description" command args...  # skipped before 6.5
 #   tap_done                                 # exits with the right code
 
 KSFT_PASS=0
@@ -61,6 +62,20 @@ tap_not() {
 tap_ok_throughput() {
 	if [ "${TW_THROUGHPUT_CHECKS:-1}" = 0 ]; then
 		tap_skip "$1" "throughput assertions off (TW_THROUGHPUT_CHECKS=0)"
+		return
+	fi
+	tap_ok "$@"
+}
+
+# tap_ok_since RELEASE WHY description command args...: tap_ok on Linux
+# RELEASE and later; on an older kernel skipped, saying WHY: what the
+# assertion needs that RELEASE brought.
+tap_ok_since() {
+	local since=$1 why=$2 have
+	shift 2
+	have=$(uname -r | cut -d. -f1,2)
+	if [ "$(printf '%s\n' "$since" "$have" | sort -V | head -n 1)" != "$since" ]; then
+		tap_skip "$1" "Linux $have: $why (from $since)"
 		return
 	fi
 	tap_ok "$@"

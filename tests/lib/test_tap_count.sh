@@ -3,6 +3,7 @@
 # tap-count.awk counts what the harness reports: plain TAP from our shell
 # tests, kselftest_harness.h programs, and kselftest's runner nesting each
 # program's TAP under its own result line.  A skip is never a pass.
+# And tap.sh's tap_ok_since: the kernel's release decides run or skip.
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$here/tap.sh"
@@ -30,7 +31,7 @@ runner+='# selftests: s: r\n# ok 1 x\n# ok 2 y\n'
 runner+='not ok 3 selftests: s: r # TIMEOUT 45 seconds\n'
 runner+='# selftests: s: t\nok 4 selftests: s: t\n'
 
-tap_plan 13
+tap_plan 16
 tap_is "plain: passes, failures and skips" "1 1 1" \
 	"$(count 1 'ok 1 - a\nnot ok 2 - b\nok 3 - c # SKIP no\n')"
 tap_is "plain: exit 4 without results is a skip, not a pass" "0 0 1" \
@@ -55,4 +56,20 @@ tap_is "runner: a timeout fails, its passed subtests still count" \
 	"FAIL r # TIMEOUT 45 seconds" "$(details 1 "$runner" | grep '^FAIL r')"
 tap_is "runner: a program that fails with no failing subtest counts one failure" \
 	"2 1 0" "$(count 1 '# ok 1 a\n# ok 2 b\nnot ok 1 selftests: s: p # exit=1\n')"
+
+# since RELEASE CMD: tap_ok_since 6.5's line for CMD on a kernel RELEASE,
+# from a fresh count (uname is a function here).
+since() {
+	(
+		release=$1
+		uname() { echo "$release"; }
+		tap_n=0
+		tap_ok_since 6.5 "no such thing" "d" "$2"
+	)
+}
+tap_is "tap_ok_since: skipped on an older kernel, saying why" \
+	"ok 1 - d # SKIP Linux 6.1: no such thing (from 6.5)" "$(since 6.1.0-57-amd64 false)"
+tap_is "tap_ok_since: run on that release" "not ok 1 - d" "$(since 6.5.0 false)"
+tap_is "tap_ok_since: run on a later one (6.12 after 6.5)" "ok 1 - d" \
+	"$(since 6.12.117+deb12-amd64 true)"
 tap_done

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 
 #include <netlink/genl/genl.h>
 #include <netlink/socket.h>
@@ -32,6 +33,18 @@ const char *twt_errname(int err)
 		return "0 (success)";
 	snprintf(buf, sizeof(buf), "-%d (%s)", -err, strerror(-err));
 	return buf;
+}
+
+bool twt_kernel_before(unsigned int major, unsigned int minor)
+{
+	unsigned int have_major, have_minor;
+	struct utsname u;
+
+	if (uname(&u) ||
+	    sscanf(u.release, "%u.%u", &have_major, &have_minor) != 2)
+		return false;
+	return have_major < major ||
+	       (have_major == major && have_minor < minor);
 }
 
 static int64_t now_ms(void)

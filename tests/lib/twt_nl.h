@@ -47,6 +47,12 @@ typedef int (*twt_reply_fn)(struct nlmsghdr *nlh, void *arg);
 const char *twt_errname(int err);
 
 /*
+ * The running kernel is older than major.minor: an assertion on what that
+ * release brought to netlink (formatted extended acks: 6.2) skips there.
+ */
+bool twt_kernel_before(unsigned int major, unsigned int minor);
+
+/*
  * Open a socket of family, bound to port (0: any), with extended acks and
  * room for thousands of notifications.  0, -ENOENT when the family is not
  * registered, -EADDRINUSE when port is taken, or another -errno.

@@ -460,7 +460,8 @@ static void *unplug_later(void *arg)
  * holding the device until the last one (the unregister waits for every
  * reference) and failing only at the queue.  The device goes halfway
  * through a first submit's duration; judged by what the second met:
- * nothing to see when the device went before or after it.
+ * nothing to see when the device went before or after it.  Before 6.2 the
+ * extack carries its format, not the index: skipped there.
  */
 TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 {
@@ -488,7 +489,8 @@ TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 	err = twt_xfer(&c->o->s, m, NULL, NULL, NULL);
 	te = mono();
 	ASSERT_EQ(0, err) TH_LOG("first SUBMIT: %s", twt_errname(err));
-	EXPECT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
+	/* Asserted: the skips below would hide a failed check. */
+	ASSERT_EQ(0, simple_cmd(c->o, OMWARE_CMD_FLUSH, sid, NULL));
 	drop_reports(c->o, sid);
 
 	m = many_msg(c->o, &t, sid, n);
@@ -509,6 +511,9 @@ TEST_F_TIMEOUT(session, device_gone_stops_a_large_submit, SLOW_TEST_S)
 		SKIP(return, "the device went after or before the build");
 	ASSERT_EQ(-ENODEV, err);
 	ASSERT_TRUE(a.has_msg && strstr(a.msg, "packet "));
+	if (twt_kernel_before(6, 2))
+		SKIP(return, "Linux before 6.2 formats no extended ack: no packet index in \"%s\"",
+		     a.msg);
 	ASSERT_EQ(1, sscanf(strstr(a.msg, "packet "), "packet %u: session ended", &at))
 		TH_LOG("the build ran to its end: \"%s\"", a.msg);
 	EXPECT_LT(at, (unsigned int)n);

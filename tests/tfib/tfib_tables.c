@@ -559,21 +559,27 @@ TEST_F(bind, one_binding_per_table_and_device)
 	struct tfc_bind_cfg cfg = tfc_bind_defaults(self->dev1);
 	struct tfc_table t;
 	struct twt_ack a;
+	char busy[sizeof(a.msg)];
 
+	/* Asserted: the skip at the end would hide a failed check. */
 	BIND_B0(TFIB_FWD_MODE_INLINE);
 	ASSERT_EQ(0, tfc_table_get(&self->c, "b0", &t, &a));
-	EXPECT_EQ(TFIB_FWD_MODE_INLINE, t.fwd_mode);
-	EXPECT_FALSE(t.has[TFIB_A_WORKERS]);
+	ASSERT_EQ(TFIB_FWD_MODE_INLINE, t.fwd_mode);
+	ASSERT_FALSE(t.has[TFIB_A_WORKERS]);
 	/* the table is bound */
-	EXPECT_EQ(-EBUSY, tfc_bind(&self->c, "b0", &cfg, &a));
-	EXPECT_TRUE(a.has_msg && a.has_offs) tfu_show("table", &a);
+	ASSERT_EQ(-EBUSY, tfc_bind(&self->c, "b0", &cfg, &a));
+	ASSERT_TRUE(a.has_msg && a.has_offs) tfu_show("table", &a);
 	/* the device is bound, to b0 */
 	cfg.ifindex = self->dev0;
-	EXPECT_EQ(-EBUSY, tfc_bind(&self->c, "b1", &cfg, &a));
-	EXPECT_NE(NULL, strstr(a.msg, "b0")) tfu_show("device", &a);
+	ASSERT_EQ(-EBUSY, tfc_bind(&self->c, "b1", &cfg, &a));
+	tfu_show("device", &a);
+	snprintf(busy, sizeof(busy), "%s", a.msg);
 	/* the other device is free */
 	cfg.ifindex = self->dev1;
-	EXPECT_EQ(0, tfc_bind(&self->c, "b1", &cfg, &a)) tfu_show("b1", &a);
+	ASSERT_EQ(0, tfc_bind(&self->c, "b1", &cfg, &a)) tfu_show("b1", &a);
+	if (twt_kernel_before(6, 2))
+		SKIP(return, "Linux before 6.2 formats no extended ack: \"%s\"", busy);
+	EXPECT_NE(NULL, strstr(busy, "b0"));
 }
 
 TEST_F(bind, device_deleted_unbinds)
