@@ -74,13 +74,20 @@ define modules_other
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 endef
 
-.PHONY: modules-6.1 modules-7
+.PHONY: modules-6.1 modules-7 modules-arm64
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
 # 7.x's kbuild tools need trixie's glibc: the build runs in a trixie root.
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1
 	$(call modules_other,7,--suite trixie-backports,scripts/trixie-root.sh run)
+
+# The arm64 build of the test kernel's version (scripts/arm64.sh: its suite,
+# the cross compiler installed when missing); the headers name the cross
+# compiler themselves.
+modules-arm64: ## the modules for the arm64 build of the test kernel, W=1
+	@scripts/deps.sh arm64
+	$(call modules_other,$$(scripts/arm64.sh abi) arm64,--suite $$(scripts/arm64.sh suite))
 
 userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace

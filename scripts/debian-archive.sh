@@ -5,7 +5,9 @@
 # that the host's sources, lists and package state stay as they were:
 # sourced by kernel-headers.sh, trixie-root.sh and the tests.
 #
-# TW_DEBIAN_MIRROR picks the archive (default deb.debian.org).
+# TW_DEBIAN_MIRROR picks the archive (default deb.debian.org); the
+# security suites (bookworm-security) are served beside it, in
+# TW_DEBIAN_MIRROR-security.
 
 tw_cache_dir() {
 	echo "${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}"
@@ -15,13 +17,21 @@ tw_debian_mirror() {
 	echo "${TW_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 }
 
+# tw_suite_mirror SUITE: the archive that serves SUITE.
+tw_suite_mirror() {
+	case $1 in
+	*-security) echo "$(tw_debian_mirror)-security" ;;
+	*) tw_debian_mirror ;;
+	esac
+}
+
 # tw_archive_reachable SUITE: the archive answers for SUITE (its InRelease
 # downloads), which tells an unreachable archive from a broken build.
 tw_archive_reachable() {
 	local tmp rc
 	tmp=$(mktemp -d)
 	/usr/lib/apt/apt-helper -o APT::Sandbox::User=root download-file \
-		"$(tw_debian_mirror)/dists/$1/InRelease" "$tmp/InRelease" >/dev/null 2>&1
+		"$(tw_suite_mirror "$1")/dists/$1/InRelease" "$tmp/InRelease" >/dev/null 2>&1
 	rc=$?
 	rm -rf "$tmp"
 	return $rc
@@ -29,15 +39,18 @@ tw_archive_reachable() {
 
 # tw_apt_suite SUITE ARCH: point apt (APT_CONFIG, exported) at SUITE alone,
 # ARCH as the native architecture, with lists of its own under the cache,
-# and refresh them: the newest packages are known at every run.
+# and refresh them: the newest packages are known at every run.  A foreign
+# ARCH lists the host's packages too (PKG:amd64): a cross build runs the
+# kernel's build tools of the host.
 tw_apt_suite() {
-	local suite=$1 arch=$2 dir
+	local suite=$1 arch=$2 host dir
+	host=$(dpkg --print-architecture)
 	dir=$(tw_cache_dir)/apt/$suite-$arch
 	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial" \
 		"$dir/sources.list.d" "$dir/preferences.d"
 	: >> "$dir/state/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-		"$(tw_debian_mirror) $suite main" > "$dir/sources.list"
+		"$(tw_suite_mirror "$suite") $suite main" > "$dir/sources.list"
 	# The host's apt.conf.d still applies (a proxy, say).  Downloads go
 	# into the caller's cache, which the _apt user may not enter.
 	cat > "$dir/apt.conf" <<-CONF
@@ -49,7 +62,7 @@ tw_apt_suite() {
 	Dir::Etc::Preferences "$dir/preferences";
 	Dir::Etc::PreferencesParts "$dir/preferences.d";
 	APT::Architecture "$arch";
-	APT::Architectures { "$arch"; };
+	APT::Architectures { "$arch"; "$host"; };
 	APT::Sandbox::User "root";
 	Acquire::Languages "none";
 	CONF

@@ -65,6 +65,12 @@ version=$(apt-cache show --no-all-versions "$headers" 2>/dev/null |
 mapfile -t deps < <(apt-cache show --no-all-versions "$headers" |
 	sed -n 's/^Depends: //p' | tr ',' '\n' | awk '{ print $1 }' |
 	grep -E '^linux-(headers|kbuild|base)-[0-9]')
+# For another architecture the build tools (linux-kbuild) are the host's:
+# they run here.
+host=$(dpkg --print-architecture)
+for i in "${!deps[@]}"; do
+	[[ $arch != "$host" && ${deps[i]} == linux-kbuild-* ]] && deps[i]+=:$host
+done
 dir=$cache/$version-$arch
 kdir=$dir/usr/src/$headers
 mkdir -p "$cache"
