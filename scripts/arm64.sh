@@ -16,6 +16,11 @@
 #                                   kernel's modules in it: prints its path
 #        scripts/arm64.sh initrd    the initramfs that mounts that root
 #                                   over 9p: prints its path
+#        scripts/arm64.sh make ARG...
+#                                   make ARG... cross-compiling for arm64:
+#                                   the netlink library is the root's own
+#                                   (Debian's libnl-genl-3-dev:arm64), so
+#                                   the programs run there as built
 # The cross compiler and the emulator are installed when missing
 # (scripts/deps.sh arm64).
 set -euo pipefail
@@ -59,7 +64,11 @@ locked() {
 	mkdir -p "$dir"
 	exec 9> "$dir/.lock"
 	flock 9
-	[ -f "$dir/$1.done" ] || { "$2" && touch "$dir/$1.done"; }
+	# Not in a condition: set -e must stop FUNC at its first failure.
+	if [ ! -f "$dir/$1.done" ]; then
+		"$2"
+		touch "$dir/$1.done"
+	fi
 	exec 9>&-
 }
 
@@ -87,7 +96,9 @@ make_root() {
 	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
 	echo "arm64: making the guest root $dir/root" >&2
 	rm -rf --one-file-system "$dir/root"
+	# merged /usr, as bookworm is: the -dev files' paths then hold.
 	mmdebstrap --quiet --mode=root --variant=extract --architectures=arm64 \
+		--setup-hook='/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh "$1"' \
 		--include="$(IFS=,; echo "${root_packages[*]}")" \
 		--aptopt='Acquire::Languages "none"' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
@@ -130,8 +141,8 @@ release) echo "$(abi)-arm64"; exit 0 ;;
 headers)
 	"$here/deps.sh" arm64 >&2
 	exec "$here/kernel-headers.sh" --suite "$(suite)" "$(abi)" arm64 ;;
-kernel | root | initrd) ;;
-*) die "usage: $0 release|headers|kernel|root|initrd" ;;
+kernel | root | initrd | make) ;;
+*) die "usage: $0 abi|suite|release|headers|kernel|root|initrd|make ARG..." ;;
 esac
 
 "$here/deps.sh" arm64 >&2
@@ -144,6 +155,12 @@ case $cmd in
 kernel)	echo "$dir/kernel/boot/vmlinuz-$rel" ;;
 root)	locked root make_root
 	echo "$dir/root" ;;
+make)	locked root make_root
+	shift
+	lib=$dir/root/usr/lib/aarch64-linux-gnu
+	PKG_CONFIG_SYSROOT_DIR=$dir/root PKG_CONFIG_LIBDIR=$lib/pkgconfig \
+		exec make CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar \
+		LDFLAGS="-Wl,-rpath-link,$lib" "$@" ;;
 initrd)	locked root make_root
 	locked initrd make_initrd
 	echo "$dir/initrd.gz" ;;
