@@ -97,15 +97,10 @@ make_root() {
 	echo "arm64: making the guest root $dir/root" >&2
 	rm -rf --one-file-system "$dir/root"
 	# merged /usr, as bookworm is: the -dev files' paths then hold.
-	mmdebstrap --quiet --mode=root --variant=extract --architectures=arm64 \
+	mmdebstrap "${tw_mmdebstrap_opts[@]}" --variant=extract --architectures=arm64 \
 		--setup-hook='/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh "$1"' \
 		--include="$(IFS=,; echo "${root_packages[*]}")" \
-		--aptopt='Acquire::Languages "none"' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		bookworm "$dir/root" \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(tw_debian_mirror) bookworm main" >&2 ||
+		bookworm "$dir/root" "$(tw_debian_source bookworm)" >&2 ||
 		die "mmdebstrap of the arm64 root failed"
 	cp "$dir/root/usr/share/base-passwd/passwd.master" "$dir/root/etc/passwd"
 	cp "$dir/root/usr/share/base-passwd/group.master" "$dir/root/etc/group"
