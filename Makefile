@@ -74,7 +74,7 @@ define modules_other
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 endef
 
-.PHONY: modules-6.1 modules-7 modules-arm64 userspace-arm64
+.PHONY: modules-6.1 modules-7 modules-arm64 userspace-arm64 check-arm64
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
@@ -92,12 +92,17 @@ modules-arm64: ## the modules for the arm64 build of the test kernel, W=1
 # The programs the arm64 guest runs, cross-built in a mirror of the tree
 # against the arm64 root's own libnl (scripts/arm64.sh make).
 ARM64_SUITES := omware tfib
-userspace-arm64: ## the CLI and the omware and tfib suites' programs for arm64, in .build/arm64/
+userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs for arm64, in .build/arm64/
 	@scripts/deps.sh arm64
 	@scripts/src-mirror.sh $(TOPDIR)/.build/arm64
-	@scripts/arm64.sh make -C $(TOPDIR)/.build/arm64/userspace
+	@scripts/arm64.sh make -C $(TOPDIR)/.build/arm64 userspace
 	@scripts/arm64.sh make -s -C $(TOPDIR)/.build/arm64/tests install \
 		INSTALL_PATH=$(TOPDIR)/.build/arm64/kselftest SUITES="$(ARM64_SUITES)"
+
+# Debian's arm64 kernel of the test kernel's version under TCG: the
+# modules loaded, the omware and tfib suites run, kernel reports fail it.
+check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
+	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
 
 userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace

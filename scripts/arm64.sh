@@ -85,11 +85,12 @@ make_kernel() {
 
 # What the guest suites run: the shell and its tools, iproute2 (ip, tc),
 # the test programs' libraries (libnl, and its -dev files for the cross
-# build), python3, jq.  Unpacked only (mmdebstrap's extract variant): the
-# host cannot run arm64 maintainer scripts, and the guest needs none of
-# their work but the accounts and the modules' index, made here.
+# build), python3 (the AoI analyser's), jq.  Unpacked only (mmdebstrap's
+# extract variant): the host cannot run arm64 maintainer scripts, and the
+# guest needs none of their work but the accounts and the modules' index,
+# made here.
 root_packages=(bash coreutils util-linux procps kmod iproute2 iputils-ping
-	ethtool jq python3-minimal libnl-3-dev libnl-genl-3-dev busybox-static
+	ethtool jq python3 libnl-3-dev libnl-genl-3-dev busybox-static
 	libc6 gawk sed grep findutils base-passwd)
 
 make_root() {
