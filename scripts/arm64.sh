@@ -91,7 +91,7 @@ make_kernel() {
 # made here.
 root_packages=(bash coreutils util-linux procps kmod iproute2 iputils-ping
 	ethtool jq python3 libnl-3-dev libnl-genl-3-dev busybox-static
-	libc6 gawk sed grep findutils base-passwd)
+	libc6 gawk sed grep findutils base-passwd mount)
 
 make_root() {
 	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
@@ -103,6 +103,9 @@ make_root() {
 		--include="$(IFS=,; echo "${root_packages[*]}")" \
 		bookworm "$dir/root" "$(tw_debian_source bookworm)" >&2 ||
 		die "mmdebstrap of the arm64 root failed"
+	# What the maintainer scripts would have linked (dash, update-alternatives).
+	ln -sfn bash "$dir/root/usr/bin/sh"
+	ln -sfn gawk "$dir/root/usr/bin/awk"
 	cp "$dir/root/usr/share/base-passwd/passwd.master" "$dir/root/etc/passwd"
 	cp "$dir/root/usr/share/base-passwd/group.master" "$dir/root/etc/group"
 	mkdir -p "$dir/root/lib/modules"
