@@ -119,6 +119,13 @@ mkdir -p "$top/.build"
 # booted: on the debug kernel, against its tree.
 kbuild=()
 [ "$debug" = 1 ] && kbuild=(KVER="$kver" KDIR="$kernel")
+install_failed() {
+	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
+	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
+	echo "0 1 0" > "$out/summary"
+	echo "$name: 0 passed, 1 failed, 0 skipped"
+	exit 1
+}
 # arm64: the programs cross-built in a mirror of the tree, the CLI and the
 # tools first (the guest runs them from there).
 tree=$top
@@ -126,19 +133,13 @@ make_cmd=(make)
 if [ "$arch" = arm64 ]; then
 	tree=$top/.build/arm64
 	make_cmd=("$top/scripts/arm64.sh" make)
-	"$top/scripts/src-mirror.sh" "$tree" &&
-		flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree" \
-		userspace > "$out/install.log" 2>&1 || rm -f "$tree/userspace/timewire/timewire"
+	{ "$top/scripts/src-mirror.sh" "$tree" &&
+	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree" userspace; } \
+		> "$out/install.log" 2>&1 || install_failed
 fi
-if ! flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/tests" install "${kbuild[@]}" \
+flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/tests" install "${kbuild[@]}" \
 	INSTALL_PATH="$out/kselftest" SUITES="${suites[*]}" >> "$out/install.log" 2>&1 ||
-   [ ! -x "$tree/userspace/timewire/timewire" ]; then
-	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
-	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
-	echo "0 1 0" > "$out/summary"
-	echo "$name: 0 passed, 1 failed, 0 skipped"
-	exit 1
-fi
+	install_failed
 
 # Each program's limit is its suite's timeout (kselftest's runner reads it
 # from the installed settings; guest.sh too): scaled there.
@@ -163,6 +164,7 @@ blacklist+=,i6300esb,watchdog,serio_raw,pcspkr,evdev,lpc_ich,button,qemu_fw_cfg
 
 accel=(--disable-kvm)
 if [ "$arch" = arm64 ]; then
+	# shellcheck disable=SC2054 # one option, commas and all
 	accel=(-accel tcg,thread=single)
 elif [ "$("$top/tests/vm/kvm-probe.sh" "$kimage")" = kvm ]; then
 	accel=()
@@ -218,6 +220,7 @@ boot_arm64() {
 	sleep 30
 	EOF
 	chmod +x "$out/arm64-run.sh"
+	# shellcheck disable=SC2054 # QEMU's options are comma lists
 	local p9=(-device virtio-9p-pci,fsdev=root,mount_tag=root
 		  -fsdev "local,id=root,path=$arm64_root,security_model=none,readonly=on"
 		  -device virtio-9p-pci,fsdev=tw0,mount_tag=tw0
