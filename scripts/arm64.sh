@@ -53,21 +53,24 @@ apt_arm64() {
 	tw_apt_suite "$(suite)" arm64 >/dev/null || die "apt-get update of $(suite) failed"
 }
 
+# The package version: the arm64 build of a version is the amd64 one's
+# (the same source), so a complete cache needs no network.
 version() {
-	apt-cache show --no-all-versions "linux-image-$(abi)-arm64-unsigned" 2>/dev/null |
-		awk '/^Version:/ { print $2; exit }' | grep . ||
-		die "linux-image-$(abi)-arm64-unsigned is not in $(suite)"
+	dpkg-query -W -f='${Version}' "linux-headers-$(abi)-amd64" 2>/dev/null | grep . ||
+		die "linux-headers-$(abi)-amd64 is not installed (make deps)"
 }
 
-# locked PART FUNC: FUNC makes $dir/PART once, under the version's lock.
+# locked PART FUNC STAMP: FUNC makes $dir/PART under the version's lock,
+# unless PART.done says STAMP (what PART is made of) already.
 locked() {
 	mkdir -p "$dir"
 	exec 9> "$dir/.lock"
 	flock 9
 	# Not in a condition: set -e must stop FUNC at its first failure.
-	if [ ! -f "$dir/$1.done" ]; then
+	if [ "$(cat "$dir/$1.done" 2>/dev/null)" != "$3" ]; then
+		rm -f "$dir/$1.done"
 		"$2"
-		touch "$dir/$1.done"
+		echo "$3" > "$dir/$1.done"
 	fi
 	exec 9>&-
 }
@@ -75,6 +78,7 @@ locked() {
 # The image package unpacked: boot/vmlinuz-<release> and lib/modules/.
 make_kernel() {
 	echo "arm64: fetching linux-image-$rel-unsigned $ver" >&2
+	apt_arm64
 	rm -rf "$dir/kernel"
 	mkdir -p "$dir/kernel"
 	(cd "$dir" && apt-get -q download "linux-image-$rel-unsigned=$ver") >&2 ||
@@ -145,22 +149,24 @@ kernel | root | initrd | make) ;;
 esac
 
 "$here/deps.sh" arm64 >&2
-apt_arm64
 ver=$(version)
 rel=$(abi)-arm64
 dir=$(tw_cache_dir)/arm64/$ver
-locked kernel make_kernel
+locked kernel make_kernel "$rel"
+# A new package list makes the root again, and a root or init the initramfs.
+root_stamp="${root_packages[*]}"
+initrd_stamp="$root_stamp $(cksum < "$here/arm64-init")"
 case $cmd in
 kernel)	echo "$dir/kernel/boot/vmlinuz-$rel" ;;
-root)	locked root make_root
+root)	locked root make_root "$root_stamp"
 	echo "$dir/root" ;;
-make)	locked root make_root
+make)	locked root make_root "$root_stamp"
 	shift
 	lib=$dir/root/usr/lib/aarch64-linux-gnu
 	PKG_CONFIG_SYSROOT_DIR=$dir/root PKG_CONFIG_LIBDIR=$lib/pkgconfig \
 		exec make CC=aarch64-linux-gnu-gcc AR=aarch64-linux-gnu-ar \
 		LDFLAGS="-Wl,-rpath-link,$lib" "$@" ;;
-initrd)	locked root make_root
-	locked initrd make_initrd
+initrd)	locked root make_root "$root_stamp"
+	locked initrd make_initrd "$initrd_stamp"
 	echo "$dir/initrd.gz" ;;
 esac
