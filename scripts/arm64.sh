@@ -101,7 +101,9 @@ make_root() {
 	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
 	echo "arm64: making the guest root $dir/root" >&2
 	rm -rf --one-file-system "$dir/root"
-	# merged /usr, as bookworm is: the -dev files' paths then hold.
+	# merged /usr, as bookworm is: the -dev files' paths then hold.  The
+	# hook's "$1" is mmdebstrap's to expand.
+	# shellcheck disable=SC2016
 	mmdebstrap "${tw_mmdebstrap_opts[@]}" --variant=extract --architectures=arm64 \
 		--setup-hook='/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh "$1"' \
 		--include="$(IFS=,; echo "${root_packages[*]}")" \
