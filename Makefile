@@ -74,7 +74,7 @@ define modules_other
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 endef
 
-.PHONY: modules-6.1 modules-7
+.PHONY: modules-6.1 modules-7 modules-arm64 userspace-arm64 check-arm64
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
@@ -100,6 +100,27 @@ modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W
 modules-armhf: ## the modules for 32-bit ARM (Debian's armmp, the test kernel's version), W=1
 	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
 	$(call modules_other,$(firstword $(subst +, ,$(TEST_KVER))) armmp,--suite trixie,scripts/trixie-root.sh --cross armhf run)
+# The arm64 build of the test kernel's version (scripts/arm64.sh: its suite,
+# the cross compiler installed when missing); the headers name the cross
+# compiler themselves.
+modules-arm64: ## the modules for the arm64 build of the test kernel, W=1
+	@scripts/deps.sh arm64
+	$(call modules_other,$$(scripts/arm64.sh abi) arm64,--suite $$(scripts/arm64.sh suite))
+
+# The programs the arm64 guest runs, cross-built in a mirror of the tree
+# against the arm64 root's own libnl (scripts/arm64.sh make).
+ARM64_SUITES := omware tfib
+userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs for arm64, in .build/arm64/
+	@scripts/deps.sh arm64
+	@scripts/src-mirror.sh $(TOPDIR)/.build/arm64
+	@scripts/arm64.sh make -C $(TOPDIR)/.build/arm64 userspace
+	@scripts/arm64.sh make -s -C $(TOPDIR)/.build/arm64/tests install \
+		INSTALL_PATH=$(TOPDIR)/.build/arm64/kselftest SUITES="$(ARM64_SUITES)"
+
+# Debian's arm64 kernel of the test kernel's version under TCG: the
+# modules loaded, the omware and tfib suites run, kernel reports fail it.
+check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
+	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
 
 userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
@@ -227,7 +248,8 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware .build/results-plots .build/libnl-tiny $(GEN_DIR)/*.[ch]
+		.build/bench-qaware .build/results-plots .build/libnl-tiny .build/arm64 \
+		$(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))

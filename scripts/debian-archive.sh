@@ -24,6 +24,20 @@ tw_suite_archive() {
 	esac
 }
 
+# tw_debian_source SUITE: the sources line of SUITE, for mmdebstrap.
+tw_debian_source() {
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"$(tw_suite_archive "$1") $1 main"
+}
+
+# What every root made here is made with (mmdebstrap's options): as root,
+# without documentation, which no build or guest reads.
+# shellcheck disable=SC2034 # for the scripts sourcing this one
+tw_mmdebstrap_opts=(--quiet --mode=root --aptopt='Acquire::Languages "none"'
+	--dpkgopt='path-exclude=/usr/share/doc/*'
+	--dpkgopt='path-exclude=/usr/share/man/*'
+	--dpkgopt='path-exclude=/usr/share/locale/*')
+
 # tw_archive_reachable SUITE: the archive answers for SUITE (its InRelease
 # downloads), which tells an unreachable archive from a broken build.
 tw_archive_reachable() {

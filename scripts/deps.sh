@@ -5,6 +5,8 @@
 #
 # Idempotent: when everything is present it only checks and returns.
 # Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
+#        scripts/deps.sh arm64       only what the arm64 targets add (make
+#                                    modules-arm64, make check-arm64)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +31,9 @@ APT_PKGS=(
 	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )
 PIP_PKGS=(virtme-ng)
+# The arm64 build and boot: the cross compiler and C library (the CLI and
+# the tests' programs), and the emulator.
+ARM64_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
 
 apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=600)
 export DEBIAN_FRONTEND=noninteractive
@@ -70,6 +75,16 @@ apt_update() {
 
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
+
+# Few machines need arm64: its tools come only when asked for.
+if [ "${1:-}" = arm64 ]; then
+	mapfile -t need < <(missing_apt "${ARM64_PKGS[@]}")
+	[ "${#need[@]}" -eq 0 ] && exit 0
+	apt_update
+	echo "deps: installing ${need[*]}"
+	"${sudo_cmd[@]}" apt-get install "${apt_opts[@]}" "${need[@]}" >/dev/null
+	exit 0
+fi
 
 mapfile -t need < <(missing_apt "${APT_PKGS[@]}")
 kver=$(tw_kernel_installed || true)

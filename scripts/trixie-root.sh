@@ -70,15 +70,9 @@ make_root_locked() {
 	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
 	echo "trixie-root: making $root from $(tw_debian_mirror)" >&2
 	"${sudo_cmd[@]}" rm -rf --one-file-system "$root"
-	# Documentation is of no use to a build.
-	"${sudo_cmd[@]}" mmdebstrap --quiet --mode=root --variant=minbase \
+	"${sudo_cmd[@]}" mmdebstrap "${tw_mmdebstrap_opts[@]}" --variant=minbase \
 		--architectures="$arch" --include="$(IFS=,; echo "${packages[*]}")" \
-		--aptopt='Acquire::Languages "none"' \
-		--dpkgopt='path-exclude=/usr/share/doc/*' \
-		--dpkgopt='path-exclude=/usr/share/man/*' \
-		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		trixie "$root" \
-		"deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(tw_debian_mirror) trixie main" >&2 ||
+		trixie "$root" "$(tw_debian_source trixie)" >&2 ||
 		die "mmdebstrap of trixie failed"
 	stamp | "${sudo_cmd[@]}" tee "$root/done" >/dev/null
 }

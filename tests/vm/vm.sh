@@ -5,7 +5,13 @@
 # collections (make -C tests install) into OUTDIR/kselftest; the guest runs
 # each with kselftest's run_kselftest.sh, as a user would on a router.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR...
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] [-a ARCH] SUITE_DIR...
+#
+# -a arm64: Debian's arm64 build of the test kernel's version instead,
+# under qemu-system-aarch64 (scripts/arm64.sh: its image, a bookworm arm64
+# root, the initramfs that mounts it); the modules are make
+# modules-arm64's, the CLI and the suites' programs cross-built in
+# .build/arm64/.
 #
 # Prints one line per test result (PASS/FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
@@ -17,13 +23,15 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernel-version.sh"
 
-usage() { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] SUITE_DIR..." >&2; exit 2; }
+usage() { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] [-a ARCH] SUITE_DIR..." >&2; exit 2; }
 out=""
 kver=${KVER:-}
-while getopts "o:k:" opt; do
+arch=amd64
+while getopts "o:k:a:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	k) kver=$OPTARG ;;
+	a) arch=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -42,7 +50,18 @@ name=$(basename "${suites[0]}")
 # (default 4 there, 1 here) and the throughput assertions off.
 debug=${TW_DEBUG_KERNEL:-0}
 mult=${TW_TIMEOUT_MULT:-1}
-if [ "$debug" = 1 ]; then
+case $arch in
+amd64) ;;
+arm64)	[ "$debug" = 1 ] && { echo "vm: no debug kernel for arm64" >&2; exit 2; }
+	kver=$("$top/scripts/arm64.sh" release) &&
+		kernel=$("$top/scripts/arm64.sh" kernel) &&
+		arm64_root=$("$top/scripts/arm64.sh" root) &&
+		arm64_initrd=$("$top/scripts/arm64.sh" initrd) || exit 2 ;;
+*)	echo "vm: no architecture '$arch' (amd64, arm64)" >&2; exit 2 ;;
+esac
+if [ "$arch" = arm64 ]; then
+	kimage=$kernel
+elif [ "$debug" = 1 ]; then
 	kver=$("$top/scripts/debug-kernel.sh" release) || exit 2
 	# vng boots a build tree with the tree's own modules directory: a
 	# modprobe of what is built in works as on the stock kernel.
@@ -100,14 +119,27 @@ mkdir -p "$top/.build"
 # booted: on the debug kernel, against its tree.
 kbuild=()
 [ "$debug" = 1 ] && kbuild=(KVER="$kver" KDIR="$kernel")
-if ! flock "$top/.build/.install.lock" make -s -C "$top/tests" install "${kbuild[@]}" \
-	INSTALL_PATH="$out/kselftest" SUITES="${suites[*]}" > "$out/install.log" 2>&1; then
+install_failed() {
 	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
 	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
 	echo "0 1 0" > "$out/summary"
 	echo "$name: 0 passed, 1 failed, 0 skipped"
 	exit 1
+}
+# arm64: the programs cross-built in a mirror of the tree, the CLI and the
+# tools first (the guest runs them from there).
+tree=$top
+make_cmd=(make)
+if [ "$arch" = arm64 ]; then
+	tree=$top/.build/arm64
+	make_cmd=("$top/scripts/arm64.sh" make)
+	{ "$top/scripts/src-mirror.sh" "$tree" &&
+	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree" userspace; } \
+		> "$out/install.log" 2>&1 || install_failed
 fi
+flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/tests" install "${kbuild[@]}" \
+	INSTALL_PATH="$out/kselftest" SUITES="${suites[*]}" >> "$out/install.log" 2>&1 ||
+	install_failed
 
 # Each program's limit is its suite's timeout (kselftest's runner reads it
 # from the installed settings; guest.sh too): scaled there.
@@ -131,7 +163,10 @@ blacklist+=,scsi_common,iTCO_wdt,iTCO_vendor_support,intel_pmc_bxt,i2c_i801,i2c_
 blacklist+=,i6300esb,watchdog,serio_raw,pcspkr,evdev,lpc_ich,button,qemu_fw_cfg
 
 accel=(--disable-kvm)
-if [ "$("$top/tests/vm/kvm-probe.sh" "$kimage")" = kvm ]; then
+if [ "$arch" = arm64 ]; then
+	# shellcheck disable=SC2054 # one option, commas and all
+	accel=(-accel tcg,thread=single)
+elif [ "$("$top/tests/vm/kvm-probe.sh" "$kimage")" = kvm ]; then
 	accel=()
 elif [ "$TCG_THREAD" = single ]; then
 	accel+=("--qemu-opts=-accel tcg,thread=single")
@@ -171,12 +206,41 @@ boot() {
 	vm_rc=${PIPESTATUS[0]}
 }
 
+# boot_arm64: the same under qemu-system-aarch64.  The initramfs
+# (scripts/arm64-init) mounts the arm64 root, the tree (read only) and
+# OUTDIR at their host paths, and runs arm64-run.sh, which powers the
+# guest off at its end.
+boot_arm64() {
+	mkdir -p "$arm64_root$top" "$arm64_root$out" 2>/dev/null
+	cat > "$out/arm64-run.sh" <<-EOF
+	#!/bin/sh
+	export PATH=/usr/sbin:/usr/bin HOME=/root
+	TW_ROOT=$tree TW_KO_DIR=$ko_dir$guest_env bash $out/guest.sh $out/kselftest $out ${suites[*]}
+	echo o > /proc/sysrq-trigger
+	sleep 30
+	EOF
+	chmod +x "$out/arm64-run.sh"
+	# shellcheck disable=SC2054 # QEMU's options are comma lists
+	local p9=(-device virtio-9p-pci,fsdev=root,mount_tag=root
+		  -fsdev "local,id=root,path=$arm64_root,security_model=none,readonly=on"
+		  -device virtio-9p-pci,fsdev=tw0,mount_tag=tw0
+		  -fsdev "local,id=tw0,path=$top,security_model=none,readonly=on"
+		  -device virtio-9p-pci,fsdev=tw1,mount_tag=tw1
+		  -fsdev "local,id=tw1,path=$out,security_model=none")
+	timeout -k 15 "$limit" qemu-system-aarch64 -M virt -cpu cortex-a57 "${accel[@]}" \
+		-smp 2 -m "$memory" -nographic -no-reboot -kernel "$kimage" \
+		-initrd "$arm64_initrd" "${p9[@]}" -append "console=ttyAMA0 panic=-1 \
+tw.mounts=$top,$out tw.init=$out/arm64-run.sh $APPEND" \
+		</dev/null 2>&1 | cat > "$out/console.log"
+	vm_rc=${PIPESTATUS[0]}
+}
+
 # A guest that dies before our script starts (QEMU failing to start, the
 # emulator faulting during boot) has run no test: say so, show why, and boot
 # once more.  A guest that reached guest.sh is never booted again.
 for attempt in 1 2; do
 	start=$(date +%s)
-	boot
+	if [ "$arch" = arm64 ]; then boot_arm64; else boot; fi
 	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
 	[ -e "$out/started" ] && break
 	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"
