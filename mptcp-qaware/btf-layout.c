@@ -163,6 +163,10 @@ static void qa_decl_bitfield(const char *s, const struct qa_member *m,
 	__u32 unit = btf__resolve_size(qa_btf, m->type) * 8;
 	__u32 in_unit = m->bits % unit;
 
+	/* C keeps a bit-field inside one unit unless the structure is packed */
+	if (in_unit + m->bitfield > unit)
+		qa_die("%s.%s crosses its storage unit in %s", s, m->name,
+		       qa_vmlinux);
 	printf("\t\tstruct {\n\t\t\tu8 __qa_at_%s[%u];\n", m->name,
 	       (m->bits - in_unit) / 8 + shift);
 	if (in_unit) {
@@ -223,7 +227,7 @@ static void qa_assert(const char *s, const struct qa_member *m)
 	       s, m->name, m->width / 8, s, m->name);
 }
 
-/* One structure of the command line, its members in @m (at most @max). */
+/* One structure of the command line and the members named for it. */
 struct qa_spec {
 	const char *name;
 	const struct btf_type *t;
@@ -251,8 +255,8 @@ static void qa_spec_parse(struct qa_spec *spec, char *arg)
 		qa_member(spec->name, spec->t, name, &spec->m[spec->n++]);
 }
 
-/* QA_LAYOUT_MEMBERS, _BITFIELDS, _STRUCTS: what layout.c checks at load. */
-static void qa_lists(const struct qa_spec *spec, int n)
+/* QA_LAYOUT_MEMBERS: the plain members, checked at load by offset and width. */
+static void qa_list_members(const struct qa_spec *spec, int n)
 {
 	int i, j;
 
@@ -262,7 +266,15 @@ static void qa_lists(const struct qa_spec *spec, int n)
 			if (!spec[i].m[j].bitfield)
 				printf("\tmember(%s, %s); \\\n", spec[i].name,
 				       spec[i].m[j].name);
-	printf("} while (0)\n\n/* check(struct, field, byte, bit, bits): bit in memory order */\n");
+	printf("} while (0)\n");
+}
+
+/* QA_LAYOUT_BITFIELDS: where BTF has each bit-field, -s applied. */
+static void qa_list_bitfields(const struct qa_spec *spec, int n)
+{
+	int i, j;
+
+	printf("\n/* check(struct, field, byte, bit, bits): bit in memory order */\n");
 	printf("#define QA_LAYOUT_BITFIELDS(check) do { \\\n");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < spec[i].n; j++) {
@@ -273,7 +285,15 @@ static void qa_lists(const struct qa_spec *spec, int n)
 				       spec[i].name, m->name, m->bits / 8,
 				       m->bits % 8 + qa_opts.skew, m->bitfield);
 		}
-	printf("} while (0)\n\n#define QA_LAYOUT_STRUCTS(structure) do { \\\n");
+	printf("} while (0)\n");
+}
+
+/* QA_LAYOUT_STRUCTS: every structure named, checked at load by size. */
+static void qa_list_structs(const struct qa_spec *spec, int n)
+{
+	int i;
+
+	printf("\n#define QA_LAYOUT_STRUCTS(structure) do { \\\n");
 	for (i = 0; i < n; i++)
 		printf("\tstructure(%s); \\\n", spec[i].name);
 	printf("} while (0)\n");
@@ -348,7 +368,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (spec[i].declare)
 			qa_declare(spec[i].name, spec[i].t, spec[i].m, spec[i].n);
-	qa_lists(spec, n);
+	qa_list_members(spec, n);
+	qa_list_bitfields(spec, n);
+	qa_list_structs(spec, n);
 	qa_asserts(spec, n);
 	printf("#endif\n");
 	return fflush(stdout) ? 1 : 0;
