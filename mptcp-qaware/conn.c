@@ -36,8 +36,7 @@
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
-#include "protocol.h"
-#include "qaware_layout.h"
+#include "private.h"
 #include "internal.h"
 
 static unsigned int max_conns = 16384;
@@ -96,7 +95,7 @@ static void qa_conn_free(struct qa_conn_hdr *conn)
  */
 static unsigned int qa_sk_forget(struct sock *sk)
 {
-	struct mptcp_sock *msk = mptcp_sk(sk);
+	struct mptcp_sock *msk = qa_msk(sk);
 	unsigned int refs = msk->sched ? 1 : 0;
 	struct qa_conn_hdr *conn;
 

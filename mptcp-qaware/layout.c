@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The private layout, checked at load (the offsets and sizes were asserted
- * at build time against the BTF of the kernel built for, qaware_layout.h):
+ * The private layout, checked at load (the module was compiled against the
+ * declarations gen-private.sh wrote from the BTF of the kernel built for,
+ * qaware_layout.h, which asserts their offsets and sizes):
  *
  *   - against the running kernel: every member the module uses (of the
  *     private structures and of the scheduler API's, which the kernel
@@ -21,13 +22,8 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <net/tcp.h>
-#include "protocol.h"
-#include "qaware_layout.h"
+#include "private.h"
 #include "internal.h"
-
-#ifndef __LITTLE_ENDIAN
-#error "mptcp_qaware: the bit-field layout check assumes little endian"
-#endif
 
 #define QA_BTF_PATH	"/sys/kernel/btf/vmlinux"
 /* The running kernel's is ~6 MB; anything far larger is not BTF. */
@@ -296,6 +292,15 @@ static int qa_btf_expect_size(const struct qa_btf *btf, const char *s,
 	return -EINVAL;
 }
 
+/*
+ * Where bit @lsb (0: the least significant) of a byte lies in memory
+ * order, as BTF numbers bit-fields: on big endian bit 0 is the MSB.
+ */
+static unsigned int qa_bit_in_byte(unsigned int lsb)
+{
+	return IS_ENABLED(CONFIG_CPU_BIG_ENDIAN) ? BITS_PER_BYTE - 1 - lsb : lsb;
+}
+
 /* The position of the one bit set in @obj, or -1 (none, or several). */
 static long qa_bit_pos(const u8 *obj, size_t size)
 {
@@ -307,7 +312,7 @@ static long qa_bit_pos(const u8 *obj, size_t size)
 			continue;
 		if (pos >= 0 || hweight8(obj[i]) != 1)
 			return -1;
-		pos = i * BITS_PER_BYTE + __ffs(obj[i]);
+		pos = i * BITS_PER_BYTE + qa_bit_in_byte(__ffs(obj[i]));
 	}
 	return pos;
 }
@@ -457,7 +462,7 @@ static int qa_check_running_btf(void *scratch)
 /*
  * The scratch struct of the bit-field checks: as large as the largest
  * structure of the lists, which name every structure a bit-field comes
- * from (gen-private.sh sizes each one it reads).
+ * from (btf-layout sizes each one it reads).
  */
 static size_t qa_scratch_size(void)
 {

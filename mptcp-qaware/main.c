@@ -9,8 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/tcp.h>
-#include "protocol.h"
-#include "qaware_layout.h"
+#include "private.h"
 #include "internal.h"
 
 /*

@@ -18,7 +18,7 @@
  * (softirq): both exclude the push paths and __mptcp_clean_una().
  */
 #include <net/tcp.h>
-#include "protocol.h"
+#include "private.h"
 #include "internal.h"
 
 /*
@@ -33,9 +33,9 @@ u64 qa_read_acked64(struct mptcp_sock *msk, const u64 *field)
 
 	/* owned: by this caller, which does not hold the data lock */
 	if (sock_owned_by_user(sk)) {
-		mptcp_data_lock(sk);
+		qa_data_lock(sk);
 		val = *field;
-		mptcp_data_unlock(sk);
+		qa_data_unlock(sk);
 		return val;
 	}
 #endif
@@ -81,9 +81,9 @@ static void qa_enter_recovery(struct mptcp_sock *msk, u64 nxt)
 		qa_set_recovery(msk, nxt);
 		return;
 	}
-	mptcp_data_lock(sk);
+	qa_data_lock(sk);
 	qa_set_recovery(msk, nxt);
-	mptcp_data_unlock(sk);
+	qa_data_unlock(sk);
 }
 
 /*
@@ -96,25 +96,25 @@ void qa_send_from(struct mptcp_sock *msk, u64 seq)
 	u64 una = qa_read_acked64(msk, &msk->snd_una), nxt = msk->snd_nxt;
 	struct mptcp_data_frag *dfrag, *head = NULL;
 
-	if (before64(seq, una))
+	if (qa_before64(seq, una))
 		seq = una;
-	if (after64(seq, nxt))
+	if (qa_after64(seq, nxt))
 		seq = nxt;
 	if (seq == qa_send_head(msk))
 		return;
 	list_for_each_entry(dfrag, &msk->rtx_queue, list) {
 		u64 start = dfrag->data_seq;
 
-		if (!after64(start + dfrag->data_len, seq)) {
+		if (!qa_after64(start + dfrag->data_len, seq)) {
 			dfrag->already_sent = dfrag->data_len;
 		} else if (!head) {
 			head = dfrag;
-			dfrag->already_sent = after64(seq, start) ? seq - start : 0;
+			dfrag->already_sent = qa_after64(seq, start) ? seq - start : 0;
 		} else {
 			dfrag->already_sent = 0;
 		}
 	}
 	msk->first_pending = head;
-	if (before64(seq, nxt))
+	if (qa_before64(seq, nxt))
 		qa_enter_recovery(msk, nxt);
 }

@@ -20,8 +20,7 @@
 #include <net/gen_stats.h>
 #include <net/sch_generic.h>
 #include <net/tcp.h>
-#include "protocol.h"
-#include "qaware_layout.h"
+#include "private.h"
 #include "internal.h"
 
 /*
@@ -398,7 +397,7 @@ static void qa_view_fill(struct tw_sf_view *v,
 			 struct mptcp_subflow_context *subflow,
 			 bool need_cwnd, bool qaware)
 {
-	struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+	struct sock *ssk = qa_subflow_ssk(subflow);
 	const struct tcp_sock *tp = tcp_sk(ssk);
 	u32 unsent = READ_ONCE(tp->write_seq) - READ_ONCE(tp->snd_nxt);
 
@@ -415,7 +414,7 @@ static void qa_view_fill(struct tw_sf_view *v,
 	v->pacing_rate = READ_ONCE(ssk->sk_pacing_rate);
 	v->tcp_queued = !tcp_rtx_and_write_queues_empty(ssk);
 	v->backup = subflow->backup || subflow->request_bkup;
-	v->active = __mptcp_subflow_active(subflow) &&
+	v->active = qa_subflow_active(subflow) &&
 		    !qa_subflow_stale(subflow, ssk);
 	v->can_send = v->active && sk_stream_memory_free(ssk) &&
 		      (!need_cwnd ||
@@ -462,8 +461,8 @@ static void qa_msk_view(struct mptcp_sock *msk, struct tw_qa_msk_view *m)
 	u64 write_seq = READ_ONCE(msk->write_seq);
 	u64 wnd_end = qa_read_acked64(msk, &msk->wnd_end);
 
-	m->unsent_bytes = after64(write_seq, snd_nxt) ? write_seq - snd_nxt : 0;
-	m->snd_wnd_bytes = after64(wnd_end, snd_una) ? wnd_end - snd_una : 0;
+	m->unsent_bytes = qa_after64(write_seq, snd_nxt) ? write_seq - snd_nxt : 0;
+	m->snd_wnd_bytes = qa_after64(wnd_end, snd_una) ? wnd_end - snd_una : 0;
 	m->now_ns = ktime_get_ns();
 }
 
@@ -527,14 +526,14 @@ static unsigned int qa_snapshot(struct qa_conn *conn, struct mptcp_sock *msk,
 	long timeout = 0;
 
 	conn->any_stale = false;
-	mptcp_for_each_subflow(msk, subflow) {
+	qa_for_each_subflow(msk, subflow) {
 		if (n == TW_QA_MAX_SUBFLOWS)
 			break;
 		subflows[n++] = subflow;
 	}
 	qa_sf_claim(conn, subflows, n, READ_ONCE(msk->token), now);
 	for (i = 0; i < n; i++) {
-		struct sock *ssk = mptcp_subflow_tcp_sock(subflows[i]);
+		struct sock *ssk = qa_subflow_ssk(subflows[i]);
 		struct tw_sf_view *v = &conn->view[i];
 		struct qa_sf_state *st = &conn->sf[i];
 
@@ -584,10 +583,10 @@ static int qa_get_subflow_stateless(struct mptcp_sock *msk, bool reinject)
 	struct mptcp_subflow_context *subflow, *pick = NULL;
 	long timeout = 0;
 
-	mptcp_for_each_subflow(msk, subflow) {
-		struct sock *ssk = mptcp_subflow_tcp_sock(subflow);
+	qa_for_each_subflow(msk, subflow) {
+		struct sock *ssk = qa_subflow_ssk(subflow);
 
-		if (!__mptcp_subflow_active(subflow) ||
+		if (!qa_subflow_active(subflow) ||
 		    qa_subflow_stale(subflow, ssk))
 			continue;
 		timeout = max(timeout, qa_subflow_timeout(ssk));
@@ -642,7 +641,7 @@ static void qa_record(struct qa_conn *conn, const struct mptcp_sock *msk,
 
 static void qa_sent_raise(struct qa_sf_state *st, u64 seq)
 {
-	if (!st->sent_known || after64(seq, st->sent_seq))
+	if (!st->sent_known || qa_after64(seq, st->sent_seq))
 		st->sent_seq = seq;
 	st->sent_known = true;
 }
@@ -673,7 +672,7 @@ static void qa_redundant_pick(struct qa_conn *conn, struct mptcp_sock *msk,
 		    subflows[i]->subflow_id == conn->red_last_id)
 			qa_sent_raise(st, qa_send_head(msk));
 		qa_sent_raise(st, una);
-		if (after64(st->sent_seq, end))
+		if (qa_after64(st->sent_seq, end))
 			st->sent_seq = end;
 		sent[i] = st->sent_seq;
 	}

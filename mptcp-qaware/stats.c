@@ -16,8 +16,7 @@
 #include <linux/xarray.h>
 #include <net/inet_sock.h>
 #include <net/ipv6.h>
-#include "protocol.h"
-#include "qaware_layout.h"
+#include "private.h"
 #include "internal.h"
 
 /* Cyclic ids: a dump resumes after the last one it sent. */
@@ -114,7 +113,7 @@ void qa_stats_subflow(struct qa_sf_stats *sf,
 	}
 	/* once connected: a closed socket forgets its addresses */
 	if (!sf->dport)
-		qa_stats_addrs(sf, mptcp_subflow_tcp_sock(subflow));
+		qa_stats_addrs(sf, qa_subflow_ssk(subflow));
 	sf->backup = v->backup;
 	sf->active = v->active;
 	if (picked)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install everything timewire needs on a Debian 12 (bookworm) amd64 machine:
 # build tools, libraries, the QEMU harness and Debian's stock 6.12 kernel
-# (image, headers and linux-source of one and the same version).
+# (image, headers and linux-source of one and the same version: the source
+# serves checkpatch, ynl and the upstream selftests; mptcp_qaware needs only
+# the headers' BTF).
 #
 # Idempotent: when everything is present it only checks and returns.
 # Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
@@ -24,10 +26,11 @@ APT_PKGS=(
 	python3-yaml python3-jsonschema python3-matplotlib python3-pip
 	python3-docutils	# make style: the documentation parses
 	libelf-dev libssl-dev
-	pahole	# mptcp_qaware: the private layout checked against the kernel's BTF
+	pahole	# the modules' own BTF (CONFIG_DEBUG_INFO_BTF_MODULES)
+	libbpf-dev	# mptcp_qaware: its private MPTCP layout read from the kernel's BTF
 	gcc-mips-linux-gnu libc6-dev-mips-cross qemu-user
 	mmdebstrap	# make modules-7: 7.x's kbuild tools need trixie's glibc (a trixie root)
-	clang llvm libbpf-dev bpftool
+	clang llvm bpftool
 	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )
 PIP_PKGS=(virtme-ng)
