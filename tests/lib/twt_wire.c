@@ -507,6 +507,33 @@ static void rx_store(struct rxframe *f, int len, uint32_t idx)
 	f->idx = idx;
 }
 
+void rx_window_open(struct rx_window *w, int timeout_ms, int settle_ms)
+{
+	w->deadline = mono() + timeout_ms * NSEC_PER_MSEC;
+	w->settle_end = 0;
+	w->settle_ns = settle_ms * NSEC_PER_MSEC;
+}
+
+int rx_next(struct topo *t, struct rx_window *w, bool done)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = t->rx, .events = POLLIN };
+		uint64_t now = mono(), end;
+		int len;
+
+		if (done && !w->settle_end)
+			w->settle_end = now + w->settle_ns;
+		end = w->settle_end ? w->settle_end : w->deadline;
+		if (now >= end)
+			return 0;
+		if (poll(&pfd, 1, (int)((end - now) / NSEC_PER_MSEC) + 1) <= 0)
+			continue;
+		len = recv(t->rx, rxbuf, sizeof(rxbuf), MSG_DONTWAIT | MSG_TRUNC);
+		if (len > 0)
+			return len;
+	}
+}
+
 /*
  * Collect frames tagged @tag until @n arrived or @timeout_ms passed, then
  * listen @settle_ms more for extra copies.  Returns the number of frames
@@ -515,26 +542,12 @@ static void rx_store(struct rxframe *f, int len, uint32_t idx)
 int rx_collect(struct topo *t, uint32_t tag, struct rxframe *out, int n,
 	       int max, int timeout_ms, int settle_ms)
 {
-	uint64_t deadline = mono() + timeout_ms * NSEC_PER_MSEC;
-	uint64_t settle_end = 0;
-	int got = 0;
+	struct rx_window w;
+	uint32_t ftag, idx;
+	int got = 0, len;
 
-	for (;;) {
-		struct pollfd pfd = { .fd = t->rx, .events = POLLIN };
-		uint64_t now = mono(), end;
-		uint32_t ftag, idx;
-		int len;
-
-		if (got >= n && !settle_end)
-			settle_end = now + settle_ms * NSEC_PER_MSEC;
-		end = settle_end ? settle_end : deadline;
-		if (now >= end)
-			break;
-		if (poll(&pfd, 1, (int)((end - now) / NSEC_PER_MSEC) + 1) <= 0)
-			continue;
-		len = recv(t->rx, rxbuf, sizeof(rxbuf), MSG_DONTWAIT | MSG_TRUNC);
-		if (len <= 0)
-			continue;
+	rx_window_open(&w, timeout_ms, settle_ms);
+	while ((len = rx_next(t, &w, got >= n))) {
 		if (!frame_mark(rxbuf, len, &ftag, &idx) || ftag != tag)
 			continue;
 		if (got < max)

@@ -95,6 +95,21 @@ struct rxframe {
 extern uint8_t rxbuf[256 * 1024];
 
 void rx_flush(struct topo *t);
+
+/*
+ * How long a collection listens: until the frames it wants came or
+ * @timeout_ms passed, then @settle_ms more for extra copies.
+ */
+struct rx_window {
+	uint64_t deadline, settle_end, settle_ns;
+};
+
+void rx_window_open(struct rx_window *w, int timeout_ms, int settle_ms);
+/*
+ * The next frame into rxbuf while @w lasts: its length (MSG_TRUNC's), or
+ * 0 once @w closed.  @done: the caller has all it wanted, settle from now.
+ */
+int rx_next(struct topo *t, struct rx_window *w, bool done);
 int rx_collect(struct topo *t, uint32_t tag, struct rxframe *out, int n,
 	       int max, int timeout_ms, int settle_ms);
 void rx_positions(const struct rxframe *f, int got, int *pos, int n);

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,26 +162,13 @@ bool fwd_parse(const uint8_t *f, int len, struct fwd_rx *rx)
 int fwd_collect(struct fwd_env *e, uint32_t tag, struct fwd_rx *out, int n,
 		int max, int timeout_ms, int settle_ms)
 {
-	uint64_t deadline = mono() + timeout_ms * NSEC_PER_MSEC;
-	uint64_t settle_end = 0;
+	struct rx_window w;
 	struct fwd_rx rx;
-	int got = 0;
+	int got = 0, len;
 
-	for (;;) {
-		struct pollfd pfd = { .fd = e->topo.rx, .events = POLLIN };
-		uint64_t now = mono(), end;
-		int len;
-
-		if (got >= n && !settle_end)
-			settle_end = now + settle_ms * NSEC_PER_MSEC;
-		end = settle_end ? settle_end : deadline;
-		if (now >= end)
-			break;
-		if (poll(&pfd, 1, (int)((end - now) / NSEC_PER_MSEC) + 1) <= 0)
-			continue;
-		len = recv(e->topo.rx, rxbuf, sizeof(rxbuf),
-			   MSG_DONTWAIT | MSG_TRUNC);
-		if (len <= 0 || !fwd_parse(rxbuf, len, &rx) || rx.tag != tag)
+	rx_window_open(&w, timeout_ms, settle_ms);
+	while ((len = rx_next(&e->topo, &w, got >= n))) {
+		if (!fwd_parse(rxbuf, len, &rx) || rx.tag != tag)
 			continue;
 		if (got < max)
 			out[got] = rx;
