@@ -10,6 +10,10 @@
 # "##" comment after each target is its line there.
 
 TOPDIR	:= $(CURDIR)
+# The version every part reports (scripts/version.sh), found once and
+# passed to the module and userspace builds this Makefile starts.
+include $(TOPDIR)/scripts/version.mk
+export TW_VERSION
 # Kbuild is safe in parallel: the module builds use every CPU.
 NPROC	:= $(shell nproc)
 PREFIX	?= /usr/local
