@@ -142,6 +142,17 @@ gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list
 gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch] (commit them)
 	@scripts/nlgen-kernel.sh
 
+# The release tarball: git's files and the generated ones (gen), so that
+# building it needs no Python (scripts/dist.sh).
+.PHONY: dist
+dist: gen ## the release tarball .build/timewire-<version>.tar.gz: sources, generated files
+	@scripts/dist.sh $(TOPDIR)/.build $(GEN_SRCS) $(GEN_HDRS)
+
+# The generated files a release carries, one a line (tests/dist).
+.PHONY: gen-files
+gen-files:
+	@printf '%s\n' $(patsubst $(TOPDIR)/%,%,$(GEN_SRCS) $(GEN_HDRS))
+
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
 
@@ -253,6 +264,7 @@ clean: ## remove what the build and the tests wrote
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
 		.build/bench-qaware .build/results-plots .build/libnl-tiny .build/arm64 \
+		.build/dist .build/timewire-*.tar.gz \
 		$(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
