@@ -47,12 +47,12 @@ else
 US_TREE := $(TOPDIR)
 endif
 
-.PHONY: .deps-ok .us-tree all modules modules-test userspace gen clean deps check \
+.PHONY: .deps-ok .us-tree all modules modules-test cli userspace gen clean deps check \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware results-plots modules_install \
 	install install-bench help \
 	kselftest-install
 
-all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
+all: modules cli ## the modules for the running kernel (KDIR= another tree) and the CLI
 
 include $(TOPDIR)/scripts/gen.mk
 
@@ -126,8 +126,11 @@ userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs 
 check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
 	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
 
-userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
+cli: .us-tree ## the CLI and its library; LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
+
+# The experiments are built on request only: a release's make is the product.
+userspace: cli ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/bench
 
 .us-tree:
