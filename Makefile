@@ -10,6 +10,10 @@
 # "##" comment after each target is its line there.
 
 TOPDIR	:= $(CURDIR)
+# The version every part reports (scripts/version.sh), found once and
+# passed to the module and userspace builds this Makefile starts.
+include $(TOPDIR)/scripts/version.mk
+export TW_VERSION
 # Kbuild is safe in parallel: the module builds use every CPU.
 NPROC	:= $(shell nproc)
 PREFIX	?= /usr/local
@@ -43,12 +47,12 @@ else
 US_TREE := $(TOPDIR)
 endif
 
-.PHONY: .deps-ok .us-tree all modules modules-test userspace gen clean deps check \
+.PHONY: .deps-ok .us-tree all modules modules-test cli userspace gen clean deps check \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware results-plots modules_install \
 	install install-bench help \
 	kselftest-install
 
-all: modules userspace ## modules for the running kernel (KDIR= another tree), CLI and tools
+all: modules cli ## the modules for the running kernel (KDIR= another tree) and the CLI
 
 include $(TOPDIR)/scripts/gen.mk
 
@@ -122,8 +126,11 @@ userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs 
 check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
 	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
 
-userspace: .us-tree ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
+cli: .us-tree ## the CLI and its library; LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
+
+# The experiments are built on request only: a release's make is the product.
+userspace: cli ## the CLI and the experiment tools (bench/); LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/bench
 
 .us-tree:
@@ -137,6 +144,17 @@ gen: $(GEN_SRCS) $(GEN_HDRS) ## the CLI's tables from the specs and modules.list
 .PHONY: gen-kernel
 gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch] (commit them)
 	@scripts/nlgen-kernel.sh
+
+# The release tarball: git's files and the generated ones (gen), so that
+# building it needs no Python (scripts/dist.sh).
+.PHONY: dist
+dist: gen ## the release tarball .build/timewire-<version>.tar.gz: sources, generated files
+	@scripts/dist.sh $(TOPDIR)/.build $(GEN_SRCS) $(GEN_HDRS)
+
+# The generated files a release carries, one a line (tests/dist).
+.PHONY: gen-files
+gen-files:
+	@printf '%s\n' $(patsubst $(TOPDIR)/%,%,$(GEN_SRCS) $(GEN_HDRS))
 
 modules_install: ## install the modules built by make (run as root)
 	$(MAKE) -C $(KDIR) M=$(TOPDIR) modules_install
@@ -249,6 +267,7 @@ clean: ## remove what the build and the tests wrote
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
 		.build/bench-qaware .build/results-plots .build/libnl-tiny .build/arm64 \
+		.build/dist .build/timewire-*.tar.gz \
 		$(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)

@@ -148,4 +148,5 @@ module_exit(tfib_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("tfib: timely forwarding table keyed by user ID");
+MODULE_VERSION(TW_VERSION);
 MODULE_ALIAS_GENL_FAMILY(TFIB_FAMILY_NAME);

@@ -85,3 +85,4 @@ module_exit(qa_exit);
 
 MODULE_DESCRIPTION("MPTCP packet schedulers for stock kernels (built for Linux " QA_LAYOUT_KERNEL ")");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TW_VERSION);

@@ -197,4 +197,5 @@ module_exit(omw_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("OMware: pre-dispatched packets sent at precise times");
+MODULE_VERSION(TW_VERSION);
 MODULE_ALIAS_GENL_FAMILY(OMWARE_FAMILY_NAME);

@@ -278,8 +278,9 @@ uapi=$(while read -r name _ family _; do
 		"$root/include/uapi/linux/$family.h"
 done <<<"$registry")
 loaded_re=$(for m in $mod_names; do printf ' %s ([0-9]+|none)' "$m"; done)
-tap_ok "version prints the tool's version" \
-	expect 0 '^timewire version [0-9]+\.[0-9]+' version
+version=$("$root/scripts/version.sh")
+tap_ok "version prints the tree's version, scripts/version.sh's" \
+	expect 0 "^timewire version ${version//./\\.}\$" version
 tap_ok "version prints every module's UAPI version, in the registry's order" \
 	grep -qx "uapi $(echo $uapi)" "$out"
 tap_ok "version prints every module's loaded version, or none" \

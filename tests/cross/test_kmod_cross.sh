@@ -38,6 +38,10 @@ src=$root/.build/cross/src
 rm -rf "$src"
 mkdir -p "$src"
 cp -r "$root/core" "$root/include" "$src/"
+# What a module's Kbuild reads its version with.
+mkdir -p "$src/scripts"
+cp "$root/VERSION" "$src/"
+cp "$root/scripts/version.mk" "$root/scripts/version.sh" "$src/scripts/"
 for entry in "${modules[@]}"; do
 	m=${entry%%:*} dir=${entry#*:}
 	if missing=$(tw_module_missing "$dir" "$kdir/.config"); then

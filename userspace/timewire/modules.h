@@ -12,10 +12,6 @@
 #include "lib/args.h"
 #include "lib/family.h"
 
-#ifndef VERSION
-#define VERSION "unknown"
-#endif
-
 struct tw_module {
 	/* Module name, generic netlink family and the version we speak. */
 	const struct tw_family_desc *desc;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "timewire version": the tool's version, the netlink API version it
- * speaks for each module it knows, and the version of those loaded.
+ * "timewire version": the tool's version (TW_VERSION, which the build
+ * takes from scripts/version.sh), the netlink API version it speaks for
+ * each module it knows, and the version of those loaded.
  */
 #include "lib/print.h"
 #include "modules.h"
@@ -15,7 +16,7 @@ static int version_run(void *opts, uint64_t seen)
 	(void)opts;
 	(void)seen;
 	print_name("program", "timewire");
-	print_string("version", VERSION);
+	print_string("version", TW_VERSION);
 	open_object("uapi");
 	for (i = 0; i < tw_modules_count; i++)
 		print_uint(tw_modules[i].desc->module,
