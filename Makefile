@@ -82,15 +82,18 @@ endef
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
-# Debian 12's own 6.1 booted: its image installed if missing
-# (scripts/kernel-image.sh: the build modules-6.1 compiles against), the
-# modules built and mptcp_qaware's refusal checked, then the omware and
-# tfib boot groups on it (tests/run.sh --kernel).
-.PHONY: check-6.1
-check-6.1: .deps-ok ## boot Debian 12's own 6.1 (installed if missing): omware, tfib suites; qaware refused
+# Another of Debian's kernels booted: its image, the build modules-SERIES
+# compiles against, installed (6.1) or fetched into the cache (7.x, from
+# trixie-backports) if missing (scripts/kernel-image.sh), the modules
+# built and mptcp_qaware's refusal checked, then the omware and tfib boot
+# groups on it (tests/run.sh --kernel).
+.PHONY: check-6.1 check-7
+check-6.1: ## boot Debian 12's own 6.1 (installed if missing): omware, tfib suites; qaware refused
+check-7: ## boot the newest 7.x (trixie-backports, fetched into the cache): omware, tfib; qaware refused
+check-6.1 check-7: check-%: .deps-ok
 	@$(MAKE) --no-print-directory userspace
-	@scripts/kernel-image.sh 6.1 >/dev/null
-	@tests/run.sh --kernel 6.1 --suite omware --suite tfib
+	@scripts/kernel-image.sh $* >/dev/null
+	@tests/run.sh --kernel $* --suite omware --suite tfib
 
 # 7.x's kbuild tools need trixie's glibc: the build runs in a trixie root.
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1

@@ -80,11 +80,8 @@ make_kernel() {
 	echo "arm64: fetching linux-image-$rel-unsigned $ver" >&2
 	apt_arm64
 	rm -rf "$dir/kernel"
-	mkdir -p "$dir/kernel"
-	(cd "$dir" && apt-get -q download "linux-image-$rel-unsigned=$ver") >&2 ||
-		die "download of linux-image-$rel-unsigned failed"
-	dpkg-deb -x "$dir"/linux-image-*.deb "$dir/kernel"
-	rm -f "$dir"/linux-image-*.deb
+	tw_deb_unpack "$dir/kernel" "linux-image-$rel-unsigned=$ver" ||
+		die "fetching linux-image-$rel-unsigned failed"
 }
 
 # What the guest suites run: the shell and its tools, iproute2 (ip, tc),

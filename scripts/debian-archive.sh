@@ -38,6 +38,21 @@ tw_mmdebstrap_opts=(--quiet --mode=root --aptopt='Acquire::Languages "none"'
 	--dpkgopt='path-exclude=/usr/share/man/*'
 	--dpkgopt='path-exclude=/usr/share/locale/*')
 
+# tw_deb_unpack DIR PKG=VERSION...: download the packages (from the apt
+# lists, APT_CONFIG's if set) and unpack them into DIR, installing
+# nothing: what dpkg would have put under /, under DIR.
+tw_deb_unpack() {
+	local dir=$1 deb
+	shift
+	mkdir -p "$dir/debs"
+	# apt-get download writes into the current directory.
+	(cd "$dir/debs" && apt-get -q download "$@") >&2 || return 1
+	for deb in "$dir"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$dir" || return 1
+	done
+	rm -rf "$dir/debs"
+}
+
 # tw_archive_reachable SUITE: the archive answers for SUITE (its InRelease
 # downloads), which tells an unreachable archive from a broken build.
 tw_archive_reachable() {

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# Debian's kernels by series (6.1): which one, and installing its
-# packages.  Sourced by kernel-headers.sh, kernel-image.sh and deps.sh;
+# Debian's kernels by series (6.1): which one, from which suite, and
+# installing its packages.  Sourced by kernel-headers.sh, kernel-image.sh and deps.sh;
 # bash only (kernel-version.sh, which make sources with /bin/sh, stays
 # POSIX).
 
@@ -28,6 +28,16 @@ tw_debian_kernel() {
 	version=$(apt-cache show --no-all-versions "linux-headers-$abi-$flavour" 2>/dev/null |
 		awk '/^Version:/ { print $2; exit }')
 	[ -n "$version" ] && echo "$abi $version"
+}
+
+# tw_kernel_suite SERIES|ABI: the suite of Debian's archive serving the
+# kernels of SERIES that the host's apt sources do not (trixie-backports
+# for 7.x), read through lists of its own (debian-archive.sh); nothing
+# for those the host's sources serve (6.1).
+tw_kernel_suite() {
+	case $1 in
+	7 | 7.*) echo trixie-backports ;;
+	esac
 }
 
 # tw_kernel_apt_install PKG=VERSION...: install a kernel's packages, as

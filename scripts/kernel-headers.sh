@@ -78,15 +78,9 @@ exec 9> "$cache/.lock-$version-$flavour"
 flock 9
 if [ ! -f "$dir/done" ]; then
 	rm -rf "$dir"
-	mkdir -p "$dir/debs"
 	echo "kernel-headers: fetching $headers $version" >&2
-	# apt-get download writes into the current directory.
-	(cd "$dir/debs" && apt-get -q download "$headers=$version" \
-		"${deps[@]/%/=$version}") >&2 ||
-		die "apt-get download of $headers $version failed"
-	for deb in "$dir"/debs/*.deb; do
-		dpkg-deb -x "$deb" "$dir"
-	done
+	tw_deb_unpack "$dir" "$headers=$version" "${deps[@]/%/=$version}" ||
+		die "fetching $headers $version failed"
 	# Absolute links point into the host's /usr: point them into the cache.
 	find "$dir" -type l -lname '/*' -print | while read -r link; do
 		ln -sfn "$dir$(readlink "$link")" "$link"
@@ -96,7 +90,6 @@ if [ ! -f "$dir/done" ]; then
 	sed -i "s#^\(include \|KBUILD_OUTPUT=\)/usr/src/#\1$dir/usr/src/#" "$kdir/Makefile"
 	[ -f "$kdir/Makefile" ] && [ -d "$kdir/scripts/" ] ||
 		die "$kdir is not a kernel build tree"
-	rm -rf "$dir/debs"
 	touch "$dir/done"
 fi
 echo "$kdir"

@@ -12,11 +12,11 @@
 # Usage: tests/run.sh [--host-only] [--kernel SERIES] [--suite NAME]...
 #   NAME: a suite (core, omware, cli/guest, ...), a BOOT group (omware: the
 #   suites that share its boot), or "host" (every host test).
-#   SERIES: another of Debian's kernels (6.1, make check-6.1), its image
-#   installed by scripts/kernel-image.sh: the modules are built for it by
-#   the cross suite's headers test (tests/cross/test_kmod_headers.sh,
-#   which also checks the build), then the guest suites boot it.  No
-#   other host test runs.
+#   SERIES: another of Debian's kernels (6.1, make check-6.1; 7, make
+#   check-7), its image installed or fetched by scripts/kernel-image.sh:
+#   the modules are built for it by the cross suite's headers test
+#   (tests/cross/test_kmod_headers.sh, which also checks the build), then
+#   the guest suites boot it.  No other host test runs.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -227,14 +227,14 @@ build_test_modules() {
 # --kernel: the image must be there; the build for it is a test of its own.
 vm_kernel=()
 build_other_modules() {
-	local rel
+	local image
 
-	if ! rel=$(scripts/kernel-image.sh --check "$kernel"); then
-		tally "kernel $kernel" 0 1 0 "FAIL Debian's $kernel image not installed (make check-$kernel)"
+	if ! image=$(scripts/kernel-image.sh --check "$kernel"); then
+		tally "kernel $kernel" 0 1 0 "FAIL Debian's $kernel image not there (make check-$kernel)"
 		return 1
 	fi
-	vm_kernel=(-k "$rel")
-	echo "### modules for $rel"
+	vm_kernel=(-k "$image")
+	echo "### modules for ${image##*/vmlinuz-}"
 	run_program "cross/test_kmod_headers.sh $kernel" tests/cross/test_kmod_headers.sh "$kernel"
 }
 

@@ -5,7 +5,11 @@
 # collections (make -C tests install) into OUTDIR/kselftest; the guest runs
 # each with kselftest's run_kselftest.sh, as a user would on a router.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-k KERNEL_RELEASE] [-a ARCH] SUITE_DIR...
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR...
+#
+# -k: an installed kernel's release (its image /boot/vmlinuz-RELEASE), or
+# the path of an image named vmlinuz-RELEASE whose modules lie in
+# lib/modules/RELEASE beside it or above (scripts/kernel-image.sh's cache).
 #
 # -a arm64: Debian's arm64 build of the test kernel's version instead,
 # under qemu-system-aarch64 (scripts/arm64.sh: its image, a bookworm arm64
@@ -23,7 +27,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernel-version.sh"
 
-usage() { echo "usage: $0 [-o OUTDIR] [-k KERNEL_RELEASE] [-a ARCH] SUITE_DIR..." >&2; exit 2; }
+usage() { echo "usage: $0 [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR..." >&2; exit 2; }
 out=""
 kver=${KVER:-}
 arch=amd64
@@ -72,6 +76,10 @@ elif [ "$debug" = 1 ]; then
 else
 	[ -n "$kver" ] || kver=$(tw_kernel_installed) || { echo "vm: no target kernel installed (make deps)" >&2; exit 2; }
 	kernel=/boot/vmlinuz-$kver
+	if [[ $kver == */* ]]; then
+		kernel=$kver
+		kver=${kver##*/vmlinuz-}
+	fi
 	kimage=$kernel
 fi
 [ -r "$kimage" ] || { echo "vm: $kimage not readable" >&2; exit 2; }
