@@ -41,9 +41,11 @@ cache=$(tw_cache_dir)
 ccache=$cache/chroot/ccache-trixie-$arch
 # gcc-14 and binutils are what the headers' .kernelvariables name; libelf,
 # libssl and zlib what linux-kbuild's tools link to; pahole writes the
-# modules' BTF; bc, flex, bison and kmod what kbuild may call.
+# modules' BTF; bc, flex, bison and kmod what kbuild may call; gcc
+# (kbuild's HOSTCC), libbpf-dev and pkgconf what mptcp_qaware's
+# btf-layout, a host program, builds with.
 packages=(gcc-14 make libc6-dev libelf-dev libssl-dev zlib1g bc flex bison
-	  pahole kmod ccache)
+	  pahole kmod ccache gcc libbpf-dev pkgconf)
 if [ -n "$cross" ]; then
 	triplet=$(dpkg-architecture -a "$cross" -q DEB_HOST_GNU_TYPE 2>/dev/null) ||
 		{ echo "trixie-root: unknown architecture '$cross'" >&2; exit 1; }
