@@ -50,14 +50,23 @@ trap 'rm -rf "$tmp"' EXIT
 	$(pkg-config --cflags libbpf) -o "$tmp/btf-layout" "$here/btf-layout.c" \
 	$(pkg-config --libs libbpf) || die "cannot build btf-layout against libbpf"
 
+# The scheduler API's structures as VERSION's <net/mptcp.h> has them, the
+# callbacks <tw/compat.h> fills: one get_subflow reading
+# mptcp_sched_data's reinject before 6.15, get_send and get_retrans since
+# (their mptcp_sched_data argument, gone in 6.16, is not read).
+IFS=. read -r major minor _ <<< "$want"
+sched_api=(=mptcp_sched_ops:get_send,get_retrans,name,owner,list,init,release)
+[ $((major * 1000 + minor)) -ge 6015 ] ||
+	sched_api=(=mptcp_sched_ops:get_subflow,name,owner,list,init,release
+		   =mptcp_sched_data:reinject)
+
 # Every member the module touches, and nothing more: what is not named
 # here is unknown to it, however the kernel's configuration lays it out.
 "$tmp/btf-layout" "${opts[@]}" "$kdir/vmlinux" "$want" \
 	mptcp_sock:sk,conn_list,first,sched,write_seq,snd_nxt,snd_una,wnd_end,bytes_retrans,rtx_queue,first_pending,recovery,recovery_snd_nxt,token,snd_burst,timer_ival \
 	mptcp_data_frag:list,data_seq,data_len,already_sent \
 	mptcp_subflow_context:node,subflow_id,scheduled,fully_established,stale_rcv_tstamp,tcp_sock,request_join,request_bkup,backup,stale \
-	=mptcp_sched_ops:get_subflow,name,owner,list,init,release \
-	=mptcp_sched_data:reinject > "$tmp/qaware_layout.h"
+	"${sched_api[@]}" > "$tmp/qaware_layout.h"
 mv "$tmp/btf-layout" "$tmp/qaware_layout.h" "$out/"
 # what builds before this one copied from linux-source: never read again
 rm -f "$out/protocol.h" "$out/mib.h"

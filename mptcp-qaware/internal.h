@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mptcp_qaware.ko: MPTCP packet schedulers registered from a module on
- * stock kernels (6.6-6.14 shape: get_subflow + mptcp_sched_data).  Every
- * decision is the portable core's (core/qaware.c, compiled in by core.c);
- * sched.c only reads the sockets into its views.
+ * stock kernels from 6.6 on (the scheduler API's shapes: <tw/compat.h>).
+ * Every decision is the portable core's (core/qaware.c, compiled in by
+ * core.c); sched.c only reads the sockets into its views.
  */
 #ifndef QAWARE_INTERNAL_H
 #define QAWARE_INTERNAL_H
@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include <net/mptcp.h>
 #include <net/net_namespace.h>
+#include <tw/compat.h>
 #include "../core/qaware.h"
 
 enum qa_counter {
@@ -70,7 +71,6 @@ int qa_check_layout(void);
 
 int qa_register(void);
 void qa_unregister(void);
-int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data);
 
 struct qa_stats;
 

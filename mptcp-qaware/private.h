@@ -19,7 +19,7 @@
 #include <net/tcp.h>
 #include "qaware_layout.h"
 
-/* mptcp_sk(): the connection is its struct sock's container (6.6-6.14). */
+/* mptcp_sk(): the connection is its struct sock's container. */
 static inline struct mptcp_sock *qa_msk(struct sock *sk)
 {
 	return container_of(sk, struct mptcp_sock, sk.icsk_inet.sk);

@@ -13,9 +13,9 @@
  * queue stay the kernel's; only these fields are written, recovery mode
  * under the data lock.
  *
- * Caller: a get_subflow() callback, which runs either with the MPTCP
- * socket owned (process context) or under its spinlock without an owner
- * (softirq): both exclude the push paths and __mptcp_clean_una().
+ * Caller: a scheduler's callback (sched.c), which runs either with the
+ * MPTCP socket owned (process context) or under its spinlock without an
+ * owner (softirq): both exclude the push paths and __mptcp_clean_una().
  */
 #include <net/tcp.h>
 #include "private.h"

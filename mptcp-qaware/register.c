@@ -93,8 +93,8 @@ static int qa_check_list(struct list_head *head)
 			return -EEXIST;
 		}
 		if (!strncmp(ops->name, "default", MPTCP_SCHED_NAME_MAX))
-			have_default = qa_is_symbol((unsigned long)ops->get_subflow,
-						    "mptcp_sched_default_get_subflow");
+			have_default = qa_is_symbol((unsigned long)tw_mptcp_sched_send(ops),
+						    TW_MPTCP_SCHED_DEFAULT_SEND);
 	}
 	if (head->prev->next != head || !have_default) {
 		pr_err("mptcp_sched_list has no intact \"default\" scheduler: refusing to load\n");

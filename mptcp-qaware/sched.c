@@ -5,11 +5,11 @@
  * portable core decides (tw_qa_decide), and the picks are written back as
  * the subflows' "scheduled" flags.
  *
- * Locking: get_subflow() runs under the MPTCP socket lock, which serialises
- * every use of one connection's state (conn.c finds it).  The
- * subflows' tcp_sock fields are read without their own lock, as the
- * kernel's default scheduler reads them: a decision on a value one ACK old
- * is still a decision.
+ * Locking: the callbacks (get_send(), get_retrans()) run under the MPTCP
+ * socket lock, which serialises every use of one connection's state
+ * (conn.c finds it).  The subflows' tcp_sock fields are read without
+ * their own lock, as the kernel's default scheduler reads them: a
+ * decision on a value one ACK old is still a decision.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -490,11 +490,9 @@ static void qa_blest_adapt(struct qa_conn *conn, const struct mptcp_sock *msk,
 /* Time left on @ssk's pending timer: 0 if none, negative if overdue. */
 static long qa_subflow_timeout(const struct sock *ssk)
 {
-	const struct inet_connection_sock *icsk = inet_csk(ssk);
-
-	if (!READ_ONCE(icsk->icsk_pending))
+	if (!READ_ONCE(inet_csk(ssk)->icsk_pending))
 		return 0;
-	return (long)(READ_ONCE(icsk->icsk_timeout) - jiffies);
+	return (long)(tcp_timeout_expires(ssk) - jiffies);
 }
 
 /*
@@ -714,8 +712,11 @@ static void qa_move_head(struct qa_sched *sched, struct qa_conn *conn,
 	}
 }
 
-/* Kernel glue: the callback every scheduler of the module shares. */
-int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
+/*
+ * The decision every scheduler of the module shares: @reinject for data
+ * sent already that the kernel retransmits (6.12's data->reinject).
+ */
+static int qa_get_subflow(struct mptcp_sock *msk, bool reinject)
 {
 	struct qa_sched *sched = qa_sched_of(msk);
 	struct mptcp_subflow_context *subflows[TW_QA_MAX_SUBFLOWS];
@@ -732,16 +733,15 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	rcu_read_lock();
 	conn = qa_conn_find(msk);
 	if (conn) {
-		n = qa_snapshot(conn, msk, sched->policy, data->reinject,
-				subflows);
-		qa_decide(conn, sched, msk, n, data->reinject);
-		qa_move_head(sched, conn, msk, subflows, n, data->reinject);
+		n = qa_snapshot(conn, msk, sched->policy, reinject, subflows);
+		qa_decide(conn, sched, msk, n, reinject);
+		qa_move_head(sched, conn, msk, subflows, n, reinject);
 		if (!qa_schedule(sched, sock_net((struct sock *)msk), conn,
 				 subflows, n))
 			err = -EINVAL;
 		qa_record(conn, msk, subflows, n);
 	} else {
-		err = qa_get_subflow_stateless(msk, data->reinject);
+		err = qa_get_subflow_stateless(msk, reinject);
 		if (!err)
 			qa_count(sock_net((struct sock *)msk), sched,
 				 QA_DECISIONS, 1);
@@ -752,11 +752,25 @@ int qa_get_subflow(struct mptcp_sock *msk, struct mptcp_sched_data *data)
 	return err;
 }
 
+/* Kernel glue: the callbacks, new data and retransmissions. */
+static int qa_get_send(struct mptcp_sock *msk)
+{
+	return qa_get_subflow(msk, false);
+}
+
+static int qa_get_retrans(struct mptcp_sock *msk)
+{
+	return qa_get_subflow(msk, true);
+}
+
+/* the callbacks in this kernel's shape (<tw/compat.h>) */
+TW_MPTCP_SCHED_GLUE(qa_get_send, qa_get_retrans);
+
 #define QA_SCHED(_name, _policy) {				\
 	.ops = {						\
 		.name = _name,					\
 		.owner = THIS_MODULE,				\
-		.get_subflow = qa_get_subflow,			\
+		TW_MPTCP_SCHED_CALLS(qa_get_send, qa_get_retrans), \
 		.init = qa_conn_init,				\
 		.release = qa_conn_release,			\
 	},							\

@@ -4,9 +4,12 @@
 # for the kernels whose kbuild tools (objtool, modpost, the gcc-14 they
 # expect) are linked against trixie's glibc and do not run on the host:
 # made once with mmdebstrap from Debian's archive into
-#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/chroot/trixie-<arch>/
-# outside the clone, with a 'done' stamp naming its packages (another list
-# makes it again).  Concurrent runs wait for each other (flock).
+#   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/chroot/trixie-<arch>-<list>/
+# outside the clone, with a 'done' stamp naming its packages.  <list> is
+# a hash of that package list: a checkout with another list (an older
+# branch beside a newer one) has a root of its own instead of making this
+# one again while it may be in use.  Concurrent runs wait for each other
+# (flock).
 #
 # Usage: scripts/trixie-root.sh [--cross ARCH]   print the root, made if missing
 #        scripts/trixie-root.sh [--cross ARCH] run CMD [ARG]...
@@ -35,13 +38,14 @@ if [ "${1:-}" = --cross ]; then
 fi
 arch=$(dpkg --print-architecture)
 cache=$(tw_cache_dir)
-root=$cache/chroot/trixie-$arch${cross:+-$cross}
 ccache=$cache/chroot/ccache-trixie-$arch
 # gcc-14 and binutils are what the headers' .kernelvariables name; libelf,
 # libssl and zlib what linux-kbuild's tools link to; pahole writes the
-# modules' BTF; bc, flex, bison and kmod what kbuild may call.
+# modules' BTF; bc, flex, bison and kmod what kbuild may call; gcc
+# (kbuild's HOSTCC), libbpf-dev and pkgconf what mptcp_qaware's
+# btf-layout, a host program, builds with.
 packages=(gcc-14 make libc6-dev libelf-dev libssl-dev zlib1g bc flex bison
-	  pahole kmod ccache)
+	  pahole kmod ccache gcc libbpf-dev pkgconf)
 if [ -n "$cross" ]; then
 	triplet=$(dpkg-architecture -a "$cross" -q DEB_HOST_GNU_TYPE 2>/dev/null) ||
 		{ echo "trixie-root: unknown architecture '$cross'" >&2; exit 1; }
@@ -56,6 +60,7 @@ sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
 
 stamp() { echo "trixie $arch: ${packages[*]}"; }
+root=$cache/chroot/trixie-$arch${cross:+-$cross}-$(stamp | md5sum | cut -c1-8)
 
 # The lock is held while the root is checked or made, not while it is used.
 make_root() {

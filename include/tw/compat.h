@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/genetlink.h>
+#include <net/inet_connection_sock.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
@@ -279,6 +280,77 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = fn;
+}
+#endif
+
+/*
+ * MPTCP packet schedulers (mptcp_qaware).  6.15 split the one callback
+ * get_subflow(msk, data), whose data->reinject told a retransmission from
+ * new data, into get_send(msk, data) and get_retrans(msk, data), called
+ * with data NULL; 6.16 dropped that argument and struct mptcp_sched_data.
+ * A scheduler is written as 6.16 has it, an int (*)(struct mptcp_sock *)
+ * for each: TW_MPTCP_SCHED_GLUE(send, retrans); at file scope defines
+ * what this kernel's ops call instead, TW_MPTCP_SCHED_CALLS(send,
+ * retrans) fills the ops with it.  Macros, so that struct
+ * mptcp_sched_data is named only where a scheduler is built.
+ * tw_mptcp_sched_send(ops) is the callback for new data of a registered
+ * ops, TW_MPTCP_SCHED_DEFAULT_SEND the name the kernel's own has.
+ */
+#define tw_mptcp_sched_shape(send, retrans)				\
+	static_assert(__same_type(&(send), &(retrans)) &&		\
+		      __same_type(&(send), (int (*)(struct mptcp_sock *))NULL))
+#if KERNEL_VERSION(6, 15, 0) > LINUX_VERSION_CODE
+#define TW_MPTCP_SCHED_GLUE(send, retrans)				\
+static int send##_or_##retrans(struct mptcp_sock *msk,			\
+			       struct mptcp_sched_data *data)		\
+{									\
+	return data->reinject ? retrans(msk) : send(msk);		\
+}									\
+tw_mptcp_sched_shape(send, retrans)
+#define TW_MPTCP_SCHED_CALLS(send, retrans)				\
+	.get_subflow = send##_or_##retrans
+#define tw_mptcp_sched_send(ops)	((ops)->get_subflow)
+#define TW_MPTCP_SCHED_DEFAULT_SEND	"mptcp_sched_default_get_subflow"
+#else
+#if KERNEL_VERSION(6, 16, 0) > LINUX_VERSION_CODE
+#define TW_MPTCP_SCHED_GLUE(send, retrans)				\
+static int send##_data(struct mptcp_sock *msk,				\
+		       struct mptcp_sched_data *unused)			\
+{									\
+	return send(msk);						\
+}									\
+static int retrans##_data(struct mptcp_sock *msk,			\
+			  struct mptcp_sched_data *unused)		\
+{									\
+	return retrans(msk);						\
+}									\
+tw_mptcp_sched_shape(send, retrans)
+#define TW_MPTCP_SCHED_CALLS(send, retrans)				\
+	.get_send = send##_data, .get_retrans = retrans##_data
+#else
+#define TW_MPTCP_SCHED_GLUE(send, retrans)	tw_mptcp_sched_shape(send, retrans)
+#define TW_MPTCP_SCHED_CALLS(send, retrans)				\
+	.get_send = send, .get_retrans = retrans
+#endif
+#define tw_mptcp_sched_send(ops)	((ops)->get_send)
+#define TW_MPTCP_SCHED_DEFAULT_SEND	"mptcp_sched_default_get_send"
+#endif
+
+/*
+ * 6.19: tcp_timeout_expires(), when a TCP socket's pending retransmission
+ * timer (icsk_pending) fires.  6.15 dropped icsk_timeout, the copy of it
+ * kept before, for the timer's own expiry; 6.19 moved that timer into
+ * struct sock.
+ */
+#if KERNEL_VERSION(6, 15, 0) > LINUX_VERSION_CODE
+static inline unsigned long tcp_timeout_expires(const struct sock *sk)
+{
+	return READ_ONCE(inet_csk(sk)->icsk_timeout);
+}
+#elif KERNEL_VERSION(6, 19, 0) > LINUX_VERSION_CODE
+static inline unsigned long tcp_timeout_expires(const struct sock *sk)
+{
+	return READ_ONCE(inet_csk(sk)->icsk_retransmit_timer.expires);
 }
 #endif
 
