@@ -13,20 +13,8 @@
 # Prints TAP; exit 0 pass, 1 fail, 4 skip (binary not built).
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$root/tests/lib/tap.sh"
-
-TW=${TW_CLI:-$root/userspace/timewire/timewire}
-[ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
-command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# shellcheck source=tests/cli/cli_lib.sh
-. "$here/cli_lib.sh"
+# shellcheck source=tests/cli/cli_host.sh
+. "$(dirname "$0")/cli_host.sh"
 
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
@@ -48,7 +36,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 87
+tap_plan 88
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -649,5 +637,14 @@ check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
 	test $ok -eq 0
+ok=0
+check "-b -batch" "$TW" -b
+check "-force" "$TW" -f
+check "$tmp/dir.d" "$TW" -batch "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "-batch: no -o filenames"; }
+check "$tmp/dir.d" "$TW" -force --batch "$tmp/dir."
+check "" "$TW" -batch "$tmp/dir.d" ""
+check "--force" "$TW" -b "$tmp/dir.d" --f
+tap_ok "completion: -batch's file, then nothing but options" test $ok -eq 0
 
 tap_done
