@@ -36,7 +36,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 88
+tap_plan 89
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -330,10 +330,10 @@ else
 fi
 
 # --- tfib: arguments and errors, no module needed ---------------------------------
-tfib_cmds="create del show set get unset dump bind unbind stats"
+tfib_cmds="create del show set get unset dump bind unbind stats save"
 run tfib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "tfib help: create del show set get unset dump bind unbind stats help" \
+tap_ok "tfib help: create del show set get unset dump bind unbind stats save help" \
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
@@ -348,11 +348,11 @@ for c in create del set get unset dump bind unbind; do
 	grep -q "^Usage: timewire tfib $c \[ table \] NAME" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not required"; }
 done
-for c in show stats; do
+for c in show stats save; do
 	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
 done
-tap_ok "tfib: NAME is required but by show and stats, its keyword \"table\" optional" \
+tap_ok "tfib: NAME is required but by show, stats and save, its keyword \"table\" optional" \
 	test $ok -eq 0
 
 # "ERROR@ARGS" per line: "timewire tfib ARGS" is refused with ERROR.
@@ -394,6 +394,8 @@ tap_ok "tfib: every bad, missing or extra argument refused in one line, exit 1" 
 	test $ok -eq 0
 tap_ok "tfib: command prefix \"cre\" refused, exit 1" \
 	refused 1 'unknown command "cre" \(did you mean "create"\?' tfib cre
+tap_ok "tfib save -j: refused, its lines are commands, not JSON" \
+	refused 1 '^Error: save prints commands for "timewire -batch", not JSON$' -j tfib save
 if grep -q '^tfib not loaded' "$tmp/status"; then
 	ok=0
 	while read -r args; do
