@@ -45,6 +45,27 @@ _timewire_options()
 		}'
 }
 
+# _timewire_option_value OPTION: the placeholder of OPTION's value in the
+# help text on stdin ("  -b, -batch, --batch PATH  ..."); none when it
+# takes no value.
+_timewire_option_value()
+{
+	awk -v o="$1" '
+		$0 == "Options:" { on = 1; next }
+		/^[^ ]/ { on = 0 }
+		on && /^  -/ {
+			hit = 0
+			for (i = 1; i <= NF && $i ~ /^-/; i++) {
+				w = $i
+				sub(/,$/, "", w)
+				if (w == o)
+					hit = 1
+			}
+			if (hit && $i ~ /^[A-Z]+$/)
+				print $i
+		}'
+}
+
 # _timewire_arguments: "KEYWORD<tab>VALUE" for each entry of the
 # "Arguments:" block of the help text on stdin; VALUE is what follows the
 # keyword up to the description, e.g. "{ mono | tai | realtime }" or "N".
@@ -184,6 +205,14 @@ _timewire()
 	[[ $tool == "~"* ]] && tool=${tool/#\~/$HOME}
 	top=$(_timewire_help "$tool")
 
+	# The value of an option (-batch PATH).
+	if ((COMP_CWORD > 1)); then
+		w=$(_timewire_option_value "${COMP_WORDS[COMP_CWORD - 1]}" <<<"$top")
+		if [[ -n $w ]]; then
+			_timewire_value "$w" "$tool"
+			return
+		fi
+	fi
 	if [[ $cur == -* ]]; then
 		mapfile -t COMPREPLY < <(compgen -W "$(_timewire_options <<<"$top")" -- "$cur")
 		return
@@ -194,6 +223,10 @@ _timewire()
 	i=1
 	if [[ -n $(_timewire_section Objects <<<"$top") ]]; then
 		while [[ ${COMP_WORDS[i]} == -* ]] && ((i < COMP_CWORD)); do
+			# The one option with a value, -batch, brings the
+			# commands with it: no object follows.
+			[[ -n $(_timewire_option_value "${COMP_WORDS[i]}" <<<"$top") ]] &&
+				return
 			((i++))
 		done
 		if ((i == COMP_CWORD)); then

@@ -13,20 +13,8 @@
 # Prints TAP; exit 0 pass, 1 fail, 4 skip (binary not built).
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/lib/tap.sh
-. "$root/tests/lib/tap.sh"
-
-TW=${TW_CLI:-$root/userspace/timewire/timewire}
-[ -x "$TW" ] || tap_skip_all "$TW not built (make -C userspace)"
-command -v python3 >/dev/null || tap_skip_all "python3 needed to check JSON"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# shellcheck source=tests/cli/cli_lib.sh
-. "$here/cli_lib.sh"
+# shellcheck source=tests/cli/cli_host.sh
+. "$(dirname "$0")/cli_host.sh"
 
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
@@ -48,7 +36,7 @@ dst-mac dst src dport sport format report-file late-ns guard-max-ns max-pkts
 max-bytes"
 omware_cmds="send train pair show flush cancel"
 
-tap_plan 87
+tap_plan 89
 
 # --- help at every level ----------------------------------------------------
 tap_ok "help lists the objects" \
@@ -342,10 +330,10 @@ else
 fi
 
 # --- tfib: arguments and errors, no module needed ---------------------------------
-tfib_cmds="create del show set get unset dump bind unbind stats"
+tfib_cmds="create del show set get unset dump bind unbind stats save"
 run tfib help
 cmds=$(section "$out" Commands | tr '\n' ' ')
-tap_ok "tfib help: create del show set get unset dump bind unbind stats help" \
+tap_ok "tfib help: create del show set get unset dump bind unbind stats save help" \
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
@@ -360,11 +348,11 @@ for c in create del set get unset dump bind unbind; do
 	grep -q "^Usage: timewire tfib $c \[ table \] NAME" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not required"; }
 done
-for c in show stats; do
+for c in show stats save; do
 	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
 done
-tap_ok "tfib: NAME is required but by show and stats, its keyword \"table\" optional" \
+tap_ok "tfib: NAME is required but by show, stats and save, its keyword \"table\" optional" \
 	test $ok -eq 0
 
 # "ERROR@ARGS" per line: "timewire tfib ARGS" is refused with ERROR.
@@ -406,6 +394,8 @@ tap_ok "tfib: every bad, missing or extra argument refused in one line, exit 1" 
 	test $ok -eq 0
 tap_ok "tfib: command prefix \"cre\" refused, exit 1" \
 	refused 1 'unknown command "cre" \(did you mean "create"\?' tfib cre
+tap_ok "tfib save -j: refused, its lines are commands, not JSON" \
+	refused 1 '^Error: save prints commands for "timewire -batch", not JSON$' -j tfib save
 if grep -q '^tfib not loaded' "$tmp/status"; then
 	ok=0
 	while read -r args; do
@@ -649,5 +639,14 @@ check "dst-mac dst" "$TW" omware send dev lo ds
 [ -s "$tmp/compopt" ] && { ok=1; tap_diag "keywords completed as file names"; }
 tap_ok "completion: file names (-o filenames) only for file arguments" \
 	test $ok -eq 0
+ok=0
+check "-b -batch" "$TW" -b
+check "-force" "$TW" -f
+check "$tmp/dir.d" "$TW" -batch "$tmp/dir."
+grep -qx -- "-o filenames" "$tmp/compopt" || { ok=1; tap_diag "-batch: no -o filenames"; }
+check "$tmp/dir.d" "$TW" -force --batch "$tmp/dir."
+check "" "$TW" -batch "$tmp/dir.d" ""
+check "--force" "$TW" -b "$tmp/dir.d" --f
+tap_ok "completion: -batch's file, then nothing but options" test $ok -eq 0
 
 tap_done

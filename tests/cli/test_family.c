@@ -34,6 +34,14 @@ static const struct tw_family_desc ctrl_v9 = {
 	.version = 9,
 };
 
+/* The same, as a family whose sockets hold nothing of their own. */
+static const struct tw_family_desc ctrl_reusable = {
+	.module = "nlctrl",
+	.family = "nlctrl",
+	.version = 2,
+	.reusable = true,
+};
+
 struct conn {
 	const struct tw_family_desc *desc;
 	struct tw_nl nl;
@@ -114,6 +122,45 @@ TEST_F(family, lookup_is_quiet)
 	ASSERT_EQ(TW_EXIT_NOMOD, tw_family_lookup(&self->c.nl, &absent, &fam));
 	ASSERT_EQ(TW_EXIT_OK, tw_family_lookup(&self->c.nl, &ctrl, &fam));
 	ASSERT_EQ(GENL_ID_CTRL, fam.id);
+}
+
+/* A request on nl answered, through the handlers as they point now. */
+static bool answers(struct tw_nl *nl)
+{
+	struct tw_family fam;
+
+	return !tw_nl_resolve(nl, "nlctrl", &fam) && fam.id == GENL_ID_CTRL;
+}
+
+TEST_F(family, kept_socket)
+{
+	struct tw_nl again, other;
+	int fd;
+
+	tw_family_keep(true);
+	ASSERT_EQ(TW_EXIT_OK, tw_family_connect(&self->c.nl, &ctrl_reusable));
+	fd = nl_socket_get_fd(self->c.nl.sk);
+	ASSERT_TRUE(answers(&self->c.nl));
+	/* Lent out: a second connection gets a socket of its own. */
+	ASSERT_EQ(TW_EXIT_OK, tw_family_connect(&other, &ctrl_reusable));
+	ASSERT_NE(fd, nl_socket_get_fd(other.sk));
+	tw_nl_close(&other);
+	/* Given back, then lent again: the same socket, still answering. */
+	tw_nl_close(&self->c.nl);
+	ASSERT_EQ(NULL, self->c.nl.sk);
+	ASSERT_EQ(TW_EXIT_OK, tw_family_connect(&again, &ctrl_reusable));
+	ASSERT_EQ(fd, nl_socket_get_fd(again.sk));
+	ASSERT_EQ(GENL_ID_CTRL, again.family);
+	ASSERT_TRUE(answers(&again));
+	tw_nl_close(&again);
+	/* A family that is not reusable is never kept. */
+	ASSERT_EQ(TW_EXIT_OK, tw_family_connect(&self->c.nl, &ctrl));
+	ASSERT_NE(fd, nl_socket_get_fd(self->c.nl.sk));
+	tw_nl_close(&self->c.nl);
+	tw_family_keep(false);
+	/* Kept no more: a new socket. */
+	ASSERT_EQ(TW_EXIT_OK, tw_family_connect(&self->c.nl, &ctrl_reusable));
+	ASSERT_EQ(NULL, self->c.nl.release);
 }
 
 TEST(nl_strerror)

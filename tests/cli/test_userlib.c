@@ -2,8 +2,8 @@
 /*
  * Host tests of the library pieces that need no kernel module and no
  * netlink: the random generators and schedules, the probe packets, the
- * statistics, the print path, the clock helpers, the stop flag and the
- * value parsers.  Also built for 32-bit big-endian by tests/cross.
+ * statistics, the print path, the clock helpers, the stop flag, the
+ * value parsers and the splitting of batch lines.  Also built for 32-bit big-endian by tests/cross.
  *
  * Random draws use fixed seeds, so the statistical bounds below are
  * deterministic: they were chosen several standard errors wide and either
@@ -22,6 +22,7 @@
 
 #include "capture.h"
 #include "lib/args.h"
+#include "lib/batch.h"
 #include "lib/clock.h"
 #include "lib/print.h"
 #include "lib/stats.h"
@@ -443,6 +444,110 @@ TEST(print_path_nothing)
 	/* No output, no stray braces. */
 	capture(1, print_in, "nothing", buf, sizeof(buf));
 	ASSERT_STREQ("", buf);
+}
+
+/* Split a copy of line; the words joined by "|", or "ERROR: why". */
+static const char *split(const char *line, char *buf, size_t len)
+{
+	char copy[256], *argv[TW_BATCH_MAX_WORDS];
+	const char *why;
+	size_t n = 0;
+	int argc, i;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	argc = tw_split_words(copy, argv, &why);
+	if (argc < 0) {
+		snprintf(buf, len, "ERROR: %s", why);
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < argc; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "|" : "", argv[i]);
+	if (argv[argc])
+		snprintf(buf, len, "ERROR: no NULL after the words");
+	return buf;
+}
+
+TEST(batch_words)
+{
+	char buf[256];
+
+	ASSERT_STREQ("tfib|show|t1", split("  tfib\tshow   t1 \r", buf, 256));
+	ASSERT_STREQ("", split("", buf, 256));
+	ASSERT_STREQ("", split("   # all of it a comment", buf, 256));
+	/* # starts a comment at the start of a word only. */
+	ASSERT_STREQ("a#b|c", split("a#b c #d e", buf, 256));
+	ASSERT_STREQ("a b|c", split("\"a b\" c", buf, 256));
+	ASSERT_STREQ("a \"b\\|c", split("'a \"b\\' c", buf, 256));
+	/* A quoted part inside a word, and an empty word. */
+	ASSERT_STREQ("ab c|d||e", split("a\"b c\" d \"\" e", buf, 256));
+	ASSERT_STREQ("#x", split("\"#x\"", buf, 256));
+	/* The escapes the text output writes. */
+	ASSERT_STREQ("q\"b\\n\nt\t\x01", split("\"q\\\"b\\\\n\\nt\\t\\u0001\"",
+					    buf, 256));
+	/* Outside quotes a backslash is itself. */
+	ASSERT_STREQ("a\\b", split("a\\b", buf, 256));
+	ASSERT_STREQ("ERROR: unterminated quoted string",
+		     split("tfib show \"t1", buf, 256));
+	ASSERT_STREQ("ERROR: unterminated quoted string",
+		     split("tfib show 't1", buf, 256));
+	ASSERT_STREQ("ERROR: unknown escape in a quoted string",
+		     split("\"a\\qb\"", buf, 256));
+	ASSERT_STREQ("ERROR: unknown escape in a quoted string",
+		     split("\"\\u0000\"", buf, 256));
+	ASSERT_STREQ("ERROR: unknown escape in a quoted string",
+		     split("\"\\u00e9\"", buf, 256));
+}
+
+TEST(batch_too_many_words)
+{
+	char line[2 * TW_BATCH_MAX_WORDS + 1], *argv[TW_BATCH_MAX_WORDS];
+	const char *why = NULL;
+	int i;
+
+	/* One word fewer than the room: the NULL fits. */
+	for (i = 0; i < TW_BATCH_MAX_WORDS - 1; i++)
+		memcpy(line + 2 * i, "w ", 2);
+	line[2 * i] = '\0';
+	ASSERT_EQ(TW_BATCH_MAX_WORDS - 1, tw_split_words(line, argv, &why));
+	ASSERT_EQ(NULL, argv[TW_BATCH_MAX_WORDS - 1]);
+	for (i = 0; i < TW_BATCH_MAX_WORDS; i++)
+		memcpy(line + 2 * i, "w ", 2);
+	line[2 * i] = '\0';
+	ASSERT_EQ(-1, tw_split_words(line, argv, &why));
+	ASSERT_STREQ("too many words", why);
+}
+
+/* arg: a value, printed in text as the only field of a line. */
+static int print_value(void *arg)
+{
+	print_init(false, false);
+	print_string("key", arg);
+	print_finish();
+	return 0;
+}
+
+TEST(batch_reads_the_text_output)
+{
+	static const char *const values[] = {
+		"plain", "two words", "", "a\"b", "it's", "back\\slash",
+		"new\nline", "tab\there", "\x01\x1f", "#hash", "mid#hash",
+		"\x7f", "caf\xc3\xa9",
+	};
+	char buf[256], *argv[TW_BATCH_MAX_WORDS];
+	const char *why;
+	size_t i;
+
+	/* Whatever the print path writes, a batch line reads back. */
+	for (i = 0; i < ARRAY_SIZE(values); i++) {
+		capture(1, print_value, (void *)values[i], buf, sizeof(buf));
+		/* The line as the reader hands it, without its newline. */
+		buf[strcspn(buf, "\n")] = '\0';
+		ASSERT_EQ(2, tw_split_words(buf, argv, &why)) {
+			TH_LOG("value %zu printed as %s", i, buf);
+		}
+		ASSERT_STREQ(values[i], argv[1]);
+	}
 }
 
 TEST(parser_u64)

@@ -94,10 +94,11 @@ check test_qaware "MPTCP scheduler decisions (core/qaware.c)" \
 	-lpthread -latomic
 ksft=$root/.build/linux-src/tools/testing/selftests
 [ -f "$ksft/kselftest_harness.h" ] || "$root/scripts/linux-src.sh" >/dev/null
-check test_userlib "probe, packet, schedule, statistics, print, clock (userspace/)" \
+check test_userlib "probe, packet, schedule, statistics, print, clock, batch (userspace/)" \
 	-D_GNU_SOURCE -isystem "$ksft" -I"$root/include/uapi" -I"$us" \
 	"$root/tests/cli/test_userlib.c" "$us/lib/args.c" "$us/lib/clock.c" \
 	"$us/lib/print.c" "$us/lib/stats.c" "$us/lib/stop.c" "$us/lib/util.c" \
+	"$us/lib/batch.c" \
 	"$us/omware/packet.c" "$us/omware/schedule.c" -lm
 check test_cpustat "CPU times (bench/lib/cpustat.c)" \
 	-D_GNU_SOURCE -isystem "$ksft" -I"$us" -I"$bl" "$bl/test_cpustat.c" \

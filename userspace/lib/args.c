@@ -213,20 +213,26 @@ static void hint(const char *prefix)
 
 /* Each global option in every form it is accepted in, as iproute2 does. */
 static const struct {
-	const char *forms[3];	/* -x, iproute2's -long, --long */
+	const char *forms[3];	/* -x (NULL: none), iproute2's -long, --long */
+	const char *meta;	/* the value's placeholder, if it takes one */
 	enum tw_option opt;
 	bool json;
 	bool pretty;
 	const char *help;
 } global_opts[] = {
-	{ { "-j", "-json", "--json" }, TW_OPT_OUTPUT, true, false,
+	{ { "-j", "-json", "--json" }, NULL, TW_OPT_OUTPUT, true, false,
 	  "print JSON instead of text" },
-	{ { "-p", "-pretty", "--pretty" }, TW_OPT_OUTPUT, true, true,
+	{ { "-p", "-pretty", "--pretty" }, NULL, TW_OPT_OUTPUT, true, true,
 	  "print indented JSON (implies -json)" },
-	{ { "-V", "-Version", "--version" }, TW_OPT_VERSION, false, false,
+	{ { "-V", "-Version", "--version" }, NULL, TW_OPT_VERSION, false, false,
 	  "same as \"timewire version\"" },
-	{ { "-h", "-help", "--help" }, TW_OPT_HELP, false, false,
+	{ { "-h", "-help", "--help" }, NULL, TW_OPT_HELP, false, false,
 	  "same as \"timewire help\"" },
+	{ { "-b", "-batch", "--batch" }, "PATH", TW_OPT_BATCH, false, false,
+	  "run the commands of PATH (- for stdin), one a line" },
+	/* No -f: iproute2 spells its family option so. */
+	{ { NULL, "-force", "--force" }, NULL, TW_OPT_FORCE, false, false,
+	  "go on with a batch after a command failed" },
 };
 
 enum tw_option tw_option_word(const char *w)
@@ -235,7 +241,8 @@ enum tw_option tw_option_word(const char *w)
 
 	for (i = 0; i < ARRAY_SIZE(global_opts); i++) {
 		for (f = 0; f < ARRAY_SIZE(global_opts[i].forms); f++)
-			if (!strcmp(w, global_opts[i].forms[f]))
+			if (global_opts[i].forms[f] &&
+			    !strcmp(w, global_opts[i].forms[f]))
 				break;
 		if (f == ARRAY_SIZE(global_opts[i].forms))
 			continue;
@@ -246,16 +253,22 @@ enum tw_option tw_option_word(const char *w)
 	return TW_OPT_NONE;
 }
 
-void tw_options_help(FILE *f)
+void tw_options_help(FILE *out)
 {
 	char forms[64];
-	size_t i;
+	size_t i, f, n;
 
 	for (i = 0; i < ARRAY_SIZE(global_opts); i++) {
-		snprintf(forms, sizeof(forms), "%s, %s, %s",
-			 global_opts[i].forms[0], global_opts[i].forms[1],
-			 global_opts[i].forms[2]);
-		fprintf(f, "  %-26s%s\n", forms, global_opts[i].help);
+		n = 0;
+		for (f = 0; f < ARRAY_SIZE(global_opts[i].forms); f++)
+			if (global_opts[i].forms[f])
+				n += snprintf(forms + n, sizeof(forms) - n,
+					      "%s%s", n ? ", " : "",
+					      global_opts[i].forms[f]);
+		if (global_opts[i].meta)
+			snprintf(forms + n, sizeof(forms) - n, " %s",
+				 global_opts[i].meta);
+		fprintf(out, "  %-26s%s\n", forms, global_opts[i].help);
 	}
 }
 

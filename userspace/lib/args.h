@@ -111,6 +111,8 @@ enum tw_option {
 	TW_OPT_OUTPUT,		/* -j or -p: applied to tw already */
 	TW_OPT_HELP,		/* -h */
 	TW_OPT_VERSION,		/* -V */
+	TW_OPT_BATCH,		/* -b FILE: the caller takes the file name */
+	TW_OPT_FORCE,		/* -force: a batch goes on after an error */
 };
 
 /*

@@ -6,6 +6,8 @@
 #ifndef TW_FAMILY_H
 #define TW_FAMILY_H
 
+#include <stdbool.h>
+
 #include "nl.h"
 
 /* What a client knows of the module it talks to. */
@@ -14,6 +16,11 @@ struct tw_family_desc {
 	const char *family;	/* its generic netlink family */
 	unsigned int version;	/* the family version this client speaks */
 	const struct tw_attr_set *attrs;	/* names for kernel errors */
+	/*
+	 * Nothing the family keeps belongs to the socket that made it, so
+	 * one socket may serve one command after another (tw_family_keep()).
+	 */
+	bool reusable;
 };
 
 /* Open a generic netlink socket.  Returns an exit code (timewire(8)). */
@@ -35,5 +42,13 @@ int tw_family_lookup(struct tw_nl *nl, const struct tw_family_desc *desc,
  * "modprobe M"" and TW_EXIT_NOMOD.
  */
 int tw_family_connect(struct tw_nl *nl, const struct tw_family_desc *desc);
+
+/*
+ * While keeping, tw_family_connect() lends the one socket of a reusable
+ * family it keeps, opened and looked up at its first use, and
+ * tw_nl_close() gives it back: many commands in a row (timewire -batch)
+ * ask the controller once.  tw_family_keep(false) closes the sockets kept.
+ */
+void tw_family_keep(bool keep);
 
 #endif /* TW_FAMILY_H */

@@ -312,6 +312,16 @@ static int error_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 	return NL_SKIP;
 }
 
+/* The handlers find the request's state in nl: where it lives now. */
+static void set_callbacks(struct tw_nl *nl)
+{
+	nl_cb_set(nl->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_check_cb, NULL);
+	nl_cb_set(nl->cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, nl);
+	nl_cb_set(nl->cb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, nl);
+	nl_cb_set(nl->cb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, nl);
+	nl_cb_err(nl->cb, NL_CB_CUSTOM, error_cb, nl);
+}
+
 int tw_nl_open(struct tw_nl *nl)
 {
 	return tw_nl_open_port(nl, 0);
@@ -345,16 +355,16 @@ int tw_nl_open_port(struct tw_nl *nl, uint32_t port)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &one, sizeof(one));
 
-	nl_cb_set(nl->cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_check_cb, NULL);
-	nl_cb_set(nl->cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, nl);
-	nl_cb_set(nl->cb, NL_CB_FINISH, NL_CB_CUSTOM, finish_cb, nl);
-	nl_cb_set(nl->cb, NL_CB_ACK, NL_CB_CUSTOM, ack_cb, nl);
-	nl_cb_err(nl->cb, NL_CB_CUSTOM, error_cb, nl);
+	set_callbacks(nl);
 	return 0;
 }
 
 void tw_nl_close(struct tw_nl *nl)
 {
+	if (nl->release && nl->sk) {
+		nl->release(nl);
+		return;
+	}
 	if (nl->req)
 		nlmsg_free(nl->req);
 	if (nl->cb)
@@ -364,6 +374,20 @@ void tw_nl_close(struct tw_nl *nl)
 	nl->req = NULL;
 	nl->cb = NULL;
 	nl->sk = NULL;
+}
+
+void tw_nl_move(struct tw_nl *to, struct tw_nl *from)
+{
+	*to = *from;
+	/* What the last user asked for is not the next one's. */
+	to->reply = NULL;
+	to->notify = NULL;
+	to->release = NULL;
+	if (to->cb)
+		set_callbacks(to);
+	from->req = NULL;
+	from->cb = NULL;
+	from->sk = NULL;
 }
 
 static int set_buf(struct tw_nl *nl, int force, int plain, int bytes)

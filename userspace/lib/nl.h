@@ -69,6 +69,12 @@ struct tw_nl {
 	void *notify_arg;
 	unsigned int overruns;		/* receive buffer overflows seen */
 
+	/*
+	 * Called by tw_nl_close() instead of closing, when the socket is
+	 * lent by a keeper (tw_family_keep()); NULL: close.
+	 */
+	void (*release)(struct tw_nl *nl);
+
 	/* Extended ack of the last request. */
 	char ext_msg[256];
 	char ext_attr[256];
@@ -82,6 +88,11 @@ int tw_nl_open(struct tw_nl *nl);
 /* The same, bound to netlink port id port (0: one of libnl's choice). */
 int tw_nl_open_port(struct tw_nl *nl, uint32_t port);
 void tw_nl_close(struct tw_nl *nl);
+/*
+ * Hand the open socket of from to to (from is left closed): the replies of
+ * later requests update to.  No request may be in flight.
+ */
+void tw_nl_move(struct tw_nl *to, struct tw_nl *from);
 /* Bytes of receive buffer; forced past rmem_max when allowed. */
 int tw_nl_set_rcvbuf(struct tw_nl *nl, int bytes);
 int tw_nl_set_sndbuf(struct tw_nl *nl, int bytes);

@@ -165,6 +165,9 @@ void print_finish(void)
 	} else {
 		text_end_line();
 	}
+	/* A command after this one (a batch) starts its own object. */
+	pr.started = false;
+	pr.depth = 0;
 	fflush(stdout);
 }
 
@@ -266,16 +269,18 @@ void print_uint(const char *key, unsigned int val)
 /*
  * Text: a value that is empty or holds blanks, quotes or control
  * characters is quoted and escaped as in JSON, so that "key value" pairs
- * still split on blanks.
+ * still split on blanks; one starting with # too, so that lines of
+ * commands read back as they were (batch.h).
  */
 static void text_value(const char *val)
 {
 	const unsigned char *p = (const unsigned char *)val;
 
 	for (; *p; p++)
-		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == 0x7f)
+		if (*p <= ' ' || *p == '"' || *p == '\'' || *p == '\\' ||
+		    *p == 0x7f)
 			break;
-	if (*p || !*val)
+	if (*p || !*val || *val == '#')
 		json_escape(val);
 	else
 		fputs(val, stdout);

@@ -11,10 +11,19 @@
 
 #include "util.h"
 
+static const char *err_where;
+
+void tw_err_where(const char *where)
+{
+	err_where = where;
+}
+
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
 	/* Whatever the program printed so far comes first. */
 	fflush(stdout);
+	if (err_where)
+		fprintf(stderr, "%s: ", err_where);
 	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

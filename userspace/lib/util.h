@@ -35,6 +35,11 @@ enum tw_exit {
 /* One line on stderr starting with "Error: " or "Warning: ". */
 void tw_err(const char *fmt, ...) __printf(1, 2);
 void tw_warn(const char *fmt, ...) __printf(1, 2);
+/*
+ * Where the command being run was read ("FILE:LINE", NULL: the command
+ * line): it then leads every error and warning line, "FILE:LINE: Error: ".
+ */
+void tw_err_where(const char *where);
 
 /*
  * The one shape of a bad value, into buf (returned):

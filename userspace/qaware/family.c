@@ -7,4 +7,5 @@ const struct tw_family_desc mptcp_qaware_family = {
 	.family = QAWARE_FAMILY_NAME,
 	.version = QAWARE_FAMILY_VERSION,
 	.attrs = &qaware_attr_set,
+	.reusable = true,
 };

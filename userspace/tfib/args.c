@@ -56,6 +56,8 @@ static const struct {
 	{ TFIB_A_USER_ID, "user" },
 	{ TFIB_A_TS_NS, "ts" },
 	{ TFIB_A_IFINDEX, "dev" },
+	/* Replies name the device so; "dev" takes the name. */
+	{ TFIB_A_IFNAME, "dev" },
 	{ TFIB_A_FWD_MODE, "mode" },
 };
 
@@ -87,10 +89,16 @@ static void name_keywords(void)
 		keyword_names[renamed[i].type] = renamed[i].keyword;
 }
 
-int tfib_keyword_connect(struct tfib_client *c)
+const char *const *tfib_keywords(void)
 {
 	if (!keyword_names[TFIB_A_TABLE])
 		name_keywords();
+	return keyword_names;
+}
+
+int tfib_keyword_connect(struct tfib_client *c)
+{
+	tfib_keywords();
 	return tfib_connect(c, &keyword_set);
 }
 

@@ -32,6 +32,13 @@ int tfib_dev_index(const char *keyword, const char *ifname, uint32_t *dst);
 int tfib_parse_dev(void *dst, int argc, char **argv);
 
 /*
+ * The keyword that gives each attribute, by type: the spec's name with "-"
+ * for "_", but clock, user, ts, dev (index or name) and mode; NULL for
+ * none.
+ */
+const char *const *tfib_keywords(void);
+
+/*
  * Connect; a kernel error names the attribute it blames by the keyword
  * that gives it.
  */

@@ -7,4 +7,5 @@ const struct tw_family_desc tfib_family = {
 	.family = TFIB_FAMILY_NAME,
 	.version = TFIB_FAMILY_VERSION,
 	.attrs = &tfib_attr_set,
+	.reusable = true,
 };

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Entry point: global options and dispatch to the objects.
+ * Entry point: global options and dispatch to the objects, of the
+ * command line or of each line of a batch (-batch).
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/batch.h"
 #include "lib/print.h"
 #include "modules.h"
 
@@ -34,6 +36,7 @@ static void print_usage(FILE *f)
 		"Usage: timewire [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       timewire OBJECT help\n"
 		"       timewire help [OBJECT [COMMAND]]\n"
+		"       timewire [OPTIONS] [-force] -batch PATH\n"
 		"\n"
 		"Objects:\n");
 	for (i = 0; i < n_objects; i++)
@@ -189,9 +192,17 @@ static int run_help(int argc, char **argv)
 	return ret;
 }
 
+/* What the options before the object ask for. */
+struct main_opts {
+	bool version;
+	const char *batch;	/* file of commands, or NULL */
+	bool force;
+};
+
 /* The options before the object; returns how many words they took, or -1. */
-static int global_options(int argc, char **argv, bool *version)
+static int global_options(int argc, char **argv, struct main_opts *o)
 {
+	char msg[160];
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -199,11 +210,24 @@ static int global_options(int argc, char **argv, bool *version)
 		case TW_OPT_OUTPUT:
 			break;
 		case TW_OPT_VERSION:
-			*version = true;
+			o->version = true;
 			break;
 		case TW_OPT_HELP:
 			print_usage(stdout);
 			exit(TW_EXIT_OK);
+		case TW_OPT_FORCE:
+			o->force = true;
+			break;
+		case TW_OPT_BATCH:
+			if (++i == argc) {
+				tw_err("%s", tw_value_msg(msg, sizeof(msg), argv[i - 1],
+							  NULL, NULL,
+							  "a file of commands, or - for stdin"));
+				fprintf(stderr, "Try \"timewire help\".\n");
+				return -1;
+			}
+			o->batch = argv[i];
+			break;
 		default:
 			if (!strcmp(argv[i], "--"))
 				return i;
@@ -215,28 +239,68 @@ static int global_options(int argc, char **argv, bool *version)
 	return i - 1;
 }
 
+/* One command: "help [WORDS...]" or "OBJECT ...". */
+static int run_command(int argc, char **argv)
+{
+	if (!strcmp(argv[0], "help"))
+		return run_help(argc - 1, argv + 1);
+	return run_words(argc, argv);
+}
+
+/* The options before -batch, where each command of the batch starts. */
+static struct tw_globals batch_globals;
+
+static int run_batch_command(int argc, char **argv)
+{
+	int ret;
+
+	/* Options a line gives are its own, as its output is. */
+	tw = batch_globals;
+	ret = run_command(argc, argv);
+	print_finish();
+	return ret;
+}
+
+static int run_batch(const struct main_opts *o, int argc)
+{
+	int ret;
+
+	if (argc) {
+		tw_err("-batch takes no command: the commands are those of %s",
+		       o->batch);
+		fprintf(stderr, "Try \"timewire help\".\n");
+		return TW_EXIT_FAIL;
+	}
+	batch_globals = tw;
+	tw_family_keep(true);
+	ret = tw_batch_run(o->batch, o->force, run_batch_command);
+	tw_family_keep(false);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	bool version = false;
+	struct main_opts o = { .version = false };
 	int n, ret;
 
 	list_objects();
-	n = global_options(argc, argv, &version);
+	n = global_options(argc, argv, &o);
 	if (n < 0)
 		return TW_EXIT_FAIL;
 	argc -= n + 1;
 	argv += n + 1;
 
-	/* -V ignores the rest, like "timewire version". */
-	if (version)
-		ret = run_object(find_object("version"), 0, argv);
-	else if (argc == 0) {
+	if (!o.version && !o.batch && argc == 0) {
 		print_usage(stderr);
 		return TW_EXIT_FAIL;
-	} else if (!strcmp(argv[0], "help"))
-		ret = run_help(argc - 1, argv + 1);
+	}
+	/* -V ignores the rest, like "timewire version". */
+	if (o.version)
+		ret = run_object(find_object("version"), 0, argv);
+	else if (o.batch)
+		ret = run_batch(&o, argc);
 	else
-		ret = run_words(argc, argv);
+		ret = run_command(argc, argv);
 	print_finish();
 	return ret;
 }

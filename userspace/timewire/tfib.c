@@ -215,6 +215,7 @@ static const struct tw_cmd *const tfib_cmds[] = {
 	&tfib_bind_cmd,
 	&tfib_unbind_cmd,
 	&tfib_stats_cmd,
+	&tfib_save_cmd,
 	NULL,
 };
 

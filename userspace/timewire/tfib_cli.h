@@ -54,8 +54,12 @@ struct tfib_attrs {
 	const char *const *keys;
 	/* The words of the enum attributes, by type (NULL: a number). */
 	const struct tw_keyword *const *words;
+	/* A string printed as a name, its value alone in text (0: none). */
+	int name;
 	/* Present in replies that report every setting: flags absent are off. */
 	int settings;
+	/* The attributes printed, a bit each (0: every one with a key). */
+	uint64_t only;
 	/* A multi-attr MAC list, printed by tfib_print_macs() instead (0: none). */
 	int macs;
 	/* A flag of requests only, never in a reply: never printed (0: none). */
@@ -69,6 +73,8 @@ extern const struct tfib_attrs tfib_table_attrs;	/* tables and entries */
 extern const struct tfib_attrs tfib_stats_attrs;
 extern const struct tfib_attrs tfib_ring_attrs;
 extern const struct tfib_attrs tfib_worker_attrs;
+/* Room for xx:xx:xx:xx:xx:xx and its NUL. */
+#define TFIB_MAC_LEN	18
 
 /*
  * Print every attribute of tb that is no nest, in the order of the set,
@@ -79,6 +85,13 @@ void tfib_print_attrs(const struct tfib_attrs *set, struct nlattr **tb);
 /* Every attribute @type of the reply, MACs, as the array of its key. */
 void tfib_print_macs(struct nlmsghdr *nlh, const struct tfib_attrs *set,
 		     int type);
+/*
+ * Every attribute @type of the reply, MACs, in one comma-separated string
+ * under its key, as a keyword of bind reads it; nothing when none or
+ * when set does not print the type.
+ */
+void tfib_print_mac_list(struct nlmsghdr *nlh, const struct tfib_attrs *set,
+			 int type);
 /* Parse a nest of set and print it as object key; false if malformed. */
 bool tfib_print_nest(const char *key, const struct tfib_attrs *set,
 		     struct nlattr *nest);
@@ -98,5 +111,8 @@ extern const struct tw_cmd tfib_dump_cmd;
 extern const struct tw_cmd tfib_bind_cmd;
 extern const struct tw_cmd tfib_unbind_cmd;
 extern const struct tw_cmd tfib_stats_cmd;
+
+/* tfib_save.c */
+extern const struct tw_cmd tfib_save_cmd;
 
 #endif /* TW_CLI_TFIB_H */

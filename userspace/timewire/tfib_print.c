@@ -30,6 +30,7 @@ const struct tfib_attrs tfib_table_attrs = {
 	.policy = tfib_attr_policy,
 	.keys = tfib_attr_keys,
 	.words = table_words,
+	.name = TFIB_A_TABLE,
 	.settings = TFIB_A_CAPACITY,
 	.macs = TFIB_A_CONTROL_SRC,
 	.request_only = TFIB_A_FORCE,
@@ -69,18 +70,26 @@ static uint64_t get_uint(const struct nlattr *a, int type)
 	}
 }
 
-static void print_mac(const char *key, const struct nlattr *a)
+/* A MAC attribute as xx:xx:xx:xx:xx:xx into buf; false if malformed. */
+static bool format_mac(char buf[TFIB_MAC_LEN], const struct nlattr *a)
 {
 	const uint8_t *m = nla_data(a);
-	char buf[18];
 
-	if (nla_len(a) != 6) {
-		print_null(key, "?");
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x",
+	if (nla_len(a) != 6)
+		return false;
+	snprintf(buf, TFIB_MAC_LEN, "%02x:%02x:%02x:%02x:%02x:%02x",
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
-	print_string(key, buf);
+	return true;
+}
+
+static void print_mac(const char *key, const struct nlattr *a)
+{
+	char buf[TFIB_MAC_LEN];
+
+	if (format_mac(buf, a))
+		print_string(key, buf);
+	else
+		print_null(key, "?");
 }
 
 static void print_attr(const struct tfib_attrs *set, int i, struct nlattr *a)
@@ -92,7 +101,7 @@ static void print_attr(const struct tfib_attrs *set, int i, struct nlattr *a)
 
 	switch (type) {
 	case NLA_STRING:
-		if (set == &tfib_table_attrs && i == TFIB_A_TABLE)
+		if (set->name && i == set->name)
 			print_name(key, nla_get_string(a));
 		else
 			print_string(key, nla_get_string(a));
@@ -121,12 +130,18 @@ static void print_flag(const struct tfib_attrs *set, int i, struct nlattr **tb)
 	print_bool(set->keys[i], tb[i], set->keys[i], no);
 }
 
+/* Has attribute i a key, and is it one of those set prints? */
+static bool printed(const struct tfib_attrs *set, int i)
+{
+	return set->keys[i] && (!set->only || (set->only & 1ULL << i));
+}
+
 void tfib_print_attrs(const struct tfib_attrs *set, struct nlattr **tb)
 {
 	int i;
 
 	for (i = 0; i <= set->max; i++) {
-		if (!set->keys[i] || set->policy[i].type == NLA_NESTED ||
+		if (!printed(set, i) || set->policy[i].type == NLA_NESTED ||
 		    (set->macs && i == set->macs) ||
 		    (set->request_only && i == set->request_only))
 			continue;
@@ -158,6 +173,30 @@ void tfib_print_macs(struct nlmsghdr *nlh, const struct tfib_attrs *set,
 	}
 	if (json && open)
 		close_array();
+}
+
+void tfib_print_mac_list(struct nlmsghdr *nlh, const struct tfib_attrs *set,
+			 int type)
+{
+	struct genlmsghdr *g = nlmsg_data(nlh);
+	/* A comma after each but the last, the NUL after that. */
+	char list[TFIB_MAX_CONTROL_SRC * TFIB_MAC_LEN], mac[TFIB_MAC_LEN];
+	size_t n = 0;
+	struct nlattr *a;
+	int rem;
+
+	if (!printed(set, type))
+		return;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0),
+			  rem) {
+		if (nla_type(a) != type || !format_mac(mac, a) ||
+		    n + !!n + TFIB_MAC_LEN > sizeof(list))
+			continue;
+		n += snprintf(list + n, sizeof(list) - n, "%s%s",
+			      n ? "," : "", mac);
+	}
+	if (n)
+		print_string(set->keys[type], list);
 }
 
 bool tfib_print_nest(const char *key, const struct tfib_attrs *set,

@@ -4,8 +4,9 @@
 # "timewire tfib" against the loaded tfib module: a table's round trip
 # (create, show, set, get, dump, unset, stats, del) with the exact text and
 # JSON each prints, the kernel's refusals as one "Error:" line naming the
-# keyword at fault, an unprivileged user, another network namespace, and
-# bind/unbind on a veth.
+# keyword at fault, an unprivileged user, another network namespace,
+# bind/unbind on a veth, and save: its lines, made again by -batch, save
+# alike.
 #
 # Runs as root in the guest: tests/vm/vm.sh tests/cli/guest
 set -u
@@ -13,8 +14,10 @@ set -u
 . "$(dirname "$0")/guest_lib.sh" tfib
 
 ns=twfib$$
+# A table name that only quoting keeps whole in a batch line.
+odd="it's #5"
 cleanup() {
-	for tb in t1 t2 t3 t4; do "$TW" tfib del "$tb" >/dev/null 2>&1; done
+	for tb in t1 t2 t3 t4 "$odd"; do "$TW" tfib del "$tb" >/dev/null 2>&1; done
 	topo_cleanup
 	rm -rf "$t"
 }
@@ -101,9 +104,9 @@ tai_now() {
 }
 
 # Tables of earlier runs would change every listing below.
-for tb in t1 t2 t3 t4; do "$TW" tfib del "$tb" >/dev/null 2>&1; done
+for tb in t1 t2 t3 t4 "$odd"; do "$TW" tfib del "$tb" >/dev/null 2>&1; done
 
-tap_plan 43
+tap_plan 50
 
 show status
 tap_ok "status: tfib loaded" grep -q '^tfib loaded version 1 id [0-9]' "$t/o"
@@ -241,6 +244,7 @@ tap_ok "bind to lo: refused, not Ethernet, dev named" \
 show tfib bind t1 dev tfa workers 2 control-ring 64 data-ring 128 burst 8 pick scan
 if [ "$rc" -eq 1 ] && [ "$(cat "$t/e")" = "Error: forwarding is not available yet" ]; then
 	# The forwarder is not in this module yet: its refusal is what binds get.
+	forwarding=0
 	tap_ok "bind: the module answers that forwarding is not available yet" true
 	tap_ok "unbind an unbound table: refused, table named" \
 		refused 1 "table is not bound (attribute table)" tfib unbind t1
@@ -250,6 +254,7 @@ if [ "$rc" -eq 1 ] && [ "$(cat "$t/e")" = "Error: forwarding is not available ye
 	tap_skip "stats of a bound table, text" "forwarding not available yet"
 	tap_skip "unbind: the binding gone" "forwarding not available yet"
 else
+	forwarding=1
 	tap_ok "bind t1 dev tfa: exit 0, silent" eval 'test $rc -eq 0 && test ! -s "$t/o" && test ! -s "$t/e"'
 	tap_ok "bind twice: refused, table named" \
 		refused 1 "table is bound already; unbind it first (attribute table)" tfib bind t1 dev tfa
@@ -283,10 +288,70 @@ else
 		      prints "t1 capacity 8 buckets 4 sync seqcount prefetch clockid tai entries 1" tfib show t1'
 fi
 
+# --- save, and -batch making it again ---------------------------------------------
+# every_setting: bindings of both modes, entries at the ends of their
+# ranges, a table whose name needs quoting.
+every_setting() {
+	prints "" tfib create "$odd" capacity 2 sync bucket &&
+	prints "" tfib set "$odd" user 0 mac 02:00:00:00:00:05 ts 0 seq 4294967295 &&
+	prints "" tfib set t2 user 10 mac 02:00:00:00:00:0a ts 6 seq 2 &&
+	prints "" tfib set t2 user 9 mac 02:00:00:00:00:09 ts 5 seq 1 || return 1
+	[ "$forwarding" -eq 1 ] || return 0
+	prints "" tfib bind t1 dev tfa pick scan workers 2 control-ring 64 \
+		data-ring 128 burst 8 control-src 02:00:00:00:00:aa,02:00:00:00:00:bb &&
+	prints "" tfib bind t2 dev tfb mode inline
+}
+tap_ok "a table of every kind, entries and bindings set up" every_setting
+"$TW" -j tfib show > "$t/before.json"
+show tfib save
+cp "$t/o" "$t/saved"
+# saved_line LINE: LINE is one of the lines saved.
+saved_line() {
+	grep -qxF -- "$1" "$t/saved" || { echo "# not saved: $1"; return 1; }
+}
+tap_ok "save: a create of each table, with every setting, in the keywords of create" \
+	eval 'test $rc -eq 0 && test ! -s "$t/e" &&
+	      test "$(grep -c "^tfib create " "$t/saved")" -eq 4 &&
+	      saved_line "tfib create t1 capacity 8 buckets 4 sync seqcount prefetch clock tai" &&
+	      saved_line "tfib create t2 capacity 5 buckets 8 sync rcu spares 5 clock mono" &&
+	      saved_line "tfib create \"it'"'"'s #5\" capacity 2 buckets 2 sync bucket clock mono"'
+# The lines of table t2, by command: its create, its sets, then its bind.
+t2_order="create set set"
+[ "$forwarding" -eq 1 ] && t2_order="$t2_order bind"
+tap_ok "save: a set of each entry, its ts and seq as they stand, after its table's create, by user ID" \
+	eval 'test "$(grep -c "^tfib set " "$t/saved")" -eq 5 &&
+	      test "$(grep "^tfib set t2 " "$t/saved" | cut -d" " -f5 | paste -sd " ")" = "9 10" &&
+	      saved_line "tfib set \"it'"'"'s #5\" user 0 mac 02:00:00:00:00:05 ts 0 seq 4294967295" &&
+	      saved_line "tfib set t2 user 9 mac 02:00:00:00:00:09 ts 5 seq 1" &&
+	      test "$(grep "^tfib [a-z]* t2 " "$t/saved" | cut -d" " -f2 | paste -sd " ")" = "$t2_order"'
+if [ "$forwarding" -eq 1 ]; then
+	tap_ok "save: a bind of each bound table, its settings in the keywords of bind" \
+		eval 'test "$(grep -c "^tfib bind " "$t/saved")" -eq 2 &&
+		      saved_line "tfib bind t1 dev tfa mode ring pick scan workers 2 control-ring 64 data-ring 128 burst 8 control-src 02:00:00:00:00:aa,02:00:00:00:00:bb" &&
+		      saved_line "tfib bind t2 dev tfb mode inline"'
+else
+	tap_skip "save: a bind of each bound table, its settings in the keywords of bind" \
+		"forwarding not available yet"
+fi
+# restore: every table deleted, then made again by -batch from the saved lines.
+restore() {
+	local tb
+	for tb in t1 t2 t4 "$odd"; do prints "" tfib del "$tb" || return 1; done
+	prints "no tables" tfib show &&
+	prints "" -batch "$t/saved"
+}
+tap_ok "every table deleted, then made again by -batch from the saved lines: exit 0, silent" restore
+show tfib save
+tap_ok "saved again: the same lines" \
+	eval 'test $rc -eq 0 && { cmp -s "$t/saved" "$t/o" ||
+		{ diff "$t/saved" "$t/o" | sed "s/^/#   /"; false; }; }'
+"$TW" -j tfib show > "$t/after.json"
+tap_ok "shown again: every table as it was" cmp -s "$t/before.json" "$t/after.json"
+
 # --- del -----------------------------------------------------------------------------
 del_all() {
 	local tb
-	for tb in t1 t2 t4; do prints "" tfib del $tb || return 1; done
+	for tb in t1 t2 t4 "$odd"; do prints "" tfib del "$tb" || return 1; done
 	prints "no tables" tfib show
 }
 tap_ok "del every table: none left" del_all
