@@ -98,8 +98,12 @@ flood_start() {
 
 	ip netns exec "$cli" python3 "$xfer" flood 10.0.1.2 2 &
 	flood=$!
+	# Measure only once the NIC's ring is as full as DQL lets it: an
+	# upload started before (a slow guest) found path 1 empty.
 	for i in $(seq 100); do
-		[ "$(band 13 backlog)" -gt 0 ] 2>/dev/null && return 0
+		[ "$(band 13 backlog)" -gt 0 ] 2>/dev/null &&
+			[ "$(topo_nicpair_inflight "$cli" c1)" -gt 0 ] 2>/dev/null &&
+			return 0
 		sleep 0.2
 	done
 	return 1
@@ -165,7 +169,7 @@ transfer() {
 	local a0 b0 path1 path2 sampler
 
 	ip netns exec "$cli" sysctl -qw net.mptcp.scheduler="$1" || return 1
-	flood_start
+	flood_start || tap_diag "$1: the NIC's ring did not fill in 20 s"
 	tap_diag "$1: filler on, NIC in flight $(topo_nicpair_inflight "$cli" c1) bytes"
 	a0=$(band 12 sent)
 	b0=$(tx_bytes c2)
