@@ -83,12 +83,12 @@ modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
 # Another of Debian's kernels booted: its image, the build modules-SERIES
-# compiles against, installed (6.1) or fetched into the cache (7.x, from
-# trixie-backports) if missing (scripts/kernel-image.sh), the modules
+# compiles against, fetched into the cache if missing
+# (scripts/kernel-image.sh), the modules
 # built and mptcp_qaware's refusal checked, then the omware and tfib boot
 # groups on it (tests/run.sh --kernel).
 .PHONY: check-6.1 check-7
-check-6.1: ## boot Debian 12's own 6.1 (installed if missing): omware, tfib suites; qaware refused
+check-6.1: ## boot Debian 12's own 6.1 (fetched into the cache): omware, tfib suites; qaware refused
 check-7: ## boot the newest 7.x (trixie-backports, fetched into the cache): omware, tfib; qaware refused
 check-6.1 check-7: check-%: .deps-ok
 	@$(MAKE) --no-print-directory userspace
