@@ -11,9 +11,10 @@
 #
 # Usage: tests/run.sh [--host-only] [--kernel SERIES] [--suite NAME]...
 #   NAME: a suite (core, omware, cli/guest, ...), a BOOT group (omware: the
-#   suites that share its boot), or "host" (every host test).
+#   suites that share its boot), "host" (every host test) or "smoke" (the
+#   smoke boots of the other kernels).
 #   SERIES: another of Debian's kernels (6.1, make check-6.1; 7, make
-#   check-7), its image installed or fetched by scripts/kernel-image.sh:
+#   check-7), its image fetched by scripts/kernel-image.sh:
 #   the modules are built for it by the cross suite's headers test
 #   (tests/cross/test_kmod_headers.sh, which also checks the build), then
 #   the guest suites boot it.  No other host test runs.
@@ -204,16 +205,48 @@ run_guest_suites() {
 		for s in "${members[@]}"; do dirs+=("$(suites dir "$s")"); done
 		limit=$max
 		boot_alone "${members[@]}" && limit=1
-		while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
-		name=$(basename "${members[0]}")
-		# a boot that fails to start must not report the last run's
-		rm -f "$results/$name/summary"
 		echo "### guest suite: ${members[*]} (one boot): started"
-		tests/vm/vm.sh -o "$results/$name" "${vm_kernel[@]}" "${dirs[@]}" > "$results/$name.log" 2>&1 &
-		running[$!]=$name
-		[ "$limit" -gt 1 ] || reap_boot
+		start_boot "$(basename "${members[0]}")" "$limit" "${vm_kernel[@]}" "${dirs[@]}"
 	done
+	[ -n "$kernel" ] || [ "$debug" = 1 ] || smoke_boots "$max"
 	while [ ${#running[@]} -gt 0 ]; do reap_boot; done
+}
+
+# start_boot NAME LIMIT VM_ARGS...: one boot, once fewer than LIMIT run.
+start_boot() {
+	local name=$1 limit=$2
+	shift 2
+	while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
+	# a boot that fails to start must not report the last run's
+	rm -f "$results/$name/summary"
+	tests/vm/vm.sh -o "$results/$name" "$@" > "$results/$name.log" 2>&1 &
+	running[$!]=$name
+	[ "$limit" -gt 1 ] || reap_boot
+}
+
+# Every other kernel make check boots (TW_SMOKE_KERNELS, empty for none):
+# the suites' SMOKE_TESTS in one boot each, beside the test kernel's
+# boots, with the modules the cross suite built for it (built here when
+# only "smoke" was asked for).  make check-matrix runs every suite there.
+smoke_kernels=${TW_SMOKE_KERNELS-6.1 7}
+smoke_boots() {	# smoke_boots LIMIT
+	local k image rel dirs=() s
+
+	want smoke || [ ${#only[@]} -eq 0 ] || return 0
+	for s in $(suites guest); do
+		[ -n "$(TW_SMOKE=1 suites tests "$s")" ] && dirs+=("$(suites dir "$s")")
+	done
+	for k in $smoke_kernels; do
+		if ! image=$(scripts/kernel-image.sh "$k" 2> "$results/smoke-$k.image.log"); then
+			tally "smoke $k" 0 1 0 "FAIL Debian's $k image: $(tail -n 1 "$results/smoke-$k.image.log")"
+			continue
+		fi
+		rel=${image##*/vmlinuz-}
+		[ -f ".build/kmod/$rel/omware/omware.ko" ] ||
+			make -s "modules-$k" > "$results/smoke-$k.build.log" 2>&1
+		echo "### guest suite: smoke on $rel (one boot): started"
+		TW_SMOKE=1 start_boot "smoke-$k" "$1" -k "$image" "${dirs[@]}"
+	done
 }
 
 # The guests load the modules built for the kernel they boot (.build/kmod/).

@@ -9,7 +9,8 @@
 #   suites.sh bench       guest suites run only when asked for
 #   suites.sh get SUITE VAR   one setting of a suite (empty if unset)
 #   suites.sh tests SUITE     its guest programs ($TW_TESTS overrides; on
-#                             the debug kernel, DEBUG_TESTS if it has one)
+#                             the debug kernel, DEBUG_TESTS if it has one;
+#                             with TW_SMOKE=1, its SMOKE_TESTS, maybe none)
 #   suites.sh list SUITE...   kselftest-list.txt lines, COLLECTION:PROGRAM
 #   suites.sh dir SUITE       its directory
 #   suites.sh name DIR        the suite a directory holds
@@ -52,7 +53,8 @@ name() {	# name DIR
 
 get() {	# get SUITE VAR
 	(
-		KIND="" TESTS="" DEBUG_TESTS="" HOST_TESTS="" BOOT="" MODULES="" NICS=""
+		KIND="" TESTS="" DEBUG_TESTS="" SMOKE_TESTS="" HOST_TESTS="" BOOT=""
+		MODULES="" NICS=""
 		# shellcheck source=/dev/null
 		. "$(dir "$1")/settings" || exit 1
 		eval "echo \"\${$2:-}\""
@@ -60,10 +62,16 @@ get() {	# get SUITE VAR
 }
 
 # A suite's DEBUG_TESTS bounds what make check-debug (TW_DEBUG_KERNEL=1)
-# runs of a program list that takes hours under the checkers.
+# runs of a program list that takes hours under the checkers.  Its
+# SMOKE_TESTS are what make check runs on every kernel and CPU but the
+# test kernel (TW_SMOKE=1): a load, a send, a forward, a pick, an unload.
 programs() {	# programs SUITE
 	local list=${TW_TESTS:-}
 
+	if [ -z "$list" ] && [ "${TW_SMOKE:-0}" = 1 ]; then
+		get "$1" SMOKE_TESTS
+		return
+	fi
 	[ -z "$list" ] && [ "${TW_DEBUG_KERNEL:-0}" = 1 ] && list=$(get "$1" DEBUG_TESTS)
 	echo "${list:-$(get "$1" TESTS)}"
 }

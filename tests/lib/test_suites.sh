@@ -9,11 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/long" "$dir/short"
-printf 'TESTS="a.sh b.sh"\nDEBUG_TESTS="a.sh"\n' > "$dir/long/settings"
+printf 'TESTS="a.sh b.sh"\nDEBUG_TESTS="a.sh"\nSMOKE_TESTS="b.sh"\n' > "$dir/long/settings"
 printf 'TESTS="c.sh"\n' > "$dir/short/settings"
 suites() { TW_SUITES_DIR=$dir "$here/suites.sh" "$@"; }
 
-tap_plan 6
+tap_plan 9
 tap_is "stock kernel: every program" "a.sh b.sh" "$(TW_DEBUG_KERNEL=0 suites tests long)"
 tap_is "debug kernel: DEBUG_TESTS" "a.sh" "$(TW_DEBUG_KERNEL=1 suites tests long)"
 tap_is "debug kernel, no DEBUG_TESTS: every program" "c.sh" \
@@ -22,6 +22,9 @@ tap_is "TW_TESTS overrides DEBUG_TESTS" "b.sh" \
 	"$(TW_DEBUG_KERNEL=1 TW_TESTS=b.sh suites tests long)"
 tap_is "the kselftest list follows DEBUG_TESTS" "long:a.sh short:c.sh" \
 	"$(TW_DEBUG_KERNEL=1 suites list long short | tr '\n' ' ' | sed 's/ $//')"
+tap_is "smoke: SMOKE_TESTS" "b.sh" "$(TW_SMOKE=1 suites tests long)"
+tap_is "smoke, no SMOKE_TESTS: nothing" "" "$(TW_SMOKE=1 suites tests short)"
+tap_is "TW_TESTS overrides SMOKE_TESTS" "a.sh" "$(TW_SMOKE=1 TW_TESTS=a.sh suites tests long)"
 tap_is "both suites are guest suites" "long short" \
 	"$(suites guest | tr '\n' ' ' | sed 's/ $//')"
 tap_done
