@@ -26,6 +26,10 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernel-version.sh"
+# shellcheck source=scripts/debian-archive.sh
+. "$top/scripts/debian-archive.sh"
+# shellcheck source=scripts/debian-kernel.sh
+. "$top/scripts/debian-kernel.sh"
 
 usage() { echo "usage: $0 [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR..." >&2; exit 2; }
 out=""
@@ -125,8 +129,18 @@ done
 mkdir -p "$top/.build"
 # The modules a suite builds itself (tests/qaware) are built for the kernel
 # booted: on the debug kernel, against its tree.
+# Another of Debian's kernels (-k IMAGE): against its headers in the cache,
+# in the trixie root where its kbuild tools need trixie's glibc.
 kbuild=()
-[ "$debug" = 1 ] && kbuild=(KVER="$kver" KDIR="$kernel")
+if [ "$debug" = 1 ]; then
+	kbuild=(KVER="$kver" KDIR="$kernel")
+elif [ "$arch" = amd64 ] && [ "$kver" != "$(tw_kernel_installed)" ]; then
+	for kdir in "$(tw_cache_dir)"/headers/*/usr/src/linux-headers-"$kver"; do
+		kbuild=(KVER="$kver" KDIR="$kdir")
+	done
+	[ -z "$(tw_kernel_suite "$kver")" ] ||
+		kbuild+=(KRUN="$top/scripts/trixie-root.sh run")
+fi
 install_failed() {
 	tail -n 20 "$out/install.log" | sed 's/^/vm:   /'
 	echo "FAIL $name: installing ${suites[*]} (see $out/install.log)" | tee "$out/results.txt"
