@@ -85,15 +85,15 @@ modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 # Another of Debian's kernels booted: its image, the build modules-SERIES
 # compiles against, fetched into the cache if missing
 # (scripts/kernel-image.sh), the modules
-# built and mptcp_qaware's refusal checked, then the omware and tfib boot
-# groups on it (tests/run.sh --kernel).
+# built and mptcp_qaware's refusal checked, then the omware, tfib and
+# qaware boot groups on it (tests/run.sh --kernel; qaware from 6.6).
 .PHONY: check-6.1 check-7
 check-6.1: ## boot Debian 12's own 6.1 (fetched into the cache): omware, tfib suites; qaware refused
-check-7: ## boot the newest 7.x (trixie-backports, fetched into the cache): omware, tfib; qaware refused
+check-7: ## boot the newest 7.x (trixie-backports, fetched into the cache): omware, tfib, qaware suites
 check-6.1 check-7: check-%: .deps-ok
 	@$(MAKE) --no-print-directory userspace
 	@scripts/kernel-image.sh $* >/dev/null
-	@tests/run.sh --kernel $* --suite omware --suite tfib
+	@tests/run.sh --kernel $* --suite omware --suite tfib --suite qaware
 
 # 7.x's kbuild tools need trixie's glibc: the build runs in a trixie root.
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1

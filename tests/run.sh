@@ -192,6 +192,11 @@ run_guest_suites() {
 		else
 			want "$s" "$boot" || continue
 		fi
+		if [ -n "$kernel" ] && ! suites runs "$s" "$kernel_rel"; then
+			echo "SKIP $s: needs Linux $(suites get "$s" SINCE) or later, not $kernel_rel"
+			tally "$s" 0 0 1
+			continue
+		fi
 		[ -n "${group[$boot]:-}" ] || order+=("$boot")
 		if [ "$s" = "$boot" ]; then
 			group[$boot]="$s ${group[$boot]:-}"
@@ -233,15 +238,17 @@ smoke_boots() {	# smoke_boots LIMIT
 	local k image rel dirs=() s
 
 	want smoke || [ ${#only[@]} -eq 0 ] || return 0
-	for s in $(suites guest); do
-		[ -n "$(TW_SMOKE=1 suites tests "$s")" ] && dirs+=("$(suites dir "$s")")
-	done
 	for k in $smoke_kernels; do
 		if ! image=$(scripts/kernel-image.sh "$k" 2> "$results/smoke-$k.image.log"); then
 			tally "smoke $k" 0 1 0 "FAIL Debian's $k image: $(tail -n 1 "$results/smoke-$k.image.log")"
 			continue
 		fi
 		rel=${image##*/vmlinuz-}
+		dirs=()
+		for s in $(suites guest); do
+			[ -n "$(TW_SMOKE=1 suites tests "$s")" ] && suites runs "$s" "$rel" &&
+				dirs+=("$(suites dir "$s")")
+		done
 		[ -f ".build/kmod/$rel/omware/omware.ko" ] ||
 			make -s "modules-$k" > "$results/smoke-$k.build.log" 2>&1
 		echo "### guest suite: smoke on $rel (one boot): started"
@@ -258,7 +265,7 @@ build_test_modules() {
 }
 
 # --kernel: the image must be there; the build for it is a test of its own.
-vm_kernel=()
+vm_kernel=() kernel_rel=
 build_other_modules() {
 	local image
 
@@ -267,6 +274,7 @@ build_other_modules() {
 		return 1
 	fi
 	vm_kernel=(-k "$image")
+	kernel_rel=${image##*/vmlinuz-}
 	echo "### modules for ${image##*/vmlinuz-}"
 	run_program "cross/test_kmod_headers.sh $kernel" tests/cross/test_kmod_headers.sh "$kernel"
 }

@@ -11,6 +11,8 @@
 #   suites.sh tests SUITE     its guest programs ($TW_TESTS overrides; on
 #                             the debug kernel, DEBUG_TESTS if it has one;
 #                             with TW_SMOKE=1, its SMOKE_TESTS, maybe none)
+#   suites.sh runs SUITE RELEASE  whether it runs on Linux RELEASE: not
+#                             older than its SINCE (6.6), if it has one
 #   suites.sh list SUITE...   kselftest-list.txt lines, COLLECTION:PROGRAM
 #   suites.sh dir SUITE       its directory
 #   suites.sh name DIR        the suite a directory holds
@@ -54,7 +56,7 @@ name() {	# name DIR
 get() {	# get SUITE VAR
 	(
 		KIND="" TESTS="" DEBUG_TESTS="" SMOKE_TESTS="" HOST_TESTS="" BOOT=""
-		MODULES="" NICS=""
+		MODULES="" NICS="" SINCE=""
 		# shellcheck source=/dev/null
 		. "$(dir "$1")/settings" || exit 1
 		eval "echo \"\${$2:-}\""
@@ -74,6 +76,14 @@ programs() {	# programs SUITE
 	fi
 	[ -z "$list" ] && [ "${TW_DEBUG_KERNEL:-0}" = 1 ] && list=$(get "$1" DEBUG_TESTS)
 	echo "${list:-$(get "$1" TESTS)}"
+}
+
+runs() {	# runs SUITE RELEASE
+	local since
+
+	since=$(get "$1" SINCE)
+	[ -z "$since" ] ||
+		[ "$(printf '%s\n' "$since" "${2%%[-+]*}" | sort -V | head -n 1)" = "$since" ]
 }
 
 # The directories of the settings files below $1, relative to it.
@@ -106,6 +116,7 @@ get) get "$2" "$3" ;;
 dir) dir "$2" ;;
 name) name "$2" ;;
 tests) programs "$2" ;;
+runs) runs "$2" "$3" ;;
 list)
 	shift
 	for s in "$@"; do
@@ -113,7 +124,7 @@ list)
 	done
 	;;
 *)
-	sed -n '3,24s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,26s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -10,10 +10,10 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/long" "$dir/short"
 printf 'TESTS="a.sh b.sh"\nDEBUG_TESTS="a.sh"\nSMOKE_TESTS="b.sh"\n' > "$dir/long/settings"
-printf 'TESTS="c.sh"\n' > "$dir/short/settings"
+printf 'TESTS="c.sh"\nSINCE="6.6"\n' > "$dir/short/settings"
 suites() { TW_SUITES_DIR=$dir "$here/suites.sh" "$@"; }
 
-tap_plan 9
+tap_plan 13
 tap_is "stock kernel: every program" "a.sh b.sh" "$(TW_DEBUG_KERNEL=0 suites tests long)"
 tap_is "debug kernel: DEBUG_TESTS" "a.sh" "$(TW_DEBUG_KERNEL=1 suites tests long)"
 tap_is "debug kernel, no DEBUG_TESTS: every program" "c.sh" \
@@ -25,6 +25,10 @@ tap_is "the kselftest list follows DEBUG_TESTS" "long:a.sh short:c.sh" \
 tap_is "smoke: SMOKE_TESTS" "b.sh" "$(TW_SMOKE=1 suites tests long)"
 tap_is "smoke, no SMOKE_TESTS: nothing" "" "$(TW_SMOKE=1 suites tests short)"
 tap_is "TW_TESTS overrides SMOKE_TESTS" "a.sh" "$(TW_SMOKE=1 TW_TESTS=a.sh suites tests long)"
+tap_ok "no SINCE: runs on 6.1" suites runs long 6.1.0-57-amd64
+tap_not "SINCE 6.6: not on 6.1" suites runs short 6.1.0-57-amd64
+tap_ok "SINCE 6.6: on 6.6.0" suites runs short 6.6.0
+tap_ok "SINCE 6.6: on 7.3.4" suites runs short 7.3.4+deb13-amd64
 tap_is "both suites are guest suites" "long short" \
 	"$(suites guest | tr '\n' ' ' | sed 's/ $//')"
 tap_done
