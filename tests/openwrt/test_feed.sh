@@ -5,8 +5,8 @@
 # evaluated with stand-ins for OpenWrt's rules.mk, include/package.mk and
 # include/kernel.mk (stub/): its four packages and their fields, each
 # module of the registry packaged by one kmod (FILES), omware and tfib
-# probed at boot (AutoProbe), mptcp_qaware's DEPENDS naming an OpenWrt
-# symbol for each option of its requires.config, the CLI depending on
+# probed at boot (AutoProbe), mptcp_qaware's DEPENDS and KCONFIG turning
+# on each option of its requires.config, the CLI depending on
 # libnl-tiny and the kmods, the release version by default.  Then, as the
 # SDK would, its recipes build the release tarball of make dist for
 # 32-bit big-endian MIPS (mips-linux-gnu-, the ath79 routers' CPU class)
@@ -97,24 +97,28 @@ tap_is "tfib probed at boot (AutoProbe)" 'probe_module "tfib" "";' \
 tap_is "mptcp_qaware not loaded by kmodloader (it needs timewire qaware load)" "" \
 	"$(field kmod-timewire-qaware AUTOLOAD)"
 
-# requires.config's options, as OpenWrt names what turns them on.
+# requires.config's options, each as OpenWrt turns it on: a package or a
+# menu option in DEPENDS, or (KALLSYMS_ALL, which OpenWrt forces off
+# otherwise) the package's KCONFIG.
 qaware_depends() {
-	local opt sym bad=0 deps
-	deps=$(field kmod-timewire-qaware DEPENDS)
+	local opt want bad=0 deps
+	deps="$(field kmod-timewire-qaware DEPENDS) $(field kmod-timewire-qaware KCONFIG)"
 	for opt in $(sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=y$/\1/p' "$root/mptcp-qaware/requires.config"); do
 		case $opt in
-		CONFIG_MPTCP) sym=+kmod-mptcp ;;
-		CONFIG_DEBUG_INFO_BTF) sym=@KERNEL_DEBUG_INFO_BTF ;;
-		CONFIG_KALLSYMS_ALL) sym=@KERNEL_KALLSYMS ;;
-		*) tap_diag "$opt: no OpenWrt symbol known for it (add one here and to DEPENDS)"
+		CONFIG_MPTCP) want=+kmod-mptcp ;;
+		CONFIG_DEBUG_INFO_BTF) want=@KERNEL_DEBUG_INFO_BTF ;;
+		CONFIG_KALLSYMS_ALL) want="@KERNEL_KALLSYMS CONFIG_KALLSYMS_ALL=y" ;;
+		*) tap_diag "$opt: no OpenWrt way to turn it on known here (add one, and to the feed)"
 		   bad=1; continue ;;
 		esac
-		has "$sym" "$deps" || { tap_diag "$opt: DEPENDS lacks $sym"; bad=1; }
+		for w in $want; do
+			has "$w" "$deps" || { tap_diag "$opt: DEPENDS or KCONFIG lacks $w"; bad=1; }
+		done
 	done
 	has @!LINUX_6_1 "$deps" || { tap_diag "DEPENDS lets 6.1 build it (6.6 needed)"; bad=1; }
 	return $bad
 }
-tap_ok "mptcp_qaware's DEPENDS covers requires.config (MPTCP, BTF, KALLSYMS) and 6.6" \
+tap_ok "mptcp_qaware's DEPENDS and KCONFIG cover requires.config (MPTCP, BTF, KALLSYMS_ALL), 6.6" \
 	qaware_depends
 tap_ok "every kmod excludes kernels before 6.1 (@!LINUX_5_15)" \
 	eval 'for p in omware tfib qaware; do has @!LINUX_5_15 "$(field kmod-timewire-$p DEPENDS)" || exit 1; done'

@@ -48,10 +48,11 @@ endef
 define KernelPackage/Defaults
   FILES:=
   AUTOLOAD:=
+  KCONFIG:=
 endef
 
-# KernelPackage NAME: the package kmod-NAME from KernelPackage/NAME, its
-# install copying FILES into lib/modules/<release>/ (a missing one fails,
+# KernelPackage NAME: the package kmod-NAME from KernelPackage/NAME (its
+# FILES, AUTOLOAD and KCONFIG kept for make dump), its install copying FILES into lib/modules/<release>/ (a missing one fails,
 # as for a module the kernel lacks) and writing AUTOLOAD's lists.
 define KernelPackage
   $(eval $(call Package/Default))
@@ -65,6 +66,7 @@ define KernelPackage
   endef
   tw_kmod_files_kmod-$(1) := $(FILES)
   tw_kmod_autoload_kmod-$(1) := $(AUTOLOAD)
+  tw_kmod_kconfig_kmod-$(1) := $(KCONFIG)
   define Package/kmod-$(1)/install
 	@for f in $$(tw_kmod_files_kmod-$(1)); do \
 		[ -f "$$$$f" ] || { echo "kmod-$(1): $$$$f missing" >&2; exit 1; }; \

@@ -95,7 +95,8 @@ dump:
 	@:$(foreach p,$(tw_packages),$(info Package: $(p))$(foreach f,$(tw_fields), \
 		$(info $(f): $(strip $(tw_$(f)_$(p)))))$(info FILES: $(strip \
 		$(tw_kmod_files_$(p))))$(info AUTOLOAD: $(strip \
-		$(tw_kmod_autoload_$(p))))$(info Conffiles: $(strip \
+		$(tw_kmod_autoload_$(p))))$(info KCONFIG: $(strip \
+		$(tw_kmod_kconfig_$(p))))$(info Conffiles: $(strip \
 		$(Package/$(p)/conffiles)))$(info ))
 
 .PHONY: prepare compile packages dump
