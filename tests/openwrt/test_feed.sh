@@ -20,6 +20,8 @@
 # half with the reason; the evaluation always runs.
 #
 # Prints TAP; exit 0 pass, 1 fail.
+# Functions below run from tap_ok, which shellcheck cannot see.
+# shellcheck disable=SC2317,SC2016
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -149,17 +151,11 @@ command -v "${cross}gcc" >/dev/null || skip_build "${cross}gcc not installed (ma
 command -v git >/dev/null && [ "$(git -C "$root" rev-parse --show-toplevel 2>/dev/null)" = "$root" ] ||
 	skip_build "not a git checkout: make dist packs git's files"
 
-# step NAME DESC CMD...: one result, the log's tail on failure.
+# step NAME DESC CMD...: one result, its output in $logs/NAME.log.
 step() {
-	local name=$1 desc=$2
-	shift 2
-	if "$@" > "$logs/$name.log" 2>&1; then
-		tap_result 0 "$desc"
-		return 0
-	fi
-	tail -n 20 "$logs/$name.log" | sed 's/^/# /'
-	tap_result 1 "$desc"
-	return 1
+	local name=$1
+	shift
+	tap_step "$logs/$name.log" "$@"
 }
 prepare() {
 	version=$("$root/scripts/version.sh") &&

@@ -43,7 +43,7 @@ cp "$feed/timewire.config" "$tmp/default/timewire"
 
 # OpenWrt's shell and tools are busybox's: the script runs under them
 # when this host has busybox, else under sh and the host's tools.
-shell=sh
+shell="sh"
 if command -v busybox >/dev/null; then
 	shell="busybox sh"
 	for tool in awk tr tail mkdir cat grep sed rm; do

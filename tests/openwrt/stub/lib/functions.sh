@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
 #
 # A stand-in for OpenWrt's /lib/functions.sh (tests/openwrt): the calls an
 # init script reads UCI with, over a UCI file of $UCI_CONFIG_DIR parsed
@@ -55,6 +56,7 @@ config_foreach() {
 }
 
 # The locals have names of their own: eval sets the caller's VAR.
+# shellcheck disable=SC2034 # tw_got is read by the eval
 config_get() {
 	local tw_got
 	tw_got=$(tw_uci_query "$2" "$3" | tail -n 1)
