@@ -191,6 +191,11 @@ install-boot:
 	install -D -m 0644 .build/boot/mptcp-qaware.conf \
 		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/mptcp-qaware.conf
 
+.PHONY: clean-boot
+clean: clean-boot
+clean-boot:
+	rm -rf .build/boot .build/openwrt
+
 # A *.conf of the configuration directory is the user's: it stays.
 uninstall: .us-tree ## remove what make install installed (same PREFIX, DESTDIR)
 	$(MAKE) -C $(US_TREE)/userspace uninstall PREFIX=$(PREFIX)

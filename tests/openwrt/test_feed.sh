@@ -12,9 +12,10 @@
 # 32-bit big-endian MIPS (mips-linux-gnu-, the ath79 routers' CPU class)
 # against the malta kernel tree of scripts/cross-kernel.sh and libnl-tiny
 # cross-built into the cache, and each package's install writes the tree
-# its .ipk/.apk would hold: exactly the expected files, modules for that
-# kernel (vermagic) with the release's version, a MIPS CLI linking
-# libnl-tiny, which qemu-mips runs when installed.  A kernel tree without
+# its .ipk/.apk would hold (left in .build/openwrt/build/root/): exactly
+# the expected files, modules for that kernel (vermagic) with the
+# release's version, a MIPS CLI linking libnl-tiny, which qemu-mips runs
+# when installed.  A kernel tree without
 # mptcp_qaware's options must refuse its package, as an SDK without BTF.
 # A piece missing here (cross compiler, kernel source) skips the build
 # half with the reason; the evaluation always runs.
@@ -35,13 +36,17 @@ cross=mips-linux-gnu-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 logs=$root/.build/openwrt
+# The build, and the packages' trees in root/<package>/, stay after the
+# test for a look or for a router of one's own; each run starts afresh.
+build=$logs/build
+rm -rf "$build"
 mkdir -p "$logs"
 
 # owrt GOAL [VAR=VALUE...]: the feed's make with the stand-ins.
 owrt() {
 	local goal=$1
 	shift
-	nice -n 19 make -s -C "$feed" TOPDIR="$here/stub" BUILD_DIR="$tmp/build" \
+	nice -n 19 make -s -C "$feed" TOPDIR="$here/stub" BUILD_DIR="$build" \
 		DL_DIR="$tmp/dl" STAGING_DIR="${staging:-$tmp/none}" \
 		LINUX_DIR="${kdir:-$tmp/none}" TARGET_CROSS="$cross" ARCH=mips \
 		"$@" "$goal"
@@ -84,7 +89,7 @@ kmods_whole() {
 	local name dir family rest files bad=0
 	while read -r name dir family rest; do
 		files=$(field "kmod-timewire-$family" FILES)
-		[ "$files" = "$tmp/build/linux-6.12.0-fake/timewire-$(cat "$root/VERSION")/$dir/$name.ko" ] ||
+		[ "$files" = "$build/linux-6.12.0-fake/timewire-$(cat "$root/VERSION")/$dir/$name.ko" ] ||
 			{ tap_diag "kmod-timewire-$family FILES: '$files'"; bad=1; }
 		[ "$(field "kmod-timewire-$family" SECTION)" = kernel ] ||
 			{ tap_diag "kmod-timewire-$family: not SECTION kernel"; bad=1; }
@@ -178,7 +183,7 @@ if ! step compile "Build/Compile: the modules and the CLI for MIPS (TIMEWIRE_VER
 fi
 tap_diag "built in $(($(date +%s) - start)) s"
 
-pkgroot=$tmp/build/root
+pkgroot=$build/root
 for p in kmod-timewire-omware kmod-timewire-tfib timewire; do
 	owrt "package-$p" TIMEWIRE_VERSION="$version" > "$logs/package-$p.log" 2>&1 ||
 		sed 's/^/# /' "$logs/package-$p.log"
