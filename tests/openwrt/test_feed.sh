@@ -74,7 +74,7 @@ mkdir -p "$fake/include/config"
 touch "$fake/Makefile"
 echo 6.12.0-fake > "$fake/include/config/kernel.release"
 
-tap_plan 21
+tap_plan 22
 
 # --- the Makefile evaluated -----------------------------------------------------
 kdir=$fake
@@ -143,7 +143,7 @@ tap_is "the release's version by default (VERSION)" "$(cat "$root/VERSION")-r1" 
 	"$(field timewire VERSION)"
 
 # --- the recipes run for MIPS -----------------------------------------------------
-build_results=10
+build_results=11
 skip_build() {
 	local i
 	for ((i = 0; i < build_results; i++)); do
@@ -171,14 +171,14 @@ prepare() {
 }
 kdir=
 if ! step prepare "make dist's tarball, libnl-tiny for MIPS, the malta kernel tree (big endian)" prepare; then
-	build_results=9
+	build_results=10
 	skip_build "nothing to build with"
 fi
 release=$(cat "$kdir/include/config/kernel.release")
 start=$(date +%s)
 if ! step compile "Build/Compile: the modules and the CLI for MIPS (TIMEWIRE_VERSION=$version)" \
 	owrt compile TIMEWIRE_VERSION="$version"; then
-	build_results=8
+	build_results=9
 	skip_build "the build failed"
 fi
 tap_diag "built in $(($(date +%s) - start)) s"
@@ -247,6 +247,10 @@ tap_ok "the CLI: big-endian MIPS, linking libnl-tiny, not libnl-3 ($needed)" \
 tap_ok "the init script is executable, the configuration root's only (0600)" \
 	eval '[ -x "$pkgroot/timewire/etc/init.d/timewire" ] &&
 	      [ "$(stat -c %a "$pkgroot/timewire/etc/config/timewire")" = 600 ]'
+# The init script runs the CLI from where the package puts it.
+init_cli=$(sed -n 's/^TIMEWIRE=\${TIMEWIRE:-\(.*\)}$/\1/p' "$feed/files/timewire.init")
+tap_ok "the init script's timewire, ${init_cli:-(none)}, is the packaged CLI" \
+	test -n "$init_cli" -a "$pkgroot/timewire$init_cli" -ef "$cli"
 tap_ok "nothing of bench/ in any package" \
 	eval '! grep -E "(^|/)(tw-|twbench)" "$tmp/got" | sed "s/^/# /" | grep .'
 if command -v qemu-mips >/dev/null; then
