@@ -168,6 +168,40 @@ install: .us-tree ## install the product: the CLI, its man pages and completion 
 install-bench: .us-tree ## install the experiment tools, analysers and their man pages under PREFIX
 	$(MAKE) -C $(US_TREE)/bench install PREFIX=$(PREFIX)
 
+# What make install adds for a host's boot, and make uninstall: the
+# systemd unit (modules loaded, SYSCONFDIR/timewire/*.conf applied), that
+# directory's README and mptcp_qaware's modprobe rule, with the CLI's path
+# written in.  The whole install is tests/apart/install.list.
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+BOOT_BINDIR = $(or $(BINDIR),$(PREFIX)/bin)
+BOOT_FILES = $(UNITDIR)/timewire.service $(SYSCONFDIR)/timewire/README \
+	$(SYSCONFDIR)/modprobe.d/mptcp-qaware.conf
+
+.PHONY: install-boot uninstall
+install: install-boot
+install-boot:
+	@mkdir -p $(TOPDIR)/.build/boot
+	sed -e 's|@BINDIR@|$(BOOT_BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		packaging/host/timewire.service.in > $(TOPDIR)/.build/boot/timewire.service
+	sed 's|/usr/local/bin|$(BOOT_BINDIR)|' mptcp-qaware/mptcp-qaware.conf \
+		> $(TOPDIR)/.build/boot/mptcp-qaware.conf
+	install -D -m 0644 .build/boot/timewire.service $(DESTDIR)$(UNITDIR)/timewire.service
+	install -D -m 0644 packaging/host/README $(DESTDIR)$(SYSCONFDIR)/timewire/README
+	install -D -m 0644 .build/boot/mptcp-qaware.conf \
+		$(DESTDIR)$(SYSCONFDIR)/modprobe.d/mptcp-qaware.conf
+
+.PHONY: clean-boot
+clean: clean-boot
+clean-boot:
+	rm -rf .build/boot .build/openwrt
+
+# A *.conf of the configuration directory is the user's: it stays.
+uninstall: .us-tree ## remove what make install installed (same PREFIX, DESTDIR)
+	$(MAKE) -C $(US_TREE)/userspace uninstall PREFIX=$(PREFIX)
+	rm -f $(addprefix $(DESTDIR),$(BOOT_FILES))
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/timewire 2>/dev/null
+
 deps: ## install the build and test dependencies (Debian 12)
 	@scripts/deps.sh
 

@@ -9,7 +9,10 @@
 # 'done' stamp: a second run only prints it.  Concurrent runs wait for each
 # other (flock).
 #
-# Usage: scripts/libnl-tiny.sh [TARBALL]
+# Usage: scripts/libnl-tiny.sh [--cross PREFIX] [TARBALL]
+#   PREFIX   a cross compiler's prefix (mips-linux-gnu-, what OpenWrt's
+#            feed test links the router's CLI with): built with
+#            PREFIXgcc into <name>-<triplet>/ beside the host's
 #   TARBALL  default $LIBNL_TINY_TARBALL, else the newest
 #            libnl-tiny-*.tar.gz in $TW_VENDOR, by default ../shared/vendor
 #            beside the source tree
@@ -20,6 +23,12 @@ set -euo pipefail
 die() { echo "libnl-tiny: $*" >&2; exit 1; }
 
 top=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+cross=
+if [ "${1:-}" = --cross ]; then
+	cross=$2
+	shift 2
+	command -v "${cross}gcc" >/dev/null || die "${cross}gcc not installed"
+fi
 vendor=${TW_VENDOR:-$top/../shared/vendor}
 tarball=${1:-${LIBNL_TINY_TARBALL:-}}
 if [ -z "$tarball" ]; then
@@ -30,9 +39,12 @@ fi
 [ -r "$tarball" ] || die "$tarball: not readable"
 command -v cmake >/dev/null || die "cmake not installed (make deps)"
 
-name=$(basename "$tarball" .tar.gz)
+name=$(basename "$tarball" .tar.gz)${cross:+-${cross%-}}
 cache=${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/libnl-tiny
 dir=$cache/$name
+# CMake cross-compiles when told the system and the compiler.
+cross_args=()
+[ -z "$cross" ] || cross_args=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_C_COMPILER="${cross}gcc")
 mkdir -p "$cache"
 exec 9> "$cache/.lock-$name"
 flock 9
@@ -44,7 +56,7 @@ if [ ! -f "$dir/done" ]; then
 	# lib/, not lib/<multiarch>/: the prefix's layout is the same everywhere.
 	if ! { cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release \
 			-DCMAKE_INSTALL_PREFIX="$dir/prefix" \
-			-DCMAKE_INSTALL_LIBDIR=lib &&
+			-DCMAKE_INSTALL_LIBDIR=lib "${cross_args[@]}" &&
 	       cmake --build "$dir/build" -j "$(nproc)" &&
 	       cmake --install "$dir/build"; } > "$dir/build.log" 2>&1; then
 		tail -n 20 "$dir/build.log" >&2

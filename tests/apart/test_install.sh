@@ -8,7 +8,12 @@
 # programs: the one list), each with its page in section 1, the
 # analysers' module beside them, and nothing of the product; every tw-*
 # program of bench/ is on that list but one the build said it skipped.
-# The analysers run from where they were installed.
+# The analysers run from where they were installed.  Each install's files
+# are exactly those of its list, install.list and install-bench.list, and
+# no bench/ file is on the product's; make uninstall leaves nothing of
+# the product and keeps a configuration file of the user's.  The unit
+# systemd-analyze accepts, and its loop applies every *.conf in order,
+# failing when one fails.
 #
 # Prints TAP; exit 0 pass, 1 fail, 4 skip.
 set -u
@@ -36,7 +41,19 @@ files() {
 	(cd "$1" && find . \( -type f -o -type l \) -printf '%P\n' | sort)
 }
 
-tap_plan 7
+# listed LIST: the list's files, comments and blank lines dropped.
+listed() {
+	grep -v -e '^#' -e '^$' "$here/$1" | sort
+}
+
+# same WANT GOT: equal files, the difference shown when not.
+same() {
+	diff -u "$1" "$2" > "$tmp/diff" && return 0
+	sed 's/^/# /' "$tmp/diff"
+	return 1
+}
+
+tap_plan 13
 
 tap_ok "make install DESTDIR=... PREFIX=$prefix" install_to install "$prod"
 tap_ok "make install-bench DESTDIR=... PREFIX=$prefix" \
@@ -62,6 +79,49 @@ files "$prod" > "$tmp/product.files"
 tap_ok "the product's install holds no tw-* file, no twbench, no page outside section 8" \
 	eval '! grep -E "(^|/)(tw-|twbench)|/man[1-79]/" "$tmp/product.files" |
 	      sed "s/^/# not the product'\''s: /" | grep .'
+
+listed install.list > "$tmp/product.want"
+tap_ok "make install's files are install.list's" same "$tmp/product.want" "$tmp/product.files"
+tap_ok "install.list names nothing of bench/ (tw-*, twbench, section 1)" \
+	eval '! grep -E "(^|/)(tw-|twbench)|/man1/" "$tmp/product.want" | sed "s/^/# /" | grep .'
+# The unit as systemd reads it; its loop run with a recording timewire
+# and the configuration directory of the test.
+unit=$prod$prefix/lib/systemd/system/timewire.service
+if command -v systemd-analyze >/dev/null; then
+	unit_valid() {
+		systemd-analyze verify --man=no "$unit" > "$tmp/verify" 2>&1 && [ ! -s "$tmp/verify" ] ||
+			{ sed 's/^/# /' "$tmp/verify"; return 1; }
+	}
+	tap_ok "systemd-analyze verify accepts timewire.service" unit_valid
+else
+	tap_skip "systemd-analyze verify accepts timewire.service" "systemd not installed"
+fi
+unit_applies() {
+	local cmd conf=$tmp/conf want=$tmp/applied.want
+	mkdir -p "$conf/timewire" "$tmp/stub"
+	printf '#!/bin/sh\necho "$*" >> %s/applied\n[ "${2##*/}" != b.conf ]\n' "$tmp" > "$tmp/stub/timewire"
+	chmod +x "$tmp/stub/timewire"
+	touch "$conf/timewire/a.conf" "$conf/timewire/b.conf" "$conf/timewire/c.conf" \
+		"$conf/timewire/README"
+	printf -- '-batch %s\n' "$conf/timewire/a.conf" "$conf/timewire/b.conf" \
+		"$conf/timewire/c.conf" > "$want"
+	# The shell command of the second ExecStart, $$ unescaped.
+	cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" "$unit" | sed 's/\$\$/$/g')
+	cmd=${cmd//\/etc\/timewire/$conf/timewire}
+	cmd=${cmd//$prefix\/bin\/timewire/$tmp/stub/timewire}
+	[ -n "$cmd" ] || { tap_diag "no ExecStart=/bin/sh -c '...' in the unit"; return 1; }
+	if sh -c "$cmd"; then tap_diag "a failing file did not fail the unit"; return 1; fi
+	same "$want" "$tmp/applied"
+}
+tap_ok "the unit applies each *.conf in order, and fails when one fails" unit_applies
+uninstall_clean() {
+	echo "tfib create t capacity 8" > "$prod/etc/timewire/mine.conf"
+	make -C "$root" uninstall DESTDIR="$prod" PREFIX="$prefix" > "$tmp/uninstall.log" 2>&1 ||
+		{ tail -n 20 "$tmp/uninstall.log" | sed 's/^/# /'; return 1; }
+	files "$prod" > "$tmp/left"
+	echo etc/timewire/mine.conf | same - "$tmp/left"
+}
+tap_ok "make uninstall removes every file make install put, not the user's *.conf" uninstall_clean
 
 # --- the experiment ---------------------------------------------------------------
 make -s -C "$root/bench" programs > "$tmp/programs" 2> "$tmp/programs.err"
@@ -108,5 +168,16 @@ analysers_run() {
 	[ "$n" -eq "$(grep -c -- '-analyze$' "$tmp/programs")" ]
 }
 tap_ok "every installed analyser runs from the install" analysers_run
+bench_list() {
+	local p
+	listed install-bench.list > "$tmp/bench.want"
+	# What the build said it skipped is missing, with its page.
+	for p in $(sed -n 's/^\(tw-[a-z-]*\) not built.*/\1/p' "$tmp/install-bench.log"); do
+		grep -v -e "/$p\$" -e "/$p\.1\$" "$tmp/bench.want" > "$tmp/bench.want2"
+		mv "$tmp/bench.want2" "$tmp/bench.want"
+	done
+	files "$exp" | same "$tmp/bench.want" -
+}
+tap_ok "make install-bench's files are install-bench.list's" bench_list
 
 tap_done

@@ -7,6 +7,7 @@
 #   tap_ok  "description" command args...   # ok if the command succeeds
 #   tap_not "description" command args...   # ok if the command fails
 #   tap_skip "description" "reason"
+#   tap_step LOG "description" command args...  # its output in LOG
 #   tap_skip_all "reason" / tap_fail_all "reason"   # before the plan
 #   tap_ok_throughput "description" command args...  # off on the debug kernel
 #   tap_ok_since 6.5 "why" "description" command args...  # skipped before 6.5
@@ -79,6 +80,21 @@ tap_ok_since() {
 		return
 	fi
 	tap_ok "$@"
+}
+
+# tap_step LOG DESC CMD...: one result for a step (a build, a download)
+# whose output goes to LOG, the log's end shown when it fails; the
+# command's status returned.
+tap_step() {
+	local log=$1 desc=$2
+	shift 2
+	if "$@" > "$log" 2>&1; then
+		tap_result 0 "$desc"
+		return 0
+	fi
+	tail -n 20 "$log" | sed 's/^/# /'
+	tap_result 1 "$desc"
+	return 1
 }
 
 tap_skip() {

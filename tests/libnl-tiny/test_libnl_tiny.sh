@@ -25,17 +25,11 @@ logs=$tree/test-logs
 mkdir -p "$logs"
 jobs=-j$(nproc)
 
-# step NAME DESC CMD...: one result for a build step, its log's tail on failure.
+# step NAME DESC CMD...: one result, its output in $logs/NAME.log.
 step() {
-	local name=$1 desc=$2
-	shift 2
-	if "$@" > "$logs/$name.log" 2>&1; then
-		tap_result 0 "$desc"
-		return 0
-	fi
-	tail -n 20 "$logs/$name.log" | sed 's/^/# /'
-	tap_result 1 "$desc"
-	return 1
+	local name=$1
+	shift
+	tap_step "$logs/$name.log" "$@"
 }
 
 # links_tiny MIN FILE...: none needs libnl-3, at least MIN need libnl-tiny
