@@ -347,7 +347,7 @@ def check_summary(check, d):
           " what the run lacks",
           "1. OIR p99 |schedule error| <= 1/5 of RSM's: NOT MEASURED" in
           words(out) and "Not measured: 8 of the 8 train cells (targets 1,"
-          " 2, 3, 4, 6); 4 of the 4 pair cells (targets 5); virtual time"
+          " 2, 3, 4, 6); 4 of the 4 pair cells (target 5); virtual time"
           " (every target)." in words(out))
     check("summary: states c, the judged methods, the time mode, the short"
           " run and that the observer is not the wire tap",
@@ -590,6 +590,7 @@ def check_missing_ref(check):
           t.get("result") == "FAIL" and
           cond(t, "p99").get("round_ratios") == [5.0, 5.0] and
           cond(t, "p99").get("ref_delivered") is True and
+          cond(t, "p99").get("ref_delivered_ns") == 10000 and
           "RSM-RT lost packets: judged against what it delivered" in
           t.get("why", ""))
     res, _p, _out = scenario(missing_ref(2000, "", 33), irq=True)
@@ -760,19 +761,21 @@ def check_complete(check):
           p.returncode == 1 and results_of(res)[2] == {"NOT MEASURED"} and
           results_of(res)[5] == {"NOT MEASURED"} and
           results_of(res)[1] == {"PASS"} and
-          "Not measured: RSM-RT-sleep (targets 2; not run by tw-omware-bench"
+          "Not measured: RSM-RT-sleep (target 2; not run by tw-omware-bench"
           " yet: pinned SCHED_FIFO, clock_nanosleep, no spin); TRW-RT"
-          " (targets 5; not run by tw-omware-bench yet: pinned SCHED_FIFO,"
+          " (target 5; not run by tw-omware-bench yet: pinned SCHED_FIFO,"
           " both frames in one sendmmsg or one PACKET_TX_RING flush)." in
           words(out))
     res, p, out = scenario(complete(), "--strict", meta=VIRTUAL)
     t = target(res, "a1000-s40-idle", 3)
     check("no cpu_irq_ns: the CPU bounds of targets 3 and 4 NOT MEASURED,"
-          " their p99s judged", p.returncode == 1 and
+          " their p99s judged; a full run's summary in 80 columns",
+          p.returncode == 1 and
           results_of(res)[3] == {"NOT MEASURED"} and
           results_of(res)[4] == {"NOT MEASURED"} and
           cond(t, "p99").get("result") == "PASS" and
-          "CPU per packet of OIR and RSM-RT (targets 3)" in words(out))
+          "CPU per packet of OIR and RSM-RT (target 3)" in words(out) and
+          max(len(ln) for ln in out.splitlines()) <= 80)
     res, p, out = scenario(complete(), "--strict", irq=True)
     check("the same run in real time: NOT MEASURED, --strict exits 1",
           p.returncode == 1 and
