@@ -286,10 +286,10 @@ bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the gu
 results-plots: ## the plots of each run in Documentation/results/ with a plots.json, in .build/results-plots/<run>/
 	@scripts/results-plots.sh
 
-bench-core: ## host benchmark of the portable core
+bench-core: ## host benchmark of the portable core; output kept in .build/bench-core/ with the commit
 	$(MAKE) -C tests/core bench
 
-bench-tfib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick
+bench-tfib-core: ## host benchmark of the forwarding table's sync modes, the lock CAS and the worker pick; output kept in .build/bench-core/
 	$(MAKE) -C tests/core bench-tfib
 
 style: ## checkpatch and sparse on the kernel C, docutils on the docs

@@ -109,6 +109,38 @@ class Statistics(unittest.TestCase):
         self.assertIsNone(tb.bootstrap_ratio([1.0], [1.0, 2.0],
                                              random.Random(1)))
 
+    def test_log_mean(self):
+        self.assertAlmostEqual(tb.log_mean([2.0, 0.5]), 1.0)
+        self.assertAlmostEqual(tb.log_mean([1.0, 4.0, 16.0]), 4.0)
+        # a round the subject lost (inf) or was perfect in (0) decides
+        self.assertEqual(tb.log_mean([0.5, INF]), INF)
+        self.assertEqual(tb.log_mean([0.5, 0.0]), 0.0)
+        for vals in ([], [0.0, INF], [1.0, None]):
+            self.assertIsNone(tb.log_mean(vals), vals)
+
+    def test_round_ratio(self):
+        self.assertEqual(tb.round_ratio(3, 6), 0.5)
+        self.assertEqual(tb.round_ratio(INF, 6), INF)
+        self.assertEqual(tb.round_ratio(0, 0), 1.0)
+        self.assertEqual(tb.round_ratio(1, 0), INF)
+        self.assertIsNone(tb.round_ratio(None, 6))
+        self.assertIsNone(tb.round_ratio(3, None))
+
+    def test_paired_estimate(self):
+        # ten rounds: the geometric mean, an interval around it, seeded
+        ratios = [0.8, 1.2, 0.9, 1.1, 1.0, 0.7, 1.3, 1.0, 0.95, 1.05]
+        point, (lo, hi) = tb.paired_estimate(ratios, random.Random(3))
+        self.assertAlmostEqual(point, tb.geomean(ratios))
+        self.assertTrue(0.7 < lo < point < hi < 1.3)
+        self.assertEqual(tb.paired_estimate(ratios, random.Random(3)),
+                         (point, [lo, hi]))
+        # one round: a point, no interval
+        self.assertEqual(tb.paired_estimate([0.5], random.Random(3)),
+                         (0.5, None))
+        # every draw without a mean: no interval, no crash
+        self.assertEqual(tb.paired_estimate([0.0, INF], random.Random(3)),
+                         (None, [0.0, INF]))
+
 
 class Judging(unittest.TestCase):
     def test_verdict(self):
@@ -131,6 +163,28 @@ class Judging(unittest.TestCase):
             for v in (None, 0, 5, INF):
                 self.assertIn(tb.at_most(v, ref, 2), ("PASS", "FAIL"))
 
+    def test_judge_ratio(self):
+        # bound 1: the mean at most 1 and the upper bound at most 1.10
+        self.assertEqual(tb.judge_ratio(0.95, [0.8, 1.1], 1), tb.PASS)
+        self.assertEqual(tb.judge_ratio(0.95, [0.8, 1.11], 1), tb.FAIL)
+        self.assertEqual(tb.judge_ratio(1.01, [0.95, 1.05], 1), tb.FAIL)
+        # any other bound: the upper bound at or under it
+        self.assertEqual(tb.judge_ratio(0.1, [0.05, 0.2], 0.2), tb.PASS)
+        self.assertEqual(tb.judge_ratio(0.1, [0.05, 0.21], 0.2), tb.FAIL)
+        self.assertEqual(tb.judge_ratio(1.9, [1.5, 2.0], 2), tb.PASS)
+        self.assertEqual(tb.judge_ratio(0.5, [0.4, INF], 2), tb.FAIL)
+        # no interval (one round) or no estimate: not measured, no pass
+        self.assertEqual(tb.judge_ratio(0.1, None, 0.2), tb.NOT_MEASURED)
+        self.assertEqual(tb.judge_ratio(None, [0, 1], 1), tb.NOT_MEASURED)
+
+    def test_combined(self):
+        self.assertEqual(tb.combined(["PASS", "N/A"]), "N/A")
+        self.assertEqual(tb.combined(["PASS", "NOT MEASURED", "N/A"]),
+                         "NOT MEASURED")
+        self.assertEqual(tb.combined(["NOT MEASURED", "FAIL"]), "FAIL")
+        self.assertEqual(tb.combined(["PASS", "PASS"]), "PASS")
+        self.assertEqual(tb.combined([]), "NOT MEASURED")
+
     def test_records_and_exit(self):
         ok = tb.check("age", tb.at_most(1, 4, 2), None, value=1, ref=4)
         bad = tb.check("drops", tb.at_most(3, 4, 2), "3 > 4/2")
@@ -139,13 +193,17 @@ class Judging(unittest.TestCase):
                               "value": 1, "ref": 4})
         self.assertEqual(bad["result"], "FAIL")
         self.assertEqual(tb.count_results([ok, bad, na]),
-                         {"PASS": 1, "FAIL": 1, "N/A": 1})
+                         {"PASS": 1, "FAIL": 1, "N/A": 1, "NOT MEASURED": 0})
         self.assertEqual(tb.strict_status([ok, bad, na], strict=True), 1)
         self.assertEqual(tb.strict_status([ok, bad, na], strict=False), 0)
         # N/A is no failure
         self.assertEqual(tb.strict_status([ok, na], strict=True), 0)
         targets = [{"verdict": "FAIL"}]
         self.assertEqual(tb.strict_status(targets, True, key="verdict"), 1)
+        # a target that could not be evaluated is no pass
+        unmeasured = {"result": tb.NOT_MEASURED}
+        self.assertEqual(tb.strict_status([ok, na, unmeasured], True), 1)
+        self.assertEqual(tb.strict_status([ok, na, unmeasured], False), 0)
 
     def test_arguments(self):
         ap = tb.arg_parser("Analyse.", "a run", judged="target")

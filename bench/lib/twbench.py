@@ -2,8 +2,9 @@
 """twbench - what the benchmark analysers (tw-*analyze) have in common.
 
 Reading a run's files, the statistics (means, percentiles, ratios, paired
-ratios, bootstrap intervals), judging targets (PASS, FAIL or N/A, and the
-exit status of --strict), tables, CSV and JSON files, the plot data
+ratios, bootstrap intervals), judging targets (PASS, FAIL, N/A or NOT
+MEASURED, per-round ratios against a bound, and the exit status of
+--strict), tables, CSV and JSON files, the plot data
 (plots.json: what the figures draw, small enough to keep with a run) and
 plotting to files.  What each experiment measures and judges stays in its
 analyser.
@@ -22,9 +23,13 @@ import sys
 INF = math.inf
 NS_PER_US = 1000.0
 
-# A judged target's result.  N/A is no failure: --strict ignores it.
-PASS, FAIL, NA = "PASS", "FAIL", "N/A"
-RESULTS = (PASS, FAIL, NA)
+# A judged target's result.  N/A (a reference that produced nothing) is
+# no failure: --strict ignores it.  NOT MEASURED (a method, a figure or a
+# mode the target needs that the run lacks) is no pass either: a target
+# that cannot be evaluated fails --strict.
+PASS, FAIL, NA, NOT_MEASURED = "PASS", "FAIL", "N/A", "NOT MEASURED"
+RESULTS = (PASS, FAIL, NA, NOT_MEASURED)
+FAILING = (FAIL, NOT_MEASURED)
 
 # Bootstrap intervals: how many resamples, and the interval's coverage.
 BOOT_RESAMPLES = 2000
@@ -152,6 +157,8 @@ def bootstrap_interval(samples, statistic, rng, resamples=BOOT_RESAMPLES,
         v = statistic(*[[rng.choice(s) for _ in s] for s in samples])
         if v is not None:
             stats.append(v)
+    if not stats:
+        return None
     stats.sort()
     lo = stats[int((1 - conf) / 2 * (len(stats) - 1))]
     hi = stats[int((1 + conf) / 2 * (len(stats) - 1) + 0.5)]
@@ -167,7 +174,65 @@ def bootstrap_ratio(a, b, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
     return bootstrap_interval((a, b), of_means, rng, resamples, conf)
 
 
+def log_mean(ratios):
+    """The geometric mean of ratios, a ratio's own average (2 and 1/2
+    cancel): 0 or inf when one of them is, None for none or for both."""
+    ratios = list(ratios)
+    if not ratios or any(r is None for r in ratios):
+        return None
+    zero, inf = 0 in ratios, INF in ratios
+    if zero or inf:
+        return None if zero and inf else (0.0 if zero else INF)
+    return geomean(ratios)
+
+
+def round_ratio(value, ref):
+    """value / ref of one round, lower being better: None without both;
+    against a reference of 0, 1 for a value of 0 and inf for any other."""
+    if value is None or ref is None:
+        return None
+    if ref == 0:
+        return 1.0 if value == 0 else INF
+    return value / ref
+
+
+def paired_estimate(ratios, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
+    """The per-round ratios' point estimate, their geometric mean, and its
+    bootstrap interval over the rounds (the round the unit: rounds drawn
+    with replacement, rng seeded by the caller), None with fewer than two
+    rounds."""
+    return log_mean(ratios), bootstrap_interval((ratios,), log_mean, rng,
+                                                resamples, conf)
+
+
 # --- Judging ----------------------------------------------------------
+
+# A factor-1 target ("no worse than the reference") passes when the
+# point estimate is at most 1 and the interval's upper bound at most this;
+# a target of any other factor when the upper bound is at most the factor.
+FACTOR1_UPPER = 1.10
+
+
+def judge_ratio(point, interval, bound):
+    """The verdict on a ratio estimate (paired_estimate's), lower being
+    better, against bound: the factor-1 rule for bound 1, the upper bound
+    at or under bound for any other; NOT_MEASURED without an interval."""
+    if point is None or interval is None:
+        return NOT_MEASURED
+    if bound == 1:
+        return verdict(point <= 1 and interval[1] <= FACTOR1_UPPER)
+    return verdict(interval[1] <= bound)
+
+
+def combined(results):
+    """One result of several: FAIL if any failed, else NOT_MEASURED if any
+    was not measured, else N/A if any was, else PASS (none: NOT_MEASURED)."""
+    results = list(results)
+    for r in (FAIL, NOT_MEASURED, NA, PASS):
+        if r in results:
+            return r
+    return NOT_MEASURED
+
 
 def verdict(ok):
     """PASS or FAIL as ok says; N/A when ok is None (nothing to judge)."""
@@ -190,13 +255,15 @@ def check(name, result, why, **figures):
 
 
 def count_results(records, key="result"):
-    """{PASS: n, FAIL: n, N/A: n} of the records' results."""
+    """{PASS: n, FAIL: n, N/A: n, NOT MEASURED: n} of the records'
+    results."""
     return {k: sum(1 for r in records if r[key] == k) for k in RESULTS}
 
 
 def strict_status(records, strict, key="result"):
-    """The exit status: 1 when strict and a record failed, else 0."""
-    return 1 if strict and any(r[key] == FAIL for r in records) else 0
+    """The exit status: 1 when strict and a record failed or was not
+    measured, else 0."""
+    return 1 if strict and any(r[key] in FAILING for r in records) else 0
 
 
 # --- The command line -------------------------------------------------

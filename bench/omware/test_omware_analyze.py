@@ -27,17 +27,20 @@ OLD_HEAD = ("tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,"
 # A newer run's columns (the order's seed, warm-up trials, the guard).
 NEW_HEAD = OLD_HEAD[:3] + ["seed", "warmup"] + OLD_HEAD[3:-1] + \
     ["guard_ns", "guard_misses", "cpu_kthread_ns", "err"]
+# A run that measured the CPU spent in interrupts and softirqs too.
+IRQ_HEAD = NEW_HEAD + ["cpu_irq_ns"]
 ALPHA = 1000000
 T0 = 10 ** 12
 LAT = 5000              # from the TX timestamp to the wire tap: c
-SOCKET = ("RSM", "RSM-RT", "TRW", "FQ")     # and ETF-*: TX timestamped
+SOCKET = ("RSM", "RSM-RT", "RSM-RT-sleep", "TRW", "TRW-RT", "FQ")
+# and ETF-*: TX timestamped
 
 
 class Run:
     """A made-up run: add() trials, write() the benchmark's files."""
 
-    def __init__(self, new=True, meta=None):
-        self.head = NEW_HEAD if new else OLD_HEAD
+    def __init__(self, new=True, meta=None, irq=False):
+        self.head = IRQ_HEAD if irq else NEW_HEAD if new else OLD_HEAD
         self.meta = meta
         self.methods, self.send, self.rx = [], [], []
         self.tag = 30000
@@ -46,7 +49,7 @@ class Run:
     def add(self, grid, method, offsets_ns, kind="train", dropped=(),
             err="", cpu=1000000, rnd=1, delta=0, mode="-", spin=0,
             stalls=(0, 0), alpha=ALPHA, warmup=0, point=0, restore=0,
-            rx_src="wire", kthread=0):
+            rx_src="wire", kthread=0, irq=0):
         """offsets_ns[i]: packet i's schedule error at the observer, None:
         sent but not seen; dropped: refused by the sender.  point: how much
         later than the others the observer sees this method after its TX
@@ -62,7 +65,7 @@ class Run:
             0, spin, stalls[0], stalls[1], err]))
         vals.update(seed=7, warmup=warmup, guard_ns=20000 if mode ==
                     "hybrid" else "", guard_misses=1 if spin else "",
-                    cpu_kthread_ns=kthread)
+                    cpu_kthread_ns=kthread, cpu_irq_ns=irq)
         self.methods.append({k: vals[k] for k in self.head})
         src = "txsw" if method in SOCKET or method.startswith("ETF") \
             else "omware"
@@ -198,11 +201,12 @@ def analyze(d, *args):
                           capture_output=True, text=True)
 
 
-def scenario(add, *args):
-    """Analyse the run add(Run) makes: (analysis.json, the process, the
-    summary printed)."""
+def scenario(add, *args, irq=False, meta=None):
+    """Analyse the run add(Run) makes (with irq, the cpu_irq_ns column;
+    meta added to run.json): (analysis.json, the process, the summary
+    printed)."""
     with tempfile.TemporaryDirectory() as d:
-        r = Run(meta=dict(WIRE))
+        r = Run(meta=dict(WIRE, **(meta or {})), irq=irq)
         add(r)
         r.write(d)
         p = analyze(d, "--no-plots", "--summary", *args)
@@ -213,15 +217,31 @@ def scenario(add, *args):
         return res, p, p.stdout
 
 
-def target(res, grid, reference, metric=None):
-    """The check of a workload against a reference ("run": the
-    timestamp-point check, "observer": the observer's), by one metric if
-    given, or {}."""
-    label = {"run": "same point", "observer": "observer"}.get(reference)
+def target(res, grid, n):
+    """Registered target n's record in one cell, or {}."""
     return next((t for t in res.get("targets", []) if t["grid"] == grid
-                 and (t.get("reference") == reference or
-                      label and t.get("label") == label) and
-                 metric in (None, t.get("metric"))), {})
+                 and t.get("n") == n), {})
+
+
+def run_check(res, label):
+    """A run-wide record by its label ("same point", "observer", "virtual
+    time", "T1 cells"...), or {}."""
+    return next((t for t in res.get("targets", []) if t["grid"] == "run"
+                 and t.get("label") == label), {})
+
+
+def near(a, b):
+    """a and b equal but for rounding, element by element in lists."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(near(x, y) for x, y in zip(a, b))
+    return isinstance(a, (int, float)) and abs(a - b) <= 1e-9 * abs(b)
+
+
+def cond(t, what):
+    """A target record's condition on what ("p99", "gap50", "cpu"), or
+    {}."""
+    return next((x for x in t.get("conditions", []) if x["what"] == what),
+                {})
 
 
 def row(res, grid, method):
@@ -265,29 +285,25 @@ def check_old_run(check, res):
     etf = rows.get(("a1000-s48-idle", "ETF*"), {})
     check("ETF* is the largest delta tried, not the best-looking one",
           etf.get("etf_deltas") == "ETF-1000")
-    t = target(res, "a1000-s48-idle", "RSM")
-    check("RSM target judges OIR-hybrid's p99 schedule error",
-          t.get("result") == "PASS" and t.get("subject") == "OIR-hybrid" and
-          t.get("value_ns") == 1000 and t.get("ref_ns") == 20010000)
-    t = target(res, "a1000-s48-idle", "ETF*")
-    check("ETF* target compares against ETF-1000", t.get("result") == "FAIL"
-          and t.get("ref_ns") == etf.get("rx_sched_p99_ns") == 1000)
-    t = target(res, "a1000-s48-idle", "RSM-RT")
-    check("an older run without RSM-RT: that target is N/A, saying why",
-          t.get("result") == "N/A" and t.get("why") == "no RSM-RT run")
-    t = target(res, "a100-s48-idle", "RSM")
-    check("a failed OMware run is a FAIL, not a pass",
-          t.get("result") == "FAIL" and "error: omware module not loaded"
-          in t.get("why", ""))
-    t = target(res, "a10-s48-idle", "ETF*")
-    check("an etf run that dropped 0.5 % is judged, its drops lost",
-          t.get("result") in ("PASS", "FAIL") and
-          row(res, "a10-s48-idle", "ETF*").get("rx_lost") == 1)
-    for metric in ("gap50", "gap99"):
-        t = target(res, "pairs-s48-idle", "TRW", metric)
-        check("pair target %s: TOM gap 1 us vs TRW 20 us" % metric,
-              t.get("result") == "PASS" and
-              abs(t.get("ratio", 0) - 0.05) < 1e-6)
+    cells = [t for t in res.get("targets", []) if t.get("n")]
+    check("an older run of 48-byte cells in real time: no cell judged; each"
+          " target NOT MEASURED, naming the 8 (pairs: 4) cells it lacks",
+          len(cells) == 6 and all(
+              t["grid"] == "run" and t["result"] == "NOT MEASURED" and
+              t["why"].startswith("not run: a1000-s40-idle" if t["n"] != 5
+                                  else "not run: pairs-s40-idle")
+              for t in cells))
+    t = run_check(res, "virtual time")
+    check("a run without time_mode ran in real time: the virtual-time record"
+          " is NOT MEASURED", t.get("result") == "NOT MEASURED" and
+          t.get("why") == "this run is in real time (run.json time_mode)")
+    check("the registered targets are in analysis.json",
+          [(x["n"], x["subject"], x["reference"], x["bound"])
+           for x in res.get("registered", {}).get("targets", [])] ==
+          [(1, "OIR", "RSM", 0.2), (2, "OIR", "RSM-RT-sleep", 1),
+           (3, "OIR", "RSM-RT", 2), (4, "OIR-hybrid", "RSM-RT", 1),
+           (5, "TOM", "TRW-RT", 0.5), (6, "OIR", "ETF*", 1)] and
+          len(res["registered"].get("cells", [])) == 12)
     check("CPU ratio against RSM", abs(
         oir.get("cpu_vs_ref", 0) - 0.25) < 1e-9 and
         rows.get(("a1000-s48-idle", "RSM"), {}).get("cpu_vs_ref") == 1.0)
@@ -300,11 +316,11 @@ def check_old_run(check, res):
           oir.get("spin_frac", 1) is None and
           hyb.get("guard_ns", 1) is None)
     check("every method at one timestamp point",
-          target(res, "run", "run").get("result") == "PASS")
+          run_check(res, "same point").get("result") == "PASS")
     check("counts the checks", res.get("counts") ==
-          {"PASS": 5, "FAIL": 5, "N/A": 3})
+          {"PASS": 1, "FAIL": 0, "N/A": 1, "NOT MEASURED": 7})
     check("no observer summary: that check is N/A",
-          target(res, "run", "observer").get("result") == "N/A")
+          run_check(res, "observer").get("result") == "N/A")
 
 
 def check_summary(check, d):
@@ -316,30 +332,36 @@ def check_summary(check, d):
           p.returncode == 0 and out and width(out, d) <= 80)
     with open(os.path.join(d, "summary.txt")) as f:
         check("summary: summary.txt holds what was printed", f.read() == out)
-    # Workloads in order a1000, a100, a10.
-    check("summary: OIR-hybrid's p99 schedule error in us per workload",
-          row_of(out, "OIR-hybrid")[1:4] == ["1.0", "failed", "1.0"])
-    # No etf run in a100: ETF*'s second cell is the a10 one.
-    check("summary: ETF* is the largest delta in every workload with etf;"
-          " the one without leaves its cell empty",
-          row_of(out, "ETF*")[1:3] == ["1.0", "1.0"])
-    check("summary: the failed OMware run is a failing check",
-          "FAIL a100-s48-idle p99 <= RSM/5 inf > 0.20; OIR-hybrid inf us,"
-          " RSM 10.0 us; OIR-hybrid run incomplete: error: omware module"
-          " not loaded" in words(out))
-    check("summary: a check passing with its ratio, bound and values",
-          "PASS pairs-s48-idle gap99 <= TRW/2 0.05 <= 0.50; TOM 1.0 us, TRW"
-          " 20.0 us" in words(out))
-    check("summary: states c, the pre-registered methods, the short run and"
-          " that the observer is not the wire tap",
+    # Workloads in order a1000, a100; a10 is in the throughput table.
+    check("summary: OIR-hybrid's p99 schedule error in us per workload,"
+          " none at 10 us spacing",
+          row_of(out, "OIR-hybrid")[1:3] == ["1.0", "failed"] and
+          row_of(out, "ETF*")[1] == "1.0")
+    fast = out[out.find("Throughput at 10 us"):out.find("Checks:")]
+    check("summary: the 10 us cell as throughput: achieved rate and the"
+          " share late by over 1 ms, no check on it",
+          row_of(fast, "OIR-hybrid") == ["OIR-hybrid", "1.0"] and
+          "More than 1 ms late or lost" in fast and
+          "a10-s48-idle" not in out[out.find("Checks:"):])
+    check("summary: the registered targets by number, then the line naming"
+          " what the run lacks",
+          "1. OIR p99 |schedule error| <= 1/5 of RSM's: NOT MEASURED" in
+          words(out) and "Not measured: 8 of the 8 train cells (targets 1,"
+          " 2, 3, 4, 6); 4 of the 4 pair cells (target 5); virtual time"
+          " (every target)." in words(out))
+    check("summary: states c, the judged methods, the time mode, the short"
+          " run and that the observer is not the wire tap",
           "Offset c = 5.0 us" in out and
-          "Pre-registered: OIR-hybrid (trains), TOM (pairs)" in out and
+          "Judged (registered before the run): OIR, then OIR-hybrid"
+          " (trains), TOM (pairs), in the 1000 and 100 us cells" in
+          words(out) and "Time: real (no time_mode in run.json); the"
+          " targets are judged in virtual time." in words(out) and
           "\nShort run (1 round, 200 packets per cell): noisy; verdicts"
           " indicative only.\n" in out and
           "warning: the observer is unknown, not the wire tap" in
           words(out))
-    check("summary: counts N/A apart",
-          "Checks: 5 pass, 5 fail, 3 N/A" in out)
+    check("summary: counts N/A and not measured apart",
+          "Checks: 1 pass, 0 fail, 1 N/A, 7 not measured" in out)
     check("summary: says where the full table is",
           "Full table: %s" % os.path.join(d, "table.txt") in out)
     with open(os.path.join(d, "table.txt")) as f:
@@ -359,12 +381,25 @@ def bursty(r):
 
 
 def check_bursty(check):
-    res, _p, _out = scenario(bursty)
+    res, _p, out = scenario(bursty)
     g = "a10-s40-idle"
-    check("bursty-late: the RSM and RSM-RT targets FAIL",
-          target(res, g, "RSM").get("result") == "FAIL" and
-          target(res, g, "RSM-RT").get("result") == "FAIL")
     hyb, rsm = row(res, g, "OIR-hybrid"), row(res, g, "RSM")
+    check("bursty-late at 10 us: throughput, no target judges it",
+          not [t for t in res.get("targets", []) if t["grid"] == g])
+    # 99 of each 200 more than 1 ms late; 1000 packets in 9.99 ms (RSM's
+    # last 25 us late: 10.015 ms)
+    check("throughput: OIR-hybrid's bursts 49.5 % late by over 1 ms at"
+          " 100.1 k/s, RSM none at 99.85 k/s",
+          abs(hyb.get("rx_late_frac", 0) - 0.495) < 1e-9 and
+          abs(hyb.get("rx_rate_pps", 0) - 1e12 / 9990000) < 1e-3 and
+          rsm.get("rx_late_frac") == 0 and
+          abs(rsm.get("rx_rate_pps", 0) - 1e12 / 10015000) < 1e-3)
+    fast = out[out.find("Achieved rate"):out.find("Checks:")]
+    check("throughput table: the rates in k/s, then the late percentages",
+          row_of(fast, "OIR-hybrid") == ["OIR-hybrid", "100.1"] and
+          row_of(fast, "RSM") == ["RSM", "99.9"] and
+          row_of(fast[fast.find("More than"):], "OIR-hybrid") ==
+          ["OIR-hybrid", "49.5"])
     check("bursty-late: the IDT metrics alone would have passed it (99 %"
           " within 20 us, IDT p99 at a fifth of RSM's)",
           hyb.get("rx_within20_frac", 0) > 0.99 and
@@ -405,30 +440,35 @@ def check_late(check):
 
 
 def lossy(lost_every, dropped=()):
+    """Two rounds: OIR on time but for every lost_every-th packet lost and
+    the dropped ones refused; RSM 10 us off."""
     def add(r):
         g = "a1000-s40-idle"
-        r.add(g, "OIR-hybrid", missing([0] * 1000, lost_every),
-              dropped=dropped, mode="hybrid")
-        r.add(g, "RSM", jitter(1000, 10000))
+        for rnd in (1, 2):
+            r.add(g, "OIR", missing([0] * 1000, lost_every),
+                  dropped=dropped, rnd=rnd)
+            r.add(g, "RSM", jitter(1000, 10000), rnd=rnd)
     return add
 
 
 def check_lost(check):
     g = "a1000-s40-idle"
     res, _p, _out = scenario(lossy(50))
-    t = target(res, g, "RSM")
+    t = target(res, g, 1)
     check("2 % lost: p99 infinite, the target FAILs",
-          row(res, g, "OIR-hybrid").get("rx_sched_p99_ns") == "inf" and
+          row(res, g, "OIR").get("rx_sched_p99_ns") == "inf" and
           t.get("result") == "FAIL" and
-          t.get("why") == "OIR-hybrid run incomplete: lost 2.0 %")
-    # 3 lost on the way, 2 refused by the sender: 0.5 %.
+          t.get("why") == "OIR run incomplete: lost 2.0 %")
+    # 3 lost on the way, 2 refused by the sender: 0.5 % a round.
     res, _p, _out = scenario(lossy(300, dropped={10, 20}))
-    r = row(res, g, "OIR-hybrid")
+    r = row(res, g, "OIR")
+    t = target(res, g, 1)
     check("0.5 % lost (sender drops included): p99 finite, the lost"
-          " counted, max infinite",
-          r.get("rx_lost") == 5 and r.get("rx_sched_p99_ns") == 0 and
+          " counted, max infinite; the target PASSes on ratios of 0",
+          r.get("rx_lost") == 10 and r.get("rx_sched_p99_ns") == 0 and
           r.get("rx_sched_max_ns") == "inf" and
-          target(res, g, "RSM").get("result") == "PASS")
+          t.get("result") == "PASS" and
+          cond(t, "p99").get("interval") == [0, 0])
 
 
 def late_point(r):
@@ -444,7 +484,7 @@ def late_point(r):
 
 def check_point(check):
     res, _p, out = scenario(late_point)
-    t = target(res, "run", "run")
+    t = run_check(res, "same point")
     check("a later timestamp point: the check FAILs naming ETF-500 alone",
           t.get("result") == "FAIL" and t.get("why") ==
           "observed at another point: ETF-500 +500.0 us" and
@@ -454,7 +494,7 @@ def check_point(check):
           set(t.get("offsets_ns", {})) ==
           {"OIR-hybrid", "RSM", "RSM-RT", "ETF-500", "TRW"})
     res, _p, out = scenario(late_omware)
-    t = target(res, "run", "run")
+    t = run_check(res, "same point")
     check("omware seen 500 us after its reported send time: the point"
           " check FAILs naming OIR-qdisc alone",
           t.get("result") == "FAIL" and t.get("why") ==
@@ -462,12 +502,12 @@ def check_point(check):
           res.get("offset_c_ns") == LAT)
     res, _p, _out = scenario(lossy_point)
     check("a run that lost half its packets takes no part in the point"
-          " check", target(res, "run", "run").get("result") == "PASS")
+          " check", run_check(res, "same point").get("result") == "PASS")
     res, _p, out = scenario(omware_only)
     check("no socket method: c = 0, said so; the point check N/A",
           res.get("offset_c_ns") == 0 and
           "Offset c = 0: no socket method's TX timestamp" in out and
-          target(res, "run", "run").get("result") == "N/A")
+          run_check(res, "same point").get("result") == "N/A")
 
 
 def late_omware(r):
@@ -493,40 +533,83 @@ def omware_only(r):
     r.add("a1000-s40-idle", "OIR-hybrid", jitter(100, 1000), mode="hybrid")
 
 
-def missing_ref(hybrid_amp, rt_err="sched_setscheduler: EPERM", rt_lost=0):
-    """Two rounds of 500 packets; RSM-RT reported an error (or lost
-    packets) but delivered."""
+def missing_ref(hybrid_amp, rt_err="sched_setscheduler: EPERM", rt_lost=0,
+                rt_amp=10000):
+    """Two rounds of 500 packets; RSM-RT reported an error or lost every
+    rt_lost-th packet (None: all of them)."""
     def add(r):
         g = "a1000-s40-idle"
         for rnd in (1, 2):
             r.add(g, "OIR-hybrid", jitter(500, hybrid_amp), rnd=rnd,
                   mode="hybrid")
-            rt = jitter(500, 10000)
-            r.add(g, "RSM-RT", missing(rt, rt_lost) if rt_lost else rt,
-                  rnd=rnd, err=rt_err, mode="rt")
+            rt = jitter(500, rt_amp)
+            if rt_lost is None:
+                rt = [None] * 500
+            elif rt_lost:
+                rt = missing(rt, rt_lost)
+            r.add(g, "RSM-RT", rt, rnd=rnd, err=rt_err, mode="rt")
+            # complete, to set c
+            r.add(g, "RSM", jitter(500, 100000), rnd=rnd)
+    return add
+
+
+def rsm_lost(oir_amp):
+    """Two rounds: RSM lost 3 % and was 100 us off otherwise; RSM-RT
+    complete, to set c."""
+    def add(r):
+        for rnd in (1, 2):
+            r.add("a1000-s40-idle", "RSM-RT", jitter(500, 2000), rnd=rnd)
+            r.add("a1000-s40-idle", "OIR", jitter(500, oir_amp), rnd=rnd)
+            r.add("a1000-s40-idle", "RSM", missing(jitter(500, 100000), 33),
+                  rnd=rnd)
     return add
 
 
 def check_missing_ref(check):
+    """A reference that erred or lost packets is judged by what it
+    delivered: a subject worse than that fails."""
     g = "a1000-s40-idle"
-    res, _p, out = scenario(missing_ref(50000))
-    t = target(res, g, "RSM-RT")
-    check("missing reference: OIR-hybrid worse than what RSM-RT delivered"
-          " is a FAIL", t.get("result") == "FAIL" and
-          t.get("why", "").startswith("worse than what RSM-RT delivered") and
-          t.get("round_ratios") == [5.0, 5.0])
+    res, _p, out = scenario(missing_ref(50000), irq=True)
+    t = target(res, g, 4)
+    check("a reference that reported an error but delivered: OIR-hybrid 5x"
+          " worse FAILs", t.get("result") == "FAIL" and
+          cond(t, "p99").get("round_ratios") == [5.0, 5.0] and
+          near(cond(t, "p99").get("point"), 5.0) and
+          cond(t, "cpu").get("result") == "PASS")
     check("a run of 2 rounds of 500: no short-run line",
           "Short run" not in out)
-    res, _p, _out = scenario(missing_ref(2000))
-    t = target(res, g, "RSM-RT")
-    check("missing reference: OIR-hybrid better is N/A, saying why",
-          t.get("result") == "N/A" and t.get("why") ==
-          "RSM-RT run incomplete: error: sched_setscheduler: EPERM")
-    res, _p, _out = scenario(missing_ref(50000, "", 33))
-    t = target(res, g, "RSM-RT")
-    check("a reference that lost 3 %: its p99 is infinite, N/A",
-          t.get("result") == "N/A" and t.get("why") ==
-          "RSM-RT run incomplete: lost 3.0 %")
+    res, _p, _out = scenario(missing_ref(2000), irq=True)
+    check("a reference that reported an error but delivered: OIR-hybrid"
+          " better PASSes", target(res, g, 4).get("result") == "PASS")
+    # The case the old fallback could never fail: RSM-RT's p99 infinite.
+    res, _p, _out = scenario(missing_ref(50000, "", 33), irq=True)
+    t = target(res, g, 4)
+    check("a reference that lost 3 % (p99 infinite): OIR-hybrid 50 us off"
+          " against its delivered 10 us FAILs, saying so",
+          row(res, g, "RSM-RT").get("rx_sched_p99_ns") == "inf" and
+          t.get("result") == "FAIL" and
+          cond(t, "p99").get("round_ratios") == [5.0, 5.0] and
+          cond(t, "p99").get("ref_delivered") is True and
+          cond(t, "p99").get("ref_delivered_ns") == 10000 and
+          "RSM-RT lost packets: judged against what it delivered" in
+          t.get("why", ""))
+    res, _p, _out = scenario(missing_ref(2000, "", 33), irq=True)
+    check("a reference that lost 3 %: OIR-hybrid better than what it"
+          " delivered PASSes", target(res, g, 4).get("result") == "PASS")
+    res, _p, _out = scenario(rsm_lost(50000))
+    t = target(res, g, 1)
+    check("against a reference that lost 3 %, the factor still holds: OIR"
+          " at half of RSM's delivered p99 FAILs 1/5",
+          t.get("result") == "FAIL" and
+          near(cond(t, "p99").get("point"), 0.5))
+    res, _p, _out = scenario(rsm_lost(10000))
+    check("... and at a tenth of it PASSes",
+          target(res, g, 1).get("result") == "PASS")
+    res, _p, _out = scenario(missing_ref(2000, "", None), irq=True)
+    t = target(res, g, 4)
+    check("only a reference that delivered nothing is N/A",
+          t.get("result") == "N/A" and
+          cond(t, "p99").get("why") == "RSM-RT delivered nothing")
 
 
 def restored(shift):
@@ -564,7 +647,6 @@ def check_warmup(check):
           r.get("rounds") == 1 and r.get("rx_sched_p99_ns") == 1000 and
           res.get("info", {}).get("warmup_trials") == 2 and
           res["info"].get("rx_unknown_tags") == 0 and
-          target(res, "a1000-s40-idle", "RSM").get("result") == "PASS" and
           "Order: seed 7; 2 warm-up trials discarded." in out)
     check("the guard's columns read", r.get("guard_ns") == 20000)
 
@@ -572,36 +654,174 @@ def check_warmup(check):
 def check_strict(check):
     _r, fail, _o = scenario(lossy(50), "--strict")
     _r, lax, _o = scenario(lossy(50))
-    _r, na, _o = scenario(warm, "--strict")
+    _r, one, _o = scenario(warm, "--strict")
     with tempfile.TemporaryDirectory() as d:
         empty = analyze(d, "--strict")
-    check("--strict: exit 1 on a FAIL, 0 without --strict, 0 with N/A"
-          " only, 2 without input",
-          (fail.returncode, lax.returncode, na.returncode,
-           empty.returncode) == (1, 0, 0, 2))
+    check("--strict: exit 1 on a FAIL, 0 without --strict, 1 on a target"
+          " not measured (one round: no interval), 2 without input",
+          (fail.returncode, lax.returncode, one.returncode,
+           empty.returncode) == (1, 0, 1, 2))
 
 
 def prereg(r):
-    """OIR-hybrid fails against RSM (round 1 by 30x, round 2 by 10x);
-    OIR-qdisc would pass."""
+    """OIR fails against RSM (round 1 by 30x, round 2 by 10x); OIR-qdisc
+    would pass."""
     g = "a1000-s40-idle"
     for rnd, amp in ((1, 3000000), (2, 1000000)):
-        r.add(g, "OIR-hybrid", jitter(200, amp), rnd=rnd, mode="hybrid")
+        r.add(g, "OIR", jitter(200, amp), rnd=rnd)
         r.add(g, "OIR-qdisc", jitter(200, 1000), rnd=rnd)
         r.add(g, "RSM", jitter(200, 100000), rnd=rnd)
 
 
 def check_prereg(check):
     res, _p, _out = scenario(prereg)
-    t = target(res, "a1000-s40-idle", "RSM")
-    check("pre-registration: a better OIR-qdisc does not rescue OIR-hybrid",
-          t.get("result") == "FAIL" and t.get("subject") == "OIR-hybrid" and
-          len([x for x in res["targets"] if x.get("reference") == "RSM"]) == 1
-          and not row(res, "a1000-s40-idle", "OIR-qdisc").get(
-              "preregistered", True))
-    check("per-round spread next to the pooled ratio",
-          t.get("ratio") == 30.0 and t.get("round_ratios") == [30.0, 10.0]
-          and t.get("round_min") == 10.0 and t.get("round_max") == 30.0)
+    t = target(res, "a1000-s40-idle", 1)
+    check("registration: a better OIR-qdisc does not rescue OIR",
+          t.get("result") == "FAIL" and t.get("subject") == "OIR" and
+          len([x for x in res["targets"] if x.get("n") == 1 and
+               x["grid"] == "a1000-s40-idle"]) == 1 and
+          not row(res, "a1000-s40-idle", "OIR-qdisc").get("judged", True))
+    c = cond(t, "p99")
+    check("per-round ratios, their geometric mean and its interval",
+          c.get("round_ratios") == [30.0, 10.0] and
+          near(c.get("point"), 300 ** 0.5) and
+          near(c.get("interval"), [10.0, 30.0]))
+
+
+# The methods of a run every target can judge, and their schedule errors
+# (us) in every round; CPU per process per trial (ns).
+COMPLETE = {"OIR": 1000, "OIR-hybrid": 1000, "RSM": 100000, "RSM-RT": 2000,
+            "RSM-RT-sleep": 5000, "ETF-10000": 5000}
+CPU = {"OIR": 10000, "RSM": 100000}
+
+
+def complete(drop=(), change=None, rounds=3):
+    """Every judged cell, three rounds of 100 packets of every method the
+    targets need, each passing; drop: methods left out; change: method ->
+    its amplitude in each round (a list) or None (nothing delivered)."""
+    amps = dict(COMPLETE, **(change or {}))
+
+    def add(r):
+        for alpha in (1000, 100):
+            for size in (40, 1500):
+                for load in ("idle", "load"):
+                    g = "a%d-s%d-%s" % (alpha, size, load)
+                    for m, amp in amps.items():
+                        for rnd in range(1, rounds + 1) if m not in drop \
+                                else ():
+                            a = amp[rnd - 1] if isinstance(amp, list) \
+                                else amp
+                            r.add(g, m, [None] * 100 if a is None else
+                                  jitter(100, a), rnd=rnd,
+                                  alpha=alpha * 1000,
+                                  cpu=CPU.get(m, 1000000),
+                                  delta=10 ** 7 if m.startswith("ETF")
+                                  else 0)
+        for size in (40, 1500):
+            for load in ("idle", "load"):
+                for rnd in range(1, rounds + 1):
+                    g = "pairs-s%d-%s" % (size, load)
+                    r.add(g, "TOM", [0, 1000] * 50, kind="pair", rnd=rnd)
+                    if "TRW-RT" not in drop:
+                        r.add(g, "TRW-RT", [0, 20000] * 50, kind="pair",
+                              rnd=rnd)
+    return add
+
+
+VIRTUAL = {"time_mode": "virtual"}
+
+
+def results_of(res):
+    """n -> the results of target n's records."""
+    out = {}
+    for t in res.get("targets", []):
+        if t.get("n"):
+            out.setdefault(t["n"], set()).add(t["result"])
+    return out
+
+
+def check_complete(check):
+    res, p, out = scenario(complete(), "--strict", irq=True, meta=VIRTUAL)
+    check("a complete run in virtual time, every target met: 6 targets"
+          " PASS in all 44 cell records, --strict exits 0",
+          p.returncode == 0 and results_of(res) ==
+          {n: {"PASS"} for n in range(1, 7)} and
+          len([t for t in res["targets"] if t.get("n")]) == 44 and
+          "Not measured" not in out and
+          "1. OIR p99 |schedule error| <= 1/5 of RSM's: PASS" in words(out))
+    t = target(res, "a100-s1500-load", 3)
+    check("target 3 judges p99 (0.5 <= 2) and CPU per packet (0.01 <="
+          " 0.1)", near(cond(t, "p99").get("point"), 0.5) and
+          near(cond(t, "cpu").get("point"), 0.01) and
+          near(cond(t, "cpu").get("interval"), [0.01, 0.01]))
+    res, p, out = scenario(complete(drop=("RSM-RT-sleep", "TRW-RT")),
+                           "--strict", irq=True, meta=VIRTUAL)
+    check("the peers tw-omware-bench does not run yet: targets 2 and 5"
+          " NOT MEASURED in every cell, named in one line, --strict exits 1",
+          p.returncode == 1 and results_of(res)[2] == {"NOT MEASURED"} and
+          results_of(res)[5] == {"NOT MEASURED"} and
+          results_of(res)[1] == {"PASS"} and
+          "Not measured: RSM-RT-sleep (target 2; not run by tw-omware-bench"
+          " yet: pinned SCHED_FIFO, clock_nanosleep, no spin); TRW-RT"
+          " (target 5; not run by tw-omware-bench yet: pinned SCHED_FIFO,"
+          " both frames in one sendmmsg or one PACKET_TX_RING flush)." in
+          words(out))
+    res, p, out = scenario(complete(), "--strict", meta=VIRTUAL)
+    t = target(res, "a1000-s40-idle", 3)
+    check("no cpu_irq_ns: the CPU bounds of targets 3 and 4 NOT MEASURED,"
+          " their p99s judged; a full run's summary in 80 columns",
+          p.returncode == 1 and
+          results_of(res)[3] == {"NOT MEASURED"} and
+          results_of(res)[4] == {"NOT MEASURED"} and
+          cond(t, "p99").get("result") == "PASS" and
+          "CPU per packet of OIR and RSM-RT (target 3)" in words(out) and
+          max(len(ln) for ln in out.splitlines()) <= 80)
+    res, p, out = scenario(complete(), "--strict", irq=True)
+    check("the same run in real time: NOT MEASURED, --strict exits 1",
+          p.returncode == 1 and
+          run_check(res, "virtual time").get("result") == "NOT MEASURED" and
+          "virtual time (every target)" in words(out))
+    res, p, out = scenario(complete(change={"ETF-10000": None}), "--strict",
+                           irq=True, meta=VIRTUAL)
+    check("etf delivered nothing: target 6 N/A, no failure",
+          p.returncode == 0 and results_of(res)[6] == {"N/A"})
+
+
+def check_help(check):
+    p = subprocess.run([sys.executable, ANALYZE, "--help"],
+                       capture_output=True, text=True)
+    check("--help states the six registered targets and the factor-1 rule",
+          p.returncode == 0 and
+          "5. TOM p50 pair gap error and p99 pair gap error <= 1/2 of"
+          " TRW-RT's" in p.stdout and
+          "3. OIR p99 |schedule error| <= 2 x RSM-RT's, at <= 1/10 of its"
+          " CPU per packet" in p.stdout and
+          "upper bound <= 1.10" in words(p.stdout))
+
+
+def check_factor1(check):
+    """Target 6, OIR <= ETF*: OIR 1 ms off, ETF* per round as given."""
+    def t6(etf):
+        res, _p, _o = scenario(complete(change={"ETF-10000": etf}),
+                               irq=True, meta=VIRTUAL)
+        return res, target(res, "a1000-s40-idle", 6)
+    res, t = t6([2000, 667, 1000])
+    c = cond(t, "p99")
+    check("factor 1: ratios 0.5, 1.5, 1: mean 0.91 <= 1 but the interval"
+          " reaches past 1.10: FAIL", t.get("result") == "FAIL" and
+          abs(c.get("point", 0) - (0.5 * 1000 / 667) ** (1 / 3)) < 1e-9 and
+          c.get("interval", [0, 0])[1] > 1.1)
+    again, t2 = t6([2000, 667, 1000])
+    check("the intervals are seeded: the same run, the same intervals",
+          c.get("interval") and cond(t2, "p99").get("interval") ==
+          c["interval"] and again["targets"] == res["targets"])
+    _res, t = t6([952] * 3)
+    check("factor 1: ratio 1.05 every round, interval within 1.10 but the"
+          " mean over 1: FAIL", t.get("result") == "FAIL" and
+          cond(t, "p99").get("interval", [0, 9])[1] <= 1.1)
+    _res, t = t6([1053, 1000, 952])
+    check("factor 1: ratios 0.95, 1, 1.05: mean <= 1, upper bound <= 1.10:"
+          " PASS", t.get("result") == "PASS")
 
 
 def check_wide(check):
@@ -727,16 +947,16 @@ def check_observer(check):
     g = "a1000-s40-idle"
     res, _p, _out = scenario(observed())
     check("an observer that dropped nothing and stamped every packet: PASS",
-          target(res, "run", "observer").get("result") == "PASS")
+          run_check(res, "observer").get("result") == "PASS")
     check("CPU per packet counts omware's hybrid kthread",
           row(res, g, "OIR-hybrid").get("cpu_proc_ns_per_pkt") == 20000)
     res, _p, _out = scenario(observed(drops=3))
-    t = target(res, "run", "observer")
+    t = run_check(res, "observer")
     check("an observer that dropped packets: FAIL, saying how many",
           t.get("result") == "FAIL" and
           t.get("why") == "3 packets dropped by the observer")
     res, _p, _out = scenario(observed(src="user"))
-    t = target(res, "run", "observer")
+    t = run_check(res, "observer")
     check("packets stamped by the observer's own clock are unseen: lost,"
           " and the observer check FAILs",
           row(res, g, "OIR-hybrid").get("rx_lost") == 200 and
@@ -751,44 +971,51 @@ def no_prereg(r):
 
 
 def check_no_prereg(check):
-    t = target(scenario(no_prereg)[0], "a1000-s40-idle", "RSM")
-    check("the pre-registered method did not run: FAIL, not N/A",
-          t.get("result") == "FAIL" and t.get("why") == "no OIR-hybrid run")
+    t = target(scenario(no_prereg)[0], "a1000-s40-idle", 1)
+    check("the judged method did not run: FAIL, not N/A",
+          t.get("result") == "FAIL" and t.get("why") == "no OIR run")
 
 
 def one_good_pair(r):
-    """TOM: one pair 0.1 us apart, the other 99 50 us apart; TRW 20 us."""
+    """Two rounds; TOM: one pair 0.1 us apart, the other 99 50 us apart;
+    TRW-RT 20 us."""
     p = "pairs-s40-idle"
-    r.add(p, "TOM", [0, 100] + [0, 50000] * 99, kind="pair")
-    r.add(p, "TRW", [0, 20000] * 100, kind="pair")
+    for rnd in (1, 2):
+        r.add(p, "TOM", [0, 100] + [0, 50000] * 99, kind="pair", rnd=rnd)
+        r.add(p, "TRW-RT", [0, 20000] * 100, kind="pair", rnd=rnd)
 
 
 def lost_pairs(r):
-    """TOM: every pair 1 us apart, but two lost their second packet (1 % of
-    the packets, as much as a run may lose); TRW 20 us."""
+    """Two rounds; TOM: every pair 1 us apart, but two lost their second
+    packet (1 % of the packets, as much as a run may lose); TRW-RT 20 us."""
     p = "pairs-s40-idle"
     tom = [0, 1000] * 100
     tom[3] = tom[101] = None
-    r.add(p, "TOM", tom, kind="pair")
-    r.add(p, "TRW", [0, 20000] * 100, kind="pair")
+    for rnd in (1, 2):
+        r.add(p, "TOM", tom, kind="pair", rnd=rnd)
+        r.add(p, "TRW-RT", [0, 20000] * 100, kind="pair", rnd=rnd)
 
 
 def check_pairs(check):
     p = "pairs-s40-idle"
     res, _p, _out = scenario(one_good_pair)
-    check("one good pair, the rest bad: both pair targets FAIL, though the"
-          " smallest gap is 1/200 of TRW's",
-          target(res, p, "TRW", "gap50").get("result") == "FAIL" and
-          target(res, p, "TRW", "gap99").get("result") == "FAIL" and
+    t = target(res, p, 5)
+    check("one good pair, the rest bad: target 5 FAILs on p50 and p99,"
+          " though the smallest gap is 1/200 of TRW-RT's",
+          t.get("result") == "FAIL" and
+          cond(t, "gap50").get("result") == "FAIL" and
+          cond(t, "gap99").get("result") == "FAIL" and
           row(res, p, "TOM").get("rx_gap_min_ns") == 100 and
           row(res, p, "TOM").get("rx_gap_err_p50_ns") == 50000)
     res, _p, _out = scenario(lost_pairs)
-    t = target(res, p, "TRW", "gap99")
+    t = target(res, p, 5)
     check("two pairs of 100 not seen whole: infinite gap errors, the p99"
-          " target FAILs, the p50 one PASSes",
-          row(res, p, "TOM").get("rx_gap_pairs_lost") == 2 and
-          t.get("result") == "FAIL" and t.get("value_ns") == "inf" and
-          target(res, p, "TRW", "gap50").get("result") == "PASS")
+          " condition FAILs, the p50 one PASSes",
+          row(res, p, "TOM").get("rx_gap_pairs_lost") == 4 and
+          t.get("result") == "FAIL" and
+          cond(t, "gap99").get("value_ns") == "inf" and
+          cond(t, "gap99").get("result") == "FAIL" and
+          cond(t, "gap50").get("result") == "PASS")
 
 
 def main():
@@ -820,8 +1047,9 @@ def main():
     check_plots_size(check)
     for each in (check_bursty, check_late, check_lost, check_point,
                  check_missing_ref, check_restore, check_warmup,
-                 check_strict, check_prereg, check_wide, check_observer,
-                 check_no_prereg, check_pairs):
+                 check_strict, check_prereg, check_complete, check_factor1,
+                 check_help,
+                 check_wide, check_observer, check_no_prereg, check_pairs):
         each(check)
     check_png(check, skip)
 

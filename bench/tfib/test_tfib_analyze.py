@@ -301,7 +301,8 @@ class Checks(unittest.TestCase):
         self.assertAlmostEqual(c["best mode's misaddressed"]["ratio"],
                                10 / 24)
         self.assertEqual(c["inline age at low R 0.1"]["result"], "PASS")
-        self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 1})
+        self.assertEqual(res["counts"], {"PASS": 3, "FAIL": 0, "N/A": 1,
+                                         "NOT MEASURED": 0})
         self.assertEqual((c[XDP]["result"], c[XDP]["why"]),
                          ("N/A", "no XDP run"))
         # the ratio to rwlock in the table: D + P / 2 each, but for the

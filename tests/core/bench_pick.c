@@ -8,17 +8,22 @@
  * ran on CPU w, and the list runs from N - 1 (most recently used) to 0.
  * One op is a tw_pick_get and the tw_pick_put that returns the worker:
  *
- *   hit   pick for CPU c, put back on c, c going round 0..N - 1: the memo
- *         is valid, and the worker that last ran on c is the deepest in
- *         the list, so the scan reads all N entries before it;
+ *   hit   pick for a CPU c drawn at random (uniformly, from a fixed seed),
+ *         put back on c: the memo is valid, and the worker that last ran
+ *         on c lies where the order of use left it, which under uniform
+ *         demand is on average halfway down the list (move to front), so
+ *         the scan reads about N / 2 entries (steps/op shows how many);
  *   miss  pick for CPU N, on which no idle worker last ran, put back on
  *         c going round: the memo names a worker that has moved since
  *         (checked, then refused), and the scan reads all N entries before
- *         it takes the least recently used one.
+ *         it takes the least recently used one, as it must on any miss.
  *
- * Both ops leave the list as they found it, so every op does the same
- * work.  Per cell: the median of --rounds runs of --ms each, wall-clock ns
- * and TSC cycles per op, one thread pinned to one CPU.
+ * The hit path once sent c round 0..N - 1, which left the worker sought
+ * at the end of the list on every op: the scan's worst case, built in,
+ * and with it a lead for the memo that no measurement could deny.  A
+ * random CPU is the scan's average case: the targets below can fail.
+ * Per cell: the median of --rounds runs of --ms each, wall-clock ns and
+ * TSC cycles per op, one thread pinned to one CPU.
  *
  * Targets: memo flat from 4 to 1024 workers (1024/4 cost ratio <= 1.5)
  * and at least 10x faster than the scan at 1024, on both paths.
@@ -32,6 +37,7 @@
 
 #define BATCH		256	/* ops between two reads of the clock */
 #define MAX_ROUNDS	16
+#define DRAWS		4096	/* the hit path's CPUs, a power of two */
 
 enum path { HIT, MISS, NPATHS };
 
@@ -49,6 +55,21 @@ struct result {
 };
 
 static struct result results[NSIZES][TW_PICK_POLICY_COUNT][NPATHS];
+static u32 draws[DRAWS];
+
+/* DRAWS CPUs of 0..@n - 1, uniform, the same sequence for both policies. */
+static void draw_cpus(u32 n)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL;
+	u32 i;
+
+	for (i = 0; i < DRAWS; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		draws[i] = (u32)(((x >> 32) * n) >> 32);
+	}
+}
 
 /* The state of the header comment; exits on what cannot happen. */
 static struct tw_pick *prefill(u32 n)
@@ -70,22 +91,30 @@ static struct tw_pick *prefill(u32 n)
 }
 
 /*
- * @count ops of @path from CPU *@c on.  On both paths the worker picked is
- * worker c (the one that last ran on c, or the least recently used): returns
- * how many ops took another, which would not be the op described.
+ * @count ops of @path from *@k on: a hit picks for CPU draws[k], a miss
+ * for CPU n and puts the worker back on k, going round 0..n - 1 (no
+ * division in the loop).  On both paths the worker
+ * picked is worker c, the CPU it goes back to (the one that last ran on c,
+ * or the least recently used): returns how many ops took another, which
+ * would not be the op described.
  */
 static u32 ops(struct tw_pick *p, enum tw_pick_policy policy,
-	       enum path path, u32 n, u32 *c, u32 count)
+	       enum path path, u32 n, u32 *k, u32 count)
 {
-	u32 strays = 0;
+	u32 strays = 0, c;
 	int w;
 
 	while (count--) {
-		w = tw_pick_get(p, policy, path == HIT ? *c : n);
-		tw_pick_put(p, w, *c);
-		strays += (u32)w != *c;
-		if (++*c == n)
-			*c = 0;
+		if (path == HIT) {
+			c = draws[(*k)++ & (DRAWS - 1)];
+		} else {
+			c = *k;
+			if (++*k == n)
+				*k = 0;
+		}
+		w = tw_pick_get(p, policy, path == HIT ? c : n);
+		tw_pick_put(p, w, c);
+		strays += (u32)w != c;
 	}
 	return strays;
 }
@@ -95,16 +124,19 @@ static void run(struct tw_pick *p, enum tw_pick_policy policy, enum path path,
 {
 	struct tw_pick_stats st0, st1;
 	u64 t0, c0, end, done = 0, strays;
-	u32 c = 0;
+	u32 k = 0;
 
-	/* one round of the CPUs: caches warm, and the path as it will be */
-	strays = ops(p, policy, path, n, &c, n);
+	/*
+	 * Caches warm and the list in the order the path keeps: one round of
+	 * the CPUs for a miss, every draw once for a hit.
+	 */
+	strays = ops(p, policy, path, n, &k, path == HIT ? DRAWS : n);
 	tw_pick_get_stats(p, &st0);
 	t0 = ktime_get_ns();
 	c0 = tsc();
 	end = t0 + (u64)run_ms * 1000000;
 	do {
-		strays += ops(p, policy, path, n, &c, BATCH);
+		strays += ops(p, policy, path, n, &k, BATCH);
 		done += BATCH;
 	} while (ktime_get_ns() < end);
 	res->cycles = (double)(tsc() - c0) / (double)done;
@@ -133,6 +165,7 @@ static struct result measure(enum tw_pick_policy policy, enum path path,
 	struct tw_pick *p;
 	int k;
 
+	draw_cpus(n);
 	for (k = 0; k < rounds; k++) {
 		p = prefill(n);
 		run(p, policy, path, n, &res[k]);

@@ -16,8 +16,9 @@
  * timed around each update.
  *
  * CAS: a thread on CPU 0 takes (CAS 0 -> 1) a lock word that a thread on
- * CPU 1 has just written, after the same fixed work, without and with a
- * prefetchw of the line before that work (seed 004: 226 vs 41 cycles).
+ * CPU 1 has just written, without and with a prefetchw of the line one
+ * lookup's work before (seed 004: 226 vs 41 cycles).  Only the CAS is
+ * timed, so what it waits for is what is left of the line's transfer.
  *
  * Targets (readers 1): the best mode's lookup at CDR 0.1 within 1.2x of
  * its cost at CDR 0; the best mode's reader throughput at CDR 0.1 >= 10x
@@ -350,15 +351,35 @@ static struct {
 } __attribute__((aligned(64))) baton;
 static u64 cas_cycles[CAS_SAMPLES];
 
-/* Fixed work between taking the baton and the CAS, ~1 us. */
-static void work(void)
+/*
+ * The work between the prefetch and the CAS: as much as the forwarder does
+ * there, one lookup (the reader prefetches the next bucket, then looks up
+ * the current one), measured in this run.  With ~1 us of work instead, as
+ * this benchmark once had, any prefetch would have long arrived and the
+ * prefetched CAS always hit: the check compared a transfer with a local
+ * hit and could not fail.  With a lookup's worth, the CAS waits for what
+ * is left of the transfer, and the check fails where a prefetch issued
+ * that late hides too little of it.
+ */
+static u32 work_iters;
+
+static void work(u32 iters)
 {
 	u64 x = 1;
-	int i;
+	u32 i;
 
-	for (i = 0; i < 1000; i++)
+	for (i = 0; i < iters; i++)
 		x = x * 6364136223846793005ULL + 1;
 	__asm__ __volatile__("" : : "r"(x));
+}
+
+/* Iterations of work() in @cycles TSC cycles, from a timed 100000. */
+static u32 work_for(double cycles)
+{
+	u64 t0 = tsc();
+
+	work(100000);
+	return (u32)(cycles * 100000 / (double)(tsc() - t0) + 0.5);
 }
 
 static void *line_writer(void *arg)
@@ -400,7 +421,7 @@ static double cas_median(bool prefetched)
 			cpu_relax();
 		if (prefetched)
 			prefetchw(&line.lock);
-		work();
+		work(work_iters);
 		t0 = tsc();
 		cmpxchg(&line.lock, 0U, 1U);
 		t1 = tsc();
@@ -418,7 +439,19 @@ static double amdahl_drop(double cas, double per_packet, int cores)
 	return 1 - 1 / (s + (1 - s) / cores) / cores;
 }
 
-static int cas_bench(double *ratio)
+/* The forwarder's distance: one lookup of the prefetching mode at CDR 0. */
+static double prefetch_distance(void)
+{
+	size_t mi;
+
+	for (mi = 0; mi < NMODES; mi++)
+		if (modes[mi].flags & TW_TFIB_PREFETCH)
+			return results[1][mi][0].lookup_cyc;
+	return 0;
+}
+
+/* @distance: the cycles of work between the prefetch and the CAS. */
+static int cas_bench(double *ratio, double distance)
 {
 	double naive, pre;
 	pthread_t th;
@@ -430,6 +463,9 @@ static int cas_bench(double *ratio)
 		return -1;
 	}
 	pin(0);
+	work_iters = work_for(distance);
+	printf("  the prefetch %.0f cycles before the CAS: one bucket+prefetch lookup at CDR 0 (%u iterations of work)\n",
+	       distance, work_iters);
 	pthread_create(&th, NULL, line_writer, NULL);
 	naive = cas_median(false);
 	pre = cas_median(true);
@@ -510,6 +546,6 @@ int main(int argc, char **argv)
 	       CAPACITY, USERS, run_ms, rounds, ncpus);
 	note_load(ncpus);
 	table_bench(traces);
-	cas = cas_bench(&cas_ratio);
+	cas = cas_bench(&cas_ratio, prefetch_distance());
 	return targets(cas_ratio, cas == 0) ? 1 : 0;
 }
