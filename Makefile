@@ -129,6 +129,17 @@ userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs 
 check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
 	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
 
+# Every suite on every kernel and CPU booted here, each part run even when
+# one before it failed; the failed ones named at the end.
+MATRIX := check check-6.1 check-7 check-arm64
+.PHONY: check-matrix
+check-matrix: ## make check, then every suite on each other kernel and CPU (see MATRIX)
+	@failed=; for t in $(MATRIX); do \
+		echo "### check-matrix: make $$t"; \
+		$(MAKE) --no-print-directory $$t || failed="$$failed $$t"; \
+	 done; \
+	 [ -z "$$failed" ] || { echo "check-matrix: failed:$$failed" >&2; exit 1; }
+
 cli: .us-tree ## the CLI and its library; LIBNL=libnl-tiny: in .build/libnl-tiny/
 	$(MAKE) -C $(US_TREE)/userspace
 
