@@ -57,29 +57,15 @@ sudo_cmd=()
 stamp() { echo "bookworm $arch: ${packages[*]}"; }
 root=$cache/chroot/bookworm-$arch-$(stamp | md5sum | cut -c1-8)
 
-# The lock is held while the root is checked or made, not while it is used.
-make_root() {
-	mkdir -p "$cache/chroot"
-	exec 8> "$cache/chroot/.lock-bookworm-$arch"
-	flock 8
-	[ "$(cat "$root/done" 2>/dev/null)" = "$(stamp)" ] || make_root_locked
-	exec 8>&-
-}
-
 # Documentation stays: the packages installed here are checked as a user
 # would have them.  No recommends: only what is listed, and its needs.
-make_root_locked() {
-	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
-	echo "deb-chroot: making $root from $(tw_debian_mirror)" >&2
-	"${sudo_cmd[@]}" rm -rf --one-file-system "$root"
-	"${sudo_cmd[@]}" mmdebstrap --quiet --mode=root --variant=minbase \
+make_root() {
+	tw_root_made "$root" "$(stamp)" --quiet --mode=root --variant=minbase \
 		--aptopt='Acquire::Languages "none"' \
 		--aptopt='APT::Install-Recommends "false"' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		--architectures="$arch" --include="$(IFS=,; echo "${packages[*]}")" \
-		bookworm "$root" "$(tw_debian_source bookworm)" >&2 ||
-		die "mmdebstrap of bookworm failed"
-	stamp | "${sudo_cmd[@]}" tee "$root/done" >/dev/null
+		bookworm "$root" "$(tw_debian_source bookworm)" || die "mmdebstrap of bookworm failed"
 }
 
 # enter STATE CMD...: in the private mount namespace, as root.
