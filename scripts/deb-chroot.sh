@@ -48,7 +48,7 @@ build_depends() {
 # python3 runs timewire-bench's analysers where the package put them.
 # shellcheck disable=SC2046 # one name a line
 mapfile -t packages < <(printf '%s\n' build-essential lintian dkms kmod openssl \
-	gcc-12 dwarves python3 $(build_depends) | sort -u)
+	gcc-12 pahole python3 $(build_depends) | sort -u)
 [ ${#packages[@]} -gt 8 ] || die "no Build-Depends read from $top/debian/control"
 
 sudo_cmd=()
