@@ -165,6 +165,20 @@ gen-kernel: ## the modules' netlink tables from the specs, <dir>/netlink-gen.[ch
 dist: gen ## the release tarball .build/timewire-<version>.tar.gz: sources, generated files
 	@scripts/dist.sh $(TOPDIR)/.build $(GEN_SRCS) $(GEN_HDRS)
 
+# The Debian packages (debian/, Documentation/install.rst), built from the
+# release tarball in a bookworm root cached outside the clone
+# (scripts/deb-chroot.sh), into .build/deb/.  Each build starts from the
+# root as made: what dpkg and dkms write there (tests/deb) lands in
+# .build/deb/root/, an overlay on it.
+.PHONY: deb clean-deb
+deb: dist ## the Debian packages (timewire, -dkms, -qaware-dkms, -bench) from the tarball, in .build/deb/
+	@rm -rf $(TOPDIR)/.build/deb/root
+	@scripts/deb-chroot.sh run $(TOPDIR)/.build/deb/root scripts/deb-build.sh \
+		$(TOPDIR)/.build/timewire-$(TW_VERSION).tar.gz $(TOPDIR)/.build/deb
+clean: clean-deb
+clean-deb:
+	rm -rf .build/deb
+
 # The generated files a release carries, one a line (tests/dist).
 .PHONY: gen-files
 gen-files:

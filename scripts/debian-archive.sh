@@ -3,7 +3,8 @@
 # Debian suites the host's apt is not configured for (trixie-backports on a
 # bookworm host), read through a private apt configuration in the cache so
 # that the host's sources, lists and package state stay as they were:
-# sourced by kernel-headers.sh, trixie-root.sh and the tests.
+# sourced by kernel-headers.sh, trixie-root.sh, deb-chroot.sh and the
+# tests.
 #
 # TW_DEBIAN_MIRROR picks the archive (default deb.debian.org); Debian
 # serves its -security suites from a sibling, TW_DEBIAN_MIRROR-security.
@@ -37,6 +38,28 @@ tw_mmdebstrap_opts=(--quiet --mode=root --aptopt='Acquire::Languages "none"'
 	--dpkgopt='path-exclude=/usr/share/doc/*'
 	--dpkgopt='path-exclude=/usr/share/man/*'
 	--dpkgopt='path-exclude=/usr/share/locale/*')
+
+# tw_root_made ROOT STAMP MMDEBSTRAP_ARG...: ROOT as mmdebstrap makes it
+# from the arguments given (ROOT among them), unless its 'done' file
+# already says STAMP (a root's package list).  Made under a lock beside
+# it, so that concurrent callers wait for the one making it; the lock is
+# not held while the root is used.  As root (sudo otherwise).
+tw_root_made() {
+	local root=$1 stamp=$2 sudo=()
+	shift 2
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	mkdir -p "$(dirname "$root")"
+	(
+		flock 9
+		[ "$(cat "$root/done" 2>/dev/null)" = "$stamp" ] && exit 0
+		command -v mmdebstrap >/dev/null ||
+			{ echo "${0##*/}: mmdebstrap not installed (make deps)" >&2; exit 1; }
+		echo "${0##*/}: making $root from $(tw_debian_mirror)" >&2
+		"${sudo[@]}" rm -rf --one-file-system "$root"
+		"${sudo[@]}" mmdebstrap "$@" >&2 || exit 1
+		echo "$stamp" | "${sudo[@]}" tee "$root/done" >/dev/null
+	) 9> "$(dirname "$root")/.lock-${root##*/}"
+}
 
 # tw_deb_unpack DIR PKG=VERSION...: download the packages (from the apt
 # lists, APT_CONFIG's if set) and unpack them into DIR, installing

@@ -62,24 +62,10 @@ sudo_cmd=()
 stamp() { echo "trixie $arch: ${packages[*]}"; }
 root=$cache/chroot/trixie-$arch${cross:+-$cross}-$(stamp | md5sum | cut -c1-8)
 
-# The lock is held while the root is checked or made, not while it is used.
 make_root() {
-	mkdir -p "$cache/chroot"
-	exec 8> "$cache/chroot/.lock-trixie-$arch"
-	flock 8
-	[ "$(cat "$root/done" 2>/dev/null)" = "$(stamp)" ] || make_root_locked
-	exec 8>&-
-}
-
-make_root_locked() {
-	command -v mmdebstrap >/dev/null || die "mmdebstrap not installed (make deps)"
-	echo "trixie-root: making $root from $(tw_debian_mirror)" >&2
-	"${sudo_cmd[@]}" rm -rf --one-file-system "$root"
-	"${sudo_cmd[@]}" mmdebstrap "${tw_mmdebstrap_opts[@]}" --variant=minbase \
+	tw_root_made "$root" "$(stamp)" "${tw_mmdebstrap_opts[@]}" --variant=minbase \
 		--architectures="$arch" --include="$(IFS=,; echo "${packages[*]}")" \
-		trixie "$root" "$(tw_debian_source trixie)" >&2 ||
-		die "mmdebstrap of trixie failed"
-	stamp | "${sudo_cmd[@]}" tee "$root/done" >/dev/null
+		trixie "$root" "$(tw_debian_source trixie)" || die "mmdebstrap of trixie failed"
 }
 
 # enter CALLER CMD...: in the private mount namespace, as root.
