@@ -117,14 +117,22 @@ static int qa_btf_index(struct qa_btf *btf)
 	return 0;
 }
 
+/*
+ * The header every BTF has.  Newer uapi headers (7.3's, not 6.12's) add
+ * a layout section after the string section's fields, which a kernel
+ * may leave out: 7.3.4's vmlinux has hdr_len 24, less than their
+ * sizeof(struct btf_header).  Only these fields are read.
+ */
+#define QA_BTF_HDR_MIN	offsetofend(struct btf_header, str_len)
+
 /* The sections of the raw BTF in @data; false if it is not BTF. */
 static bool qa_btf_sections(struct qa_btf *btf, const void *data, size_t size)
 {
 	const struct btf_header *hdr = data;
 	u64 types_end, strs_end;
 
-	if (size < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
-	    hdr->hdr_len < sizeof(*hdr) || hdr->hdr_len > size)
+	if (size < QA_BTF_HDR_MIN || hdr->magic != BTF_MAGIC ||
+	    hdr->hdr_len < QA_BTF_HDR_MIN || hdr->hdr_len > size)
 		return false;
 	types_end = (u64)hdr->hdr_len + hdr->type_off + hdr->type_len;
 	strs_end = (u64)hdr->hdr_len + hdr->str_off + hdr->str_len;
