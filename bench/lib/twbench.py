@@ -220,6 +220,15 @@ def ratio_of_means(pairs):
     return INF if b == 0 else a / b
 
 
+def mean_difference(pairs):
+    """mean of the pairs' first values less mean of their second; None
+    for none or an infinite side."""
+    a, b = mean(p[0] for p in pairs), mean(p[1] for p in pairs)
+    if a is None or b is None or INF in (a, b):
+        return None
+    return a - b
+
+
 def paired_draws(pairs, statistic, rng, resamples=BOOT_RESAMPLES):
     """statistic of each of resamples draws of pairs (the units, say one
     (subject, reference) per round), drawn whole with replacement to
@@ -287,7 +296,11 @@ def judge_ratio(point, interval, bound):
 # the p-value of the claim, Holm-adjusted, below ALPHA), and what only a
 # shown difference fails ("not significantly below/above": the claim
 # tested is the difference).
-SHOWN = {"at_least": lambda d, b: d >= b, "at_most": lambda d, b: d <= b}
+# "no_worse" is part 1's factor-1 rule: the point estimate at most the
+# bound and the interval's upper side at most FACTOR1_UPPER times it.
+SHOWN = {"at_least": lambda d, b: d >= b, "at_most": lambda d, b: d <= b,
+         "above": lambda d, b: d > b,
+         "no_worse": lambda d, b: d <= b * FACTOR1_UPPER}
 UNLESS_SHOWN = {"not_below": lambda d, b: d < b,
                 "not_above": lambda d, b: d > b}
 
@@ -333,6 +346,8 @@ def judge_family(records, alpha=ALPHA):
             continue
         r["p_holm"] = p
         significant = p < alpha
+        if r["kind"] == "no_worse":
+            significant = significant and r["estimate"] <= r["bound"]
         r["result"] = verdict(significant if r["kind"] in SHOWN
                               else not significant)
     return records
