@@ -98,17 +98,6 @@ class Statistics(unittest.TestCase):
         self.assertIsNone(tb.bootstrap_interval([[1.0]], tb.mean,
                                                 random.Random(1)))
 
-    def test_bootstrap_ratio(self):
-        self.assertEqual(tb.bootstrap_ratio([2.0, 2.0, 2.0], [1.0, 1.0],
-                                            random.Random(1)), [2.0, 2.0])
-        lo, hi = tb.bootstrap_ratio([1.0, 3.0], [1.0, 1.0], random.Random(1))
-        self.assertTrue(1.0 <= lo < 2.0 < hi <= 3.0)
-        # a draw of [0, 0] has no ratio: the others give 1 / 1 or 1 / 2
-        self.assertEqual(tb.bootstrap_ratio([1.0, 1.0], [0.0, 2.0],
-                                            random.Random(1)), [0.5, 1.0])
-        self.assertIsNone(tb.bootstrap_ratio([1.0], [1.0, 2.0],
-                                             random.Random(1)))
-
     def test_log_mean(self):
         self.assertAlmostEqual(tb.log_mean([2.0, 0.5]), 1.0)
         self.assertAlmostEqual(tb.log_mean([1.0, 4.0, 16.0]), 4.0)
@@ -169,6 +158,11 @@ class Comparisons(unittest.TestCase):
         self.assertEqual(tb.draws_interval([1, 2, 3]), [1, 3])
         self.assertIsNone(tb.draws_interval([]))
 
+    def test_mean_difference(self):
+        self.assertAlmostEqual(tb.mean_difference([(3, 1), (5, 1)]), 3.0)
+        self.assertIsNone(tb.mean_difference([(INF, 1)]))
+        self.assertIsNone(tb.mean_difference([]))
+
     def test_p_value(self):
         draws = [0.8, 0.9, 1.1, 1.2]
         # two of four draws not above 1: (2 + 1) / 5
@@ -210,6 +204,27 @@ class Comparisons(unittest.TestCase):
         # Holm over all eight, the two not measured counted
         self.assertAlmostEqual(recs[0]["p_holm"], 8 * recs[0]["p"])
         self.assertEqual(tb.strict_status(recs, True), 1)
+
+    def test_no_worse(self):
+        # part 1's factor-1 rule: estimate <= 1, upper side <= 1.10
+        better = [0.9, 0.95, 0.92, 0.97, 0.93]
+        level = [1.0, 1.01, 0.99, 1.02, 1.0]        # estimate above 1
+        wide = [0.5, 1.5, 0.6, 1.4, 0.7]            # upper side > 1.10
+        recs = tb.judge_family([self.comp(r, "no_worse", 1)
+                                for r in (better, level, wide)])
+        self.assertEqual([r["result"] for r in recs],
+                         [tb.PASS, tb.FAIL, tb.FAIL])
+
+    def test_above(self):
+        # a rise shown over the units; none (flat at 0) is no rise
+        def diff(pairs):
+            return tb.comparison("d", pairs, tb.mean_difference, "above", 0,
+                                 random.Random(1))
+        rise = diff([(0.2, 0.0), (0.3, 0.0), (0.25, 0.01), (0.2, 0.0)])
+        flat = diff([(0.0, 0.0)] * 5)
+        tb.judge_family([rise, flat])
+        self.assertEqual((rise["result"], flat["result"]),
+                         (tb.PASS, tb.FAIL))
 
 
 class Judging(unittest.TestCase):

@@ -2,8 +2,9 @@
 """twbench - what the benchmark analysers (tw-*analyze) have in common.
 
 Reading a run's files, the statistics (means, percentiles, ratios, paired
-ratios, bootstrap intervals), judging targets (PASS, FAIL, N/A or NOT
-MEASURED, per-round ratios against a bound, and the exit status of
+ratios, bootstrap intervals and p-values over rounds), judging targets
+(PASS, FAIL, N/A or NOT MEASURED, per-round ratios against a bound,
+registered comparisons with Holm's correction, and the exit status of
 --strict), tables, CSV and JSON files, the plot data
 (plots.json: what the figures draw, small enough to keep with a run) and
 plotting to files.  What each experiment measures and judges stays in its
@@ -165,15 +166,6 @@ def bootstrap_interval(samples, statistic, rng, resamples=BOOT_RESAMPLES,
     lo = stats[int((1 - conf) / 2 * (len(stats) - 1))]
     hi = stats[int((1 + conf) / 2 * (len(stats) - 1) + 0.5)]
     return [lo, hi]
-
-
-def bootstrap_ratio(a, b, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
-    """The bootstrap interval of mean(a) / mean(b), or None; a draw of b
-    whose mean is zero counts not."""
-    def of_means(ra, rb):
-        m = mean(rb)
-        return mean(ra) / m if m else None
-    return bootstrap_interval((a, b), of_means, rng, resamples, conf)
 
 
 def log_mean(ratios):
