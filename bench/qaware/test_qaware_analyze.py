@@ -391,6 +391,8 @@ class Targets(unittest.TestCase):
     def test_short_run_not_judged_as_pass(self):
         strict, t = self.run_case(GOOD, rounds=1, mode="short")
         self.assertEqual(t[T_S1]["result"], "NOT MEASURED")
+        self.assertEqual(t[T_S1]["why"],
+                         "1 paired round(s), the targets need 10")
         self.assertEqual(strict.returncode, 1)
         self.assertIn("indicative", strict.stdout)
 

@@ -519,6 +519,21 @@ class Targets(unittest.TestCase):
             t[T_RING % ("rcu", 8000, "age <= rwlock's")]["result"], "FAIL")
 
 
+class Repetitions(unittest.TestCase):
+    def test_paced_twin_of_its_repetition(self):
+        runs = spec_runs(reps=2)
+        paced = dict(runs[1], mode=runs[1]["mode"] + "+omware",
+                     pace="omware")
+        self.assertEqual(FA.unpaced(runs, paced), runs[1])
+        self.assertEqual(runs[1]["rep"], 2)
+
+    def test_pairs_within_repetition(self):
+        a = [{"rep": r, "v": r} for r in (1, 2, 4)]
+        b = [{"rep": r, "v": 10 * r} for r in (4, 1, 3)]
+        self.assertEqual(FA.rep_pairs(a, b, lambda s: s["v"]),
+                         [(1, 10), (4, 40)])
+
+
 class Findings(unittest.TestCase):
     """The study's findings over repetitions: (a)-(c) can fail, (d) is
     reported."""
