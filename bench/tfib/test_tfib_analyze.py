@@ -520,6 +520,35 @@ class Targets(unittest.TestCase):
 
 
 class Repetitions(unittest.TestCase):
+    def test_through_the_tool(self):
+        # five repetitions of rwlock and rcu at R 1000 (both carry) and
+        # 2000 (a fifth lost): rep and ingress read from run.json, 2000
+        # judged, rcu's age there about 90 us against rwlock's 170
+        with tempfile.TemporaryDirectory() as d:
+            for rep in range(1, 6):
+                for sync, delay in (("rwlock", 120), ("rcu", 40)):
+                    for rate, drop in ((1000, 0), (2000, 5)):
+                        write_run(os.path.join(d, "%s-%d-%d" % (
+                            sync, rate, rep)), periodic(
+                                delay_us=delay, drop_every=drop),
+                            meta(sync, rate, rep=rep, ingress="veth"))
+            p = analyze(d, "--no-plots", "--strict")
+            self.assertEqual(p.returncode, 1)
+            with open(os.path.join(d, "tfib-analysis.json")) as f:
+                res = json.load(f)
+        t = {c["name"]: c for c in res["checks"]}
+        age = t["rcu vs rwlock at R 2000, rings 64/1024: age <= rwlock's"]
+        self.assertEqual((age["result"], age["n"]), ("PASS", 5))
+        self.assertLess(age["estimate"], 0.6)
+        self.assertEqual({r["ingress"] for r in res["runs"]}, {"veth"})
+        self.assertEqual(sorted({r["rep"] for r in res["runs"]}),
+                         [1, 2, 3, 4, 5])
+        # seqcount did not run: its targets say so
+        seq = t["seqcount vs rwlock at R 2000, rings 64/1024: age <= "
+                "rwlock's"]
+        self.assertEqual((seq["result"], seq["why"]),
+                         ("NOT MEASURED", "no seqcount run at R 2000"))
+
     def test_paced_twin_of_its_repetition(self):
         runs = spec_runs(reps=2)
         paced = dict(runs[1], mode=runs[1]["mode"] + "+omware",
