@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """plotcheck - what the analysers' tests check of their plot data, the
 same for each: the figures drawn from plots.json alone, and a plots.json
-that cannot be drawn refused.
+that cannot be drawn refused; and that the record fields an analyser
+needs are named where the runner's authors read them.
 
 The tests import it from bench/lib; it is no part of what make
 install-bench installs.
@@ -65,3 +66,19 @@ def refusals(analyzer, good, tmp):
             f.write(text)
         out.append((what, replot(analyzer, path, "-o", tmp), path))
     return out
+
+
+def undocumented(analyzer, fields, before="HELP_EPILOG"):
+    """The fields of a run's records that analyzer reads (quoted in its
+    code ahead of before, its --help text) but that its --help or its man
+    page (analyzer.1) does not name: [] when each names them all."""
+    p = subprocess.run([sys.executable, analyzer, "--help"],
+                       capture_output=True, text=True)
+    with open(analyzer + ".1") as f:
+        man = f.read()
+    with open(analyzer) as f:
+        code = f.read().split(before)[0]
+    return [(name, where) for name in fields for where, text in
+            (("--help", p.stdout), ("man page", man),
+             ("code", code if '"%s"' % name in code else ""))
+            if name not in text]

@@ -98,17 +98,6 @@ class Statistics(unittest.TestCase):
         self.assertIsNone(tb.bootstrap_interval([[1.0]], tb.mean,
                                                 random.Random(1)))
 
-    def test_bootstrap_ratio(self):
-        self.assertEqual(tb.bootstrap_ratio([2.0, 2.0, 2.0], [1.0, 1.0],
-                                            random.Random(1)), [2.0, 2.0])
-        lo, hi = tb.bootstrap_ratio([1.0, 3.0], [1.0, 1.0], random.Random(1))
-        self.assertTrue(1.0 <= lo < 2.0 < hi <= 3.0)
-        # a draw of [0, 0] has no ratio: the others give 1 / 1 or 1 / 2
-        self.assertEqual(tb.bootstrap_ratio([1.0, 1.0], [0.0, 2.0],
-                                            random.Random(1)), [0.5, 1.0])
-        self.assertIsNone(tb.bootstrap_ratio([1.0], [1.0, 2.0],
-                                             random.Random(1)))
-
     def test_log_mean(self):
         self.assertAlmostEqual(tb.log_mean([2.0, 0.5]), 1.0)
         self.assertAlmostEqual(tb.log_mean([1.0, 4.0, 16.0]), 4.0)
@@ -140,6 +129,102 @@ class Statistics(unittest.TestCase):
         # every draw without a mean: no interval, no crash
         self.assertEqual(tb.paired_estimate([0.0, INF], random.Random(3)),
                          (None, [0.0, INF]))
+
+
+class Comparisons(unittest.TestCase):
+    def test_ratio_of_means(self):
+        self.assertAlmostEqual(tb.ratio_of_means([(2, 1), (4, 3)]), 1.5)
+        # a failed subject's 0 counts, it is not left out
+        self.assertAlmostEqual(tb.ratio_of_means([(0, 1), (2, 1)]), 1.0)
+        self.assertEqual(tb.ratio_of_means([(1, 0), (1, 0)]), INF)
+        self.assertEqual(tb.ratio_of_means([(1, INF)]), 0.0)
+        self.assertEqual(tb.ratio_of_means([(INF, 1)]), INF)
+        self.assertIsNone(tb.ratio_of_means([(0, 0)]))
+        self.assertIsNone(tb.ratio_of_means([(INF, INF)]))
+        self.assertIsNone(tb.ratio_of_means([]))
+
+    def test_paired_draws(self):
+        # the pairs stay together: every draw of (x, x) is 1
+        pairs = [(1, 1), (5, 5), (9, 9)]
+        d = tb.paired_draws(pairs, tb.ratio_of_means, random.Random(1), 50)
+        self.assertEqual(d, [1.0] * 50)
+        self.assertEqual(tb.paired_draws(pairs[:1], tb.ratio_of_means,
+                                         random.Random(1)), [])
+        # the same seed, the same draws
+        pairs = [(1, 2), (3, 1), (2, 2), (4, 1)]
+        self.assertEqual(
+            tb.paired_draws(pairs, tb.ratio_of_means, random.Random(3)),
+            tb.paired_draws(pairs, tb.ratio_of_means, random.Random(3)))
+        self.assertEqual(tb.draws_interval([1, 2, 3]), [1, 3])
+        self.assertIsNone(tb.draws_interval([]))
+
+    def test_mean_difference(self):
+        self.assertAlmostEqual(tb.mean_difference([(3, 1), (5, 1)]), 3.0)
+        self.assertIsNone(tb.mean_difference([(INF, 1)]))
+        self.assertIsNone(tb.mean_difference([]))
+
+    def test_p_value(self):
+        draws = [0.8, 0.9, 1.1, 1.2]
+        # two of four draws not above 1: (2 + 1) / 5
+        self.assertAlmostEqual(tb.p_value(draws, lambda d: d > 1), 0.6)
+        self.assertAlmostEqual(tb.p_value(draws, lambda d: d > 0), 0.2)
+        self.assertEqual(tb.p_value([], lambda d: True), 1.0)
+
+    def test_holm(self):
+        # sorted 0.01, 0.02, 0.04 of m = 3: 0.03, 0.04, 0.04
+        adj = tb.holm([0.04, 0.01, 0.02])
+        self.assertEqual([round(p, 6) for p in adj], [0.04, 0.03, 0.04])
+        # one not measured counts in m and stays None
+        adj = tb.holm([0.01, None])
+        self.assertEqual((round(adj[0], 6), adj[1]), (0.02, None))
+        self.assertEqual(tb.holm([0.6, 0.7]), [1.0, 1.0])
+
+    def comp(self, ratios, kind, bound):
+        pairs = [(r, 1.0) for r in ratios]
+        return tb.comparison("c", pairs, tb.ratio_of_means, kind, bound,
+                             random.Random(1))
+
+    def test_judge_family(self):
+        up = [1.5, 1.6, 1.4, 1.55, 1.45, 1.5]
+        level = [1.0, 0.99, 1.01, 1.0, 1.02, 0.98]
+        down = [0.8, 0.82, 0.79, 0.81, 0.8, 0.78]
+        recs = [self.comp(up, "at_least", 1.3),      # shown: PASS
+                self.comp(level, "at_least", 1.3),   # not shown: FAIL
+                self.comp(level, "not_below", 1),    # no difference: PASS
+                self.comp(down, "not_below", 1),     # shown below: FAIL
+                self.comp(down, "at_most", 0.9),     # shown: PASS
+                self.comp(up, "not_above", 1),       # shown above: FAIL
+                self.comp([1.5], "at_least", 1.3),   # one unit
+                tb.not_measured("m", "no such run")]
+        tb.judge_family(recs)
+        self.assertEqual([r["result"] for r in recs],
+                         [tb.PASS, tb.FAIL, tb.PASS, tb.FAIL, tb.PASS,
+                          tb.FAIL, tb.NOT_MEASURED, tb.NOT_MEASURED])
+        self.assertEqual(recs[6]["why"], "1 unit(s), no interval")
+        # Holm over all eight, the two not measured counted
+        self.assertAlmostEqual(recs[0]["p_holm"], 8 * recs[0]["p"])
+        self.assertEqual(tb.strict_status(recs, True), 1)
+
+    def test_no_worse(self):
+        # part 1's factor-1 rule: estimate <= 1, upper side <= 1.10
+        better = [0.9, 0.95, 0.92, 0.97, 0.93]
+        level = [1.0, 1.01, 0.99, 1.02, 1.0]        # estimate above 1
+        wide = [0.5, 1.5, 0.6, 1.4, 0.7]            # upper side > 1.10
+        recs = tb.judge_family([self.comp(r, "no_worse", 1)
+                                for r in (better, level, wide)])
+        self.assertEqual([r["result"] for r in recs],
+                         [tb.PASS, tb.FAIL, tb.FAIL])
+
+    def test_above(self):
+        # a rise shown over the units; none (flat at 0) is no rise
+        def diff(pairs):
+            return tb.comparison("d", pairs, tb.mean_difference, "above", 0,
+                                 random.Random(1))
+        rise = diff([(0.2, 0.0), (0.3, 0.0), (0.25, 0.01), (0.2, 0.0)])
+        flat = diff([(0.0, 0.0)] * 5)
+        tb.judge_family([rise, flat])
+        self.assertEqual((rise["result"], flat["result"]),
+                         (tb.PASS, tb.FAIL))
 
 
 class Judging(unittest.TestCase):

@@ -2,8 +2,9 @@
 """twbench - what the benchmark analysers (tw-*analyze) have in common.
 
 Reading a run's files, the statistics (means, percentiles, ratios, paired
-ratios, bootstrap intervals), judging targets (PASS, FAIL, N/A or NOT
-MEASURED, per-round ratios against a bound, and the exit status of
+ratios, bootstrap intervals and p-values over rounds), judging targets
+(PASS, FAIL, N/A or NOT MEASURED, per-round ratios against a bound,
+registered comparisons with Holm's correction, and the exit status of
 --strict), tables, CSV and JSON files, the plot data
 (plots.json: what the figures draw, small enough to keep with a run) and
 plotting to files.  What each experiment measures and judges stays in its
@@ -34,6 +35,8 @@ FAILING = (FAIL, NOT_MEASURED)
 # Bootstrap intervals: how many resamples, and the interval's coverage.
 BOOT_RESAMPLES = 2000
 BOOT_CONF = 0.95
+# The family-wise error rate of a run's judged comparisons (Holm).
+ALPHA = 1 - BOOT_CONF
 
 
 # --- Reading a run ----------------------------------------------------
@@ -165,15 +168,6 @@ def bootstrap_interval(samples, statistic, rng, resamples=BOOT_RESAMPLES,
     return [lo, hi]
 
 
-def bootstrap_ratio(a, b, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
-    """The bootstrap interval of mean(a) / mean(b), or None; a draw of b
-    whose mean is zero counts not."""
-    def of_means(ra, rb):
-        m = mean(rb)
-        return mean(ra) / m if m else None
-    return bootstrap_interval((a, b), of_means, rng, resamples, conf)
-
-
 def log_mean(ratios):
     """The geometric mean of ratios, a ratio's own average (2 and 1/2
     cancel): 0 or inf when one of them is, None for none or for both."""
@@ -205,6 +199,71 @@ def paired_estimate(ratios, rng, resamples=BOOT_RESAMPLES, conf=BOOT_CONF):
                                                 resamples, conf)
 
 
+def ratio_of_means(pairs):
+    """mean of the pairs' first values over mean of their second: the
+    ratio of two paired samples' means.  A mean of 0 or inf on both sides
+    says nothing (None); a reference mean of 0 against a positive one is
+    inf, a subject of inf against a finite reference inf."""
+    a, b = mean(p[0] for p in pairs), mean(p[1] for p in pairs)
+    if a is None or b is None or (a == b and a in (0, INF)):
+        return None
+    if b == INF:
+        return 0.0
+    return INF if b == 0 else a / b
+
+
+def mean_difference(pairs):
+    """mean of the pairs' first values less mean of their second; None
+    for none or an infinite side."""
+    a, b = mean(p[0] for p in pairs), mean(p[1] for p in pairs)
+    if a is None or b is None or INF in (a, b):
+        return None
+    return a - b
+
+
+def paired_draws(pairs, statistic, rng, resamples=BOOT_RESAMPLES):
+    """statistic of each of resamples draws of pairs (the units, say one
+    (subject, reference) per round), drawn whole with replacement to
+    their own number, so that a round's two values stay together; rng
+    seeded by the caller.  Sorted; a draw whose statistic is None counts
+    not; [] with fewer than two pairs."""
+    if len(pairs) < 2:
+        return []
+    stats = [statistic([rng.choice(pairs) for _ in pairs])
+             for _ in range(resamples)]
+    return sorted(s for s in stats if s is not None)
+
+
+def draws_interval(draws, conf=BOOT_CONF):
+    """The conf percentile interval of sorted bootstrap draws, or None."""
+    if not draws:
+        return None
+    return [draws[int((1 - conf) / 2 * (len(draws) - 1))],
+            draws[int((1 + conf) / 2 * (len(draws) - 1) + 0.5)]]
+
+
+def p_value(draws, holds):
+    """The bootstrap p-value of the claim that holds(statistic) says: the
+    share of draws for which it does not hold, one added to both counts
+    so that it is never 0.  1 without draws: nothing shown."""
+    if not draws:
+        return 1.0
+    return (sum(1 for d in draws if not holds(d)) + 1) / (len(draws) + 1)
+
+
+def holm(pvalues):
+    """Holm's step-down adjustment of pvalues (None for a comparison that
+    was not measured: it counts in the number of comparisons, so that a
+    missing one never makes the others easier, and stays None)."""
+    m = len(pvalues)
+    order = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    out, running = [None] * m, 0.0
+    for rank, (p, i) in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
 # --- Judging ----------------------------------------------------------
 
 # A factor-1 target ("no worse than the reference") passes when the
@@ -222,6 +281,68 @@ def judge_ratio(point, interval, bound):
     if bound == 1:
         return verdict(point <= 1 and interval[1] <= FACTOR1_UPPER)
     return verdict(interval[1] <= bound)
+
+
+# A registered comparison's kinds: what the statistic must be shown to
+# do against its bound (a target that holds only when the run shows it:
+# the p-value of the claim, Holm-adjusted, below ALPHA), and what only a
+# shown difference fails ("not significantly below/above": the claim
+# tested is the difference).
+# "no_worse" is part 1's factor-1 rule: the point estimate at most the
+# bound and the interval's upper side at most FACTOR1_UPPER times it.
+SHOWN = {"at_least": lambda d, b: d >= b, "at_most": lambda d, b: d <= b,
+         "above": lambda d, b: d > b,
+         "no_worse": lambda d, b: d <= b * FACTOR1_UPPER}
+UNLESS_SHOWN = {"not_below": lambda d, b: d < b,
+                "not_above": lambda d, b: d > b}
+
+
+def comparison(name, pairs, statistic, kind, bound, rng, why=None,
+               **figures):
+    """A registered comparison's record, before judging (judge_family):
+    statistic over pairs (the units, one per round or repetition), its
+    bootstrap draws over them (paired_draws), their interval and the
+    p-value the kind tests, unadjusted.  Without two pairs or an
+    estimate it is NOT MEASURED, why saying what is missing."""
+    est = statistic(pairs) if pairs else None
+    rec = check(name, None, why, kind=kind, bound=bound, estimate=est,
+                interval=None, p=None, p_holm=None, n=len(pairs), **figures)
+    if why is not None or est is None or len(pairs) < 2:
+        rec["result"] = NOT_MEASURED
+        rec["why"] = why or ("%d unit(s), no interval" % len(pairs)
+                             if est is not None else "no estimate")
+        return rec
+    draws = paired_draws(pairs, statistic, rng)
+    rec["interval"] = draws_interval(draws)
+    claim = SHOWN.get(kind) or UNLESS_SHOWN[kind]
+    rec["p"] = p_value(draws, lambda d: claim(d, bound))
+    return rec
+
+
+def not_measured(name, why, kind=None, bound=None, **figures):
+    """A registered comparison the run cannot make, why in one line."""
+    return check(name, NOT_MEASURED, why, kind=kind, bound=bound,
+                 estimate=None, interval=None, p=None, p_holm=None, n=0,
+                 **figures)
+
+
+def judge_family(records, alpha=ALPHA):
+    """Judge every registered comparison of a run at once, Holm's
+    correction over all of them (those not measured counted in): a
+    SHOWN kind passes when its adjusted p-value is below alpha, an
+    UNLESS_SHOWN kind fails when it is.  The records, updated."""
+    adjusted = holm([r["p"] if r["result"] is None else None
+                     for r in records])
+    for r, p in zip(records, adjusted):
+        if r["result"] is not None:
+            continue
+        r["p_holm"] = p
+        significant = p < alpha
+        if r["kind"] == "no_worse":
+            significant = significant and r["estimate"] <= r["bound"]
+        r["result"] = verdict(significant if r["kind"] in SHOWN
+                              else not significant)
+    return records
 
 
 def combined(results):
