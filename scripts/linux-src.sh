@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Extract from Debian's linux-source-6.12 tarball only what the build and the
-# tests need (selftests, ynl, netlink specs, checkpatch, UAPI headers) into
+# tests need (selftests, ynl, netlink specs, checkpatch, UAPI headers, the
+# top Makefile that names its version) into
 # .build/linux-src.  Nothing extracted here is ever committed.
 # Prints the extracted tree's path.  Idempotent: a stamp records the tarball.
 set -euo pipefail
@@ -10,7 +11,7 @@ dest=$top/.build/linux-src
 stamp=$dest/.stamp
 
 [ -r "$tarball" ] || { echo "linux-src: $tarball missing (run make deps)" >&2; exit 1; }
-want="$(stat -c '%s %Y' "$tarball") v4"
+want="$(stat -c '%s %Y' "$tarball") v5"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "$dest"
 	exit 0
@@ -20,6 +21,7 @@ rm -rf "$dest"
 mkdir -p "$dest"
 top_dir=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
 paths=(
+	Makefile
 	tools/testing/selftests/kselftest.h
 	tools/testing/selftests/kselftest_harness.h
 	tools/testing/selftests/kselftest

@@ -43,5 +43,7 @@ make -s -C "$sel/mptcp" KHDR_INCLUDES="-isystem $khdr/include" \
 # Same layout as upstream: the scripts source ../lib.sh and ../net_helper.sh.
 cp "$sel"/mptcp/*.sh "$sel/mptcp/settings" "$out/net/mptcp/"
 cp "$sel/lib.sh" "$sel/net_helper.sh" "$out/net/"
+# The series the scripts were written for: their checks may hold for it only.
+sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p' "$src/Makefile" | paste -sd . > "$out/series"
 cat "$src/.stamp" > "$stamp"
 echo "$out"
