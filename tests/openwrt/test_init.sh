@@ -72,7 +72,7 @@ same() {	# same WANT GOT: equal files, the difference shown when not
 	return 1
 }
 
-tap_plan 10
+tap_plan 12
 tap_diag "the script runs under $shell"
 
 tap_ok "the script parses ($shell -n)" $shell -n "$feed/timewire.init"
@@ -129,6 +129,19 @@ printf "config table x\n\toption capacity \"8'\"\n" > "$tmp/off/timewire"
 rc start "$tmp/off"
 tap_ok "a value holding a quote is refused and logged, not passed on" \
 	eval '[ ! -s "$tmp/run/uci.batch" ] && grep -q "a value holds a quote" "$tmp/log"'
+
+# Every word is checked: a quote in an entry's user or a binding's dev
+# drops that line alone.
+printf "config table x\n\toption dev \"e'0\"\nconfig entry\n\toption table x\n\toption user \"7'\"\n\toption mac 02:00:00:00:00:01\n" > "$tmp/off/timewire"
+: > "$tmp/log"
+rc start "$tmp/off"
+tap_ok "a quote in an entry's user: its line dropped and logged" \
+	eval 'grep -qx "tfib create table x" "$tmp/run/uci.batch" &&
+		! grep -q "^tfib set" "$tmp/run/uci.batch" &&
+		grep -q "entry .*: a value holds a quote" "$tmp/log"'
+tap_ok "a quote in a binding's dev: its line dropped and logged" \
+	eval '! grep -q "^tfib bind" "$tmp/run/uci.batch" &&
+		grep -q "table x: a value holds a quote" "$tmp/log"'
 
 # The tree's CLI reads the batch: with tfib absent, every line must fail
 # for that alone (or for a device this host lacks), none for its words.
