@@ -135,9 +135,13 @@ kbuild=()
 if [ "$debug" = 1 ]; then
 	kbuild=(KVER="$kver" KDIR="$kernel")
 elif [ "$arch" = amd64 ] && [ "$kver" != "$(tw_kernel_installed)" ]; then
+	kdirs=()
 	for kdir in "$(tw_cache_dir)"/headers/*/usr/src/linux-headers-"$kver"; do
-		kbuild=(KVER="$kver" KDIR="$kdir")
+		[ -d "$kdir" ] && kdirs+=("$kdir")
 	done
+	[ ${#kdirs[@]} -eq 1 ] ||
+		{ echo "vm: ${#kdirs[@]} cached header trees for $kver, not one (scripts/kernel-headers.sh)" >&2; exit 2; }
+	kbuild=(KVER="$kver" KDIR="${kdirs[0]}")
 	[ -z "$(tw_kernel_suite "$kver")" ] ||
 		kbuild+=(KRUN="$top/scripts/trixie-root.sh run")
 fi
