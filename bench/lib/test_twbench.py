@@ -169,6 +169,8 @@ class Comparisons(unittest.TestCase):
         self.assertAlmostEqual(tb.p_value(draws, lambda d: d > 1), 0.6)
         self.assertAlmostEqual(tb.p_value(draws, lambda d: d > 0), 0.2)
         self.assertEqual(tb.p_value([], lambda d: True), 1.0)
+        # an undefined draw counts against the claim: (1 + 1) / 4
+        self.assertAlmostEqual(tb.p_value([None, 1.2, 1.3], lambda d: d > 1), 0.5)
 
     def test_holm(self):
         # sorted 0.01, 0.02, 0.04 of m = 3: 0.03, 0.04, 0.04

@@ -221,17 +221,23 @@ def mean_difference(pairs):
     return a - b
 
 
-def paired_draws(pairs, statistic, rng, resamples=BOOT_RESAMPLES):
+def bootstrap_stats(pairs, statistic, rng, resamples=BOOT_RESAMPLES):
     """statistic of each of resamples draws of pairs (the units, say one
     (subject, reference) per round), drawn whole with replacement to
     their own number, so that a round's two values stay together; rng
-    seeded by the caller.  Sorted; a draw whose statistic is None counts
-    not; [] with fewer than two pairs."""
+    seeded by the caller.  In draw order, None where the statistic is
+    undefined; [] with fewer than two pairs."""
     if len(pairs) < 2:
         return []
-    stats = [statistic([rng.choice(pairs) for _ in pairs])
-             for _ in range(resamples)]
-    return sorted(s for s in stats if s is not None)
+    return [statistic([rng.choice(pairs) for _ in pairs])
+            for _ in range(resamples)]
+
+
+def paired_draws(pairs, statistic, rng, resamples=BOOT_RESAMPLES):
+    """The defined draws of bootstrap_stats, sorted: what an interval is
+    taken over."""
+    return sorted(s for s in bootstrap_stats(pairs, statistic, rng, resamples)
+                  if s is not None)
 
 
 def draws_interval(draws, conf=BOOT_CONF):
@@ -245,10 +251,13 @@ def draws_interval(draws, conf=BOOT_CONF):
 def p_value(draws, holds):
     """The bootstrap p-value of the claim that holds(statistic) says: the
     share of draws for which it does not hold, one added to both counts
-    so that it is never 0.  1 without draws: nothing shown."""
+    so that it is never 0.  An undefined draw (None) does not hold: left
+    out, it would leave a share chosen by the claim.  1 without draws:
+    nothing shown."""
     if not draws:
         return 1.0
-    return (sum(1 for d in draws if not holds(d)) + 1) / (len(draws) + 1)
+    failed = sum(1 for d in draws if d is None or not holds(d))
+    return (failed + 1) / (len(draws) + 1)
 
 
 def holm(pvalues):
@@ -301,7 +310,7 @@ def comparison(name, pairs, statistic, kind, bound, rng, why=None,
                **figures):
     """A registered comparison's record, before judging (judge_family):
     statistic over pairs (the units, one per round or repetition), its
-    bootstrap draws over them (paired_draws), their interval and the
+    bootstrap draws over them (bootstrap_stats), their interval and the
     p-value the kind tests, unadjusted.  Without two pairs or an
     estimate it is NOT MEASURED, why saying what is missing."""
     est = statistic(pairs) if pairs else None
@@ -312,10 +321,10 @@ def comparison(name, pairs, statistic, kind, bound, rng, why=None,
         rec["why"] = why or ("%d unit(s), no interval" % len(pairs)
                              if est is not None else "no estimate")
         return rec
-    draws = paired_draws(pairs, statistic, rng)
-    rec["interval"] = draws_interval(draws)
+    stats = bootstrap_stats(pairs, statistic, rng)
+    rec["interval"] = draws_interval(sorted(d for d in stats if d is not None))
     claim = SHOWN.get(kind) or UNLESS_SHOWN[kind]
-    rec["p"] = p_value(draws, lambda d: claim(d, bound))
+    rec["p"] = p_value(stats, lambda d: claim(d, bound))
     return rec
 
 
