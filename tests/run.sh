@@ -210,18 +210,20 @@ run_guest_suites() {
 		for s in "${members[@]}"; do dirs+=("$(suites dir "$s")"); done
 		limit=$max
 		boot_alone "${members[@]}" && limit=1
-		echo "### guest suite: ${members[*]} (one boot): started"
-		start_boot "$(basename "${members[0]}")" "$limit" "${vm_kernel[@]}" "${dirs[@]}"
+		start_boot "$(basename "${members[0]}")" "$limit" "${members[*]}" \
+			"${vm_kernel[@]}" "${dirs[@]}"
 	done
 	[ -n "$kernel" ] || [ "$debug" = 1 ] || smoke_boots "$max"
 	while [ ${#running[@]} -gt 0 ]; do reap_boot; done
 }
 
-# start_boot NAME LIMIT VM_ARGS...: one boot, once fewer than LIMIT run.
+# start_boot NAME LIMIT WHAT VM_ARGS...: one boot, once fewer than LIMIT
+# run.
 start_boot() {
-	local name=$1 limit=$2
-	shift 2
+	local name=$1 limit=$2 what=$3
+	shift 3
 	while [ ${#running[@]} -ge "$limit" ]; do reap_boot; done
+	echo "### guest suite: $what (one boot): started"
 	# a boot that fails to start must not report the last run's
 	rm -f "$results/$name/summary"
 	tests/vm/vm.sh -o "$results/$name" "$@" > "$results/$name.log" 2>&1 &
@@ -251,8 +253,7 @@ smoke_boots() {	# smoke_boots LIMIT
 		done
 		[ -f ".build/kmod/$rel/omware/omware.ko" ] ||
 			make -s "modules-$k" > "$results/smoke-$k.build.log" 2>&1
-		echo "### guest suite: smoke on $rel (one boot): started"
-		TW_SMOKE=1 start_boot "smoke-$k" "$1" -k "$image" "${dirs[@]}"
+		TW_SMOKE=1 start_boot "smoke-$k" "$1" "smoke on $rel" -k "$image" "${dirs[@]}"
 	done
 }
 
