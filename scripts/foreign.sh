@@ -28,9 +28,11 @@
 #                                         NAME=VALUE a line: release,
 #                                         kernel (the image), root, initrd
 #                                         (it mounts that root over 9p),
-#                                         memory (MiB, at most), console
-#                                         and qemu (the emulator and its
-#                                         machine, words apart)
+#                                         memory (MiB, at most), cmdline
+#                                         (its longest kernel command
+#                                         line), console and qemu (the
+#                                         emulator and its machine, words
+#                                         apart)
 #        scripts/foreign.sh ARCH make ARG...
 #                                         make ARG... cross-compiling for
 #                                         ARCH: the netlink library is the
@@ -58,19 +60,22 @@ die() { echo "foreign${arch:+ $arch}: $*" >&2; exit 1; }
 #   image        the image in it, after boot/: what QEMU loads
 #   pick         how the kernel is chosen (the functions pick_*)
 #   qemu         the emulator and its machine
+#   cmdline      the longest kernel command line it passes whole
 #   root_extra   what its guest root needs besides root_packages
 root_extra=()
 case $arch in
 arm64)
 	flavour=arm64 triplet=aarch64-linux-gnu image_pkg=-unsigned image=vmlinuz
-	pick=test_kernel memory=4096 console=ttyAMA0
+	pick=test_kernel memory=4096 console=ttyAMA0 cmdline=2048
 	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 2" ;;
 mipsel)
 	# Malta maps 256 MiB below the kernel's segments and 4kc-malta has
 	# no highmem.  Its SMP is MIPS MT's (a 34K's VPEs), not tried under
 	# QEMU here: one CPU, the 24Kf malta's default.
+	# QEMU hands the command line over in one 256-byte firmware
+	# variable, after the initrd's rd_start= and rd_size= (45 bytes).
 	flavour=4kc-malta triplet=mipsel-linux-gnu image_pkg='' image=vmlinuz
-	pick=series_6_1 memory=256 console=ttyS0
+	pick=series_6_1 memory=256 console=ttyS0 cmdline=210
 	# Its 64-bit atomics (scripts/host.mk: ATOMIC_LIBS).
 	root_extra=(libatomic1)
 	qemu="qemu-system-mipsel -M malta -smp 1" ;;
@@ -235,5 +240,5 @@ make)	shift
 boot)	locked initrd make_initrd "$root_stamp ${initrd_wanted[*]} $(cksum < "$here/foreign-init")"
 	printf '%s=%s\n' release "$rel" kernel "$dir/kernel/boot/$image-$rel" \
 		root "$dir/root" initrd "$dir/initrd.gz" memory "$memory" \
-		console "$console" qemu "$qemu" ;;
+		cmdline "$cmdline" console "$console" qemu "$qemu" ;;
 esac

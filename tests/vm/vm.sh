@@ -243,10 +243,18 @@ boot_foreign() {
 		  -fsdev "local,id=tw0,path=$top,security_model=none,readonly=on"
 		  -device virtio-9p-pci,fsdev=tw1,mount_tag=tw1
 		  -fsdev "local,id=tw1,path=$out,security_model=none")
+	local cmdline="console=${foreign[console]} panic=-1 tw.mounts=$top,$out"
+	cmdline+=" tw.init=$out/foreign-run.sh $APPEND"
+	# A cut line would lose the init's arguments without a word.
+	if [ ${#cmdline} -gt "${foreign[cmdline]}" ]; then
+		echo "vm: the kernel command line has ${#cmdline} bytes, $arch passes" \
+			"${foreign[cmdline]}: use a shorter path for the tree or -o" > "$out/console.log"
+		vm_rc=2
+		return
+	fi
 	timeout -k 15 "$limit" "${qemu[@]}" "${accel[@]}" \
 		-m "$memory" -nographic -no-reboot -kernel "$kimage" \
-		-initrd "${foreign[initrd]}" "${p9[@]}" -append "console=${foreign[console]} panic=-1 \
-tw.mounts=$top,$out tw.init=$out/foreign-run.sh $APPEND" \
+		-initrd "${foreign[initrd]}" "${p9[@]}" -append "$cmdline" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
