@@ -98,12 +98,12 @@ pick_test_kernel() {
 	echo "${suite:-bookworm-security} $abi $ver"
 }
 
-# pick_series_6_1: the newest 6.1 bookworm builds for the flavour.  The
-# lists are refreshed when the archive answers; the last ones serve
-# when it does not.
+# pick_series_6_1: the newest 6.1 bookworm builds for the flavour.  A
+# point release changes it: lists of the day will do (a run asks several
+# times), and the last ones serve when the archive does not answer.
 pick_series_6_1() {
 	local pick
-	tw_apt_suite bookworm "$arch" >/dev/null 2>&1 || true
+	TW_APT_FRESH_MIN=1440 tw_apt_suite bookworm "$arch" >/dev/null 2>&1 || true
 	pick=$(tw_debian_kernel 6.1 "$flavour") ||
 		die "no linux-headers-6.1*-$flavour in bookworm's lists"
 	echo "bookworm $pick"
