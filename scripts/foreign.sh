@@ -28,6 +28,7 @@
 #                                         NAME=VALUE a line: release,
 #                                         kernel (the image), root, initrd
 #                                         (it mounts that root over 9p),
+#                                         p9_slots (their PCI slots),
 #                                         memory (MiB, at most), cmdline
 #                                         (its longest kernel command
 #                                         line), console and qemu (the
@@ -62,7 +63,11 @@ die() { echo "foreign${arch:+ $arch}: $*" >&2; exit 1; }
 #   qemu         the emulator and its machine
 #   cmdline      the longest kernel command line it passes whole
 #   root_extra   what its guest root needs besides root_packages
+#   p9_slots     the PCI slots of the two 9p devices (read-only host,
+#                writable output), where the board's default would share
+#                an interrupt line between them
 root_extra=()
+p9_slots=''
 case $arch in
 arm64)
 	flavour=arm64 triplet=aarch64-linux-gnu image_pkg=-unsigned image=vmlinuz
@@ -78,7 +83,12 @@ mipsel)
 	pick=series_6_1 memory=256 console=ttyS0 cmdline=210
 	# Its 64-bit atomics (scripts/host.mk: ATOMIC_LIBS).
 	root_extra=(libatomic1)
-	qemu="qemu-system-mipsel -M malta -smp 1" ;;
+	# Malta routes PCI slots 19-21 to the 8259's lines 10, 11, 11; two
+	# busy 9p devices on line 11 lost an interrupt within seconds here,
+	# and a request then waits for ever.  Slots 19 and 20 have a line
+	# each; no NIC, whose slot 11 would share line 10.
+	p9_slots='0x13 0x14'
+	qemu="qemu-system-mipsel -M malta -smp 1 -nic none" ;;
 *) die "usage: $0 arm64|mipsel abi|suite|release|triplet|headers|root|boot|run CMD...|make ARG..." ;;
 esac
 shift
@@ -209,6 +219,7 @@ make_initrd() {
 	[ -s "$tmp/modules/order" ] || grep -q '/9p\.ko' "$dir/root/lib/modules/$rel/modules.builtin" ||
 		die "9p is neither a module nor built in $rel"
 	cp "$here/foreign-init" "$tmp/init"
+	echo "$dir/root" > "$tmp/rootdir"
 	chmod +x "$tmp/init"
 	(cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) > "$dir/initrd.gz"
 	rm -rf "$tmp"
@@ -240,5 +251,5 @@ make)	shift
 boot)	locked initrd make_initrd "$root_stamp ${initrd_wanted[*]} $(cksum < "$here/foreign-init")"
 	printf '%s=%s\n' release "$rel" kernel "$dir/kernel/boot/$image-$rel" \
 		root "$dir/root" initrd "$dir/initrd.gz" memory "$memory" \
-		cmdline "$cmdline" console "$console" qemu "$qemu" ;;
+		cmdline "$cmdline" console "$console" qemu "$qemu" p9_slots "$p9_slots" ;;
 esac

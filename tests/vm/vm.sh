@@ -225,8 +225,9 @@ boot() {
 # (read only) and OUTDIR at their host paths, and runs foreign-run.sh,
 # which powers the guest off at its end.
 boot_foreign() {
-	local root=${foreign[root]} qemu
+	local root=${foreign[root]} qemu slot
 	read -ra qemu <<< "${foreign[qemu]}"
+	read -ra slot <<< "${foreign[p9_slots]:-}"
 	mkdir -p "$root$top" "$root$out" 2>/dev/null
 	cat > "$out/foreign-run.sh" <<-EOF
 	#!/bin/sh
@@ -237,13 +238,13 @@ boot_foreign() {
 	EOF
 	chmod +x "$out/foreign-run.sh"
 	# shellcheck disable=SC2054 # QEMU's options are comma lists
-	local p9=(-device virtio-9p-pci,fsdev=root,mount_tag=root
-		  -fsdev "local,id=root,path=$root,security_model=none,readonly=on"
-		  -device virtio-9p-pci,fsdev=tw0,mount_tag=tw0
-		  -fsdev "local,id=tw0,path=$top,security_model=none,readonly=on"
-		  -device virtio-9p-pci,fsdev=tw1,mount_tag=tw1
-		  -fsdev "local,id=tw1,path=$out,security_model=none")
-	local cmdline="console=${foreign[console]} panic=-1 tw.mounts=$top,$out"
+	# Two 9p devices: the host's / read-only (the guest's root and the
+	# tree come from it), the output writable.
+	local p9=(-device "virtio-9p-pci,fsdev=host,mount_tag=host${slot[0]:+,addr=${slot[0]}}"
+		  -fsdev "local,id=host,path=/,security_model=none,readonly=on"
+		  -device "virtio-9p-pci,fsdev=out,mount_tag=out${slot[1]:+,addr=${slot[1]}}"
+		  -fsdev "local,id=out,path=$out,security_model=none")
+	local cmdline="console=${foreign[console]} panic=-1 tw.ro=$top tw.rw=$out"
 	cmdline+=" tw.init=$out/foreign-run.sh $APPEND"
 	# A cut line would lose the init's arguments without a word.
 	if [ ${#cmdline} -gt "${foreign[cmdline]}" ]; then
