@@ -70,15 +70,17 @@ modules-test: ## the modules for the test kernel, in .build/kmod/<version>/<dir>
 # (scripts/kernel-headers.sh [--suite SUITE] SERIES, cached outside the
 # clone): a compile check at W=1, into .build/kmod/<release>/, the build
 # run by RUNNER when given.  Another series is one more target calling
-# it: $(call modules_other,SERIES[,--suite SUITE[,RUNNER]]).
-define modules_other
-	@kdir=$$(scripts/kernel-headers.sh $(2) $(1)) && rel=$${kdir##*/linux-headers-} && \
+# it: $(call modules_other,SERIES[,--suite SUITE[,RUNNER]]); a kernel
+# another command prints the headers of, $(call modules_kdir,CMD[,RUNNER]).
+define modules_kdir
+	@kdir=$$($(1)) && rel=$${kdir##*/linux-headers-} && \
 	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
-	 $(3) $(MAKE) -j$(NPROC) -C $$kdir M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
+	 $(2) $(MAKE) -j$(NPROC) -C $$kdir M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 endef
+modules_other = $(call modules_kdir,scripts/kernel-headers.sh $(2) $(1),$(3))
 
-.PHONY: modules-6.1 modules-7 modules-arm64 userspace-arm64 check-arm64
+.PHONY: modules-6.1 modules-7
 modules-6.1: ## the modules for Debian 12's own kernel (newest 6.1 headers), W=1
 	$(call modules_other,6.1)
 
@@ -107,27 +109,30 @@ modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W
 modules-armhf: ## the modules for 32-bit ARM (Debian's armmp, the test kernel's version), W=1
 	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
 	$(call modules_other,$(firstword $(subst +, ,$(TEST_KVER))) armmp,--suite trixie,scripts/trixie-root.sh --cross armhf run)
-# The arm64 build of the test kernel's version (scripts/arm64.sh: its suite,
-# the cross compiler installed when missing); the headers name the cross
-# compiler themselves.
-modules-arm64: ## the modules for the arm64 build of the test kernel, W=1
-	@scripts/deps.sh arm64
-	$(call modules_other,$$(scripts/arm64.sh abi) arm64,--suite $$(scripts/arm64.sh suite))
+# The foreign guests (scripts/foreign.sh ARCH: the kernel, its suite, the
+# cross compiler installed when missing): arm64, the arm64 build of the
+# test kernel's version; mipsel, Debian 12's own 6.1 for 32-bit MIPS
+# (4kc-malta).  One rule each for all of them.
+FOREIGN_ARCHS := arm64 mipsel
+FOREIGN_SUITES := omware tfib
+.PHONY: $(foreach a,$(FOREIGN_ARCHS),modules-$(a) userspace-$(a) check-$(a))
+modules-arm64 modules-mipsel: modules-%: ## the modules for a foreign guest's kernel (arm64: the test kernel's version; mipsel: 6.1), W=1
+	@scripts/deps.sh $*
+	$(call modules_kdir,scripts/foreign.sh $* headers,scripts/foreign.sh $* run)
 
-# The programs the arm64 guest runs, cross-built in a mirror of the tree
-# against the arm64 root's own libnl (scripts/arm64.sh make).
-ARM64_SUITES := omware tfib
-userspace-arm64: ## the CLI, the tools and the omware and tfib suites' programs for arm64, in .build/arm64/
-	@scripts/deps.sh arm64
-	@scripts/src-mirror.sh $(TOPDIR)/.build/arm64
-	@scripts/arm64.sh make -C $(TOPDIR)/.build/arm64 userspace
-	@scripts/arm64.sh make -s -C $(TOPDIR)/.build/arm64/tests install \
-		INSTALL_PATH=$(TOPDIR)/.build/arm64/kselftest SUITES="$(ARM64_SUITES)"
+# The programs a foreign guest runs, cross-built in a mirror of the tree
+# against its root's own libnl (scripts/foreign.sh ARCH make).
+userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the omware and tfib suites' programs for a foreign guest, in .build/ARCH/
+	@scripts/deps.sh $*
+	@scripts/src-mirror.sh $(TOPDIR)/.build/$*
+	@scripts/foreign.sh $* make -C $(TOPDIR)/.build/$* userspace
+	@scripts/foreign.sh $* make -s -C $(TOPDIR)/.build/$*/tests install \
+		INSTALL_PATH=$(TOPDIR)/.build/$*/kselftest SUITES="$(FOREIGN_SUITES)"
 
-# Debian's arm64 kernel of the test kernel's version under TCG: the
-# modules loaded, the omware and tfib suites run, kernel reports fail it.
-check-arm64: modules-arm64 userspace-arm64 ## the omware and tfib suites on Debian's arm64 kernel (qemu-system-aarch64)
-	@tests/vm/vm.sh -a arm64 -o .build/results/arm64 $(addprefix tests/,$(ARM64_SUITES))
+# A foreign guest under TCG: the modules loaded, the omware and tfib
+# suites run, kernel reports fail it.
+check-arm64 check-mipsel: check-%: modules-% userspace-% ## the omware and tfib suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel malta)
+	@tests/vm/vm.sh -a $* -o .build/results/$* $(addprefix tests/,$(FOREIGN_SUITES))
 
 # Every suite on every kernel and CPU booted here, each part run even when
 # one before it failed; the failed ones named at the end.  make check
@@ -329,7 +334,7 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware .build/results-plots .build/libnl-tiny .build/arm64 \
+		.build/bench-qaware .build/results-plots .build/libnl-tiny $(addprefix .build/,$(FOREIGN_ARCHS)) \
 		.build/dist .build/timewire-*.tar.gz \
 		$(GEN_DIR)/*.[ch]
 
@@ -337,5 +342,6 @@ kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
 
 help: ## this list
-	@awk -F ':.*## ' '/^[a-z0-9._-]+:.*## /{ printf "  make %-18s %s\n", $$1, $$2 }' Makefile
+	@awk -F ':.*## ' '/^[a-z0-9._ -]+:.*## /{ gsub(/ /, "|", $$1); \
+		printf "  make %-18s %s\n", $$1, $$2 }' Makefile
 	@echo "  sudo make modules_install install   after make, on a real host"

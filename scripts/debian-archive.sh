@@ -90,9 +90,11 @@ tw_archive_reachable() {
 
 # tw_apt_suite SUITE ARCH: point apt (APT_CONFIG, exported) at SUITE alone,
 # ARCH as the native architecture, with lists of its own under the cache,
-# and refresh them: the newest packages are known at every run.  The
+# and refresh them: the newest packages are known at every run, unless
+# TW_APT_FRESH_MIN=N says lists younger than N minutes will do.  The
 # host's architecture is listed too: a cross build runs kbuild's tools
-# (linux-kbuild) here.
+# (linux-kbuild) here.  The files are replaced whole: another run may be
+# reading them.
 tw_apt_suite() {
 	local suite=$1 arch=$2 archs dir
 	archs="\"$arch\";"
@@ -103,10 +105,11 @@ tw_apt_suite() {
 		"$dir/sources.list.d" "$dir/preferences.d"
 	: >> "$dir/state/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-		"$(tw_suite_archive "$suite") $suite main" > "$dir/sources.list"
+		"$(tw_suite_archive "$suite") $suite main" > "$dir/sources.list.$$"
+	mv -f "$dir/sources.list.$$" "$dir/sources.list"
 	# The host's apt.conf.d still applies (a proxy, say).  Downloads go
 	# into the caller's cache, which the _apt user may not enter.
-	cat > "$dir/apt.conf" <<-CONF
+	cat > "$dir/apt.conf.$$" <<-CONF
 	Dir::State "$dir/state";
 	Dir::State::status "$dir/state/status";
 	Dir::Cache "$dir/cache";
@@ -119,9 +122,13 @@ tw_apt_suite() {
 	APT::Sandbox::User "root";
 	Acquire::Languages "none";
 	CONF
+	mv -f "$dir/apt.conf.$$" "$dir/apt.conf"
 	export APT_CONFIG=$dir/apt.conf
 	(
 		flock 9
-		apt-get -q -o Dpkg::Use-Pty=0 update >&2
+		[ -n "${TW_APT_FRESH_MIN:-}" ] &&
+			[ -n "$(find "$dir/updated" -mmin "-$TW_APT_FRESH_MIN" 2>/dev/null)" ] &&
+			exit 0
+		apt-get -q -o Dpkg::Use-Pty=0 update >&2 && touch "$dir/updated"
 	) 9> "$dir/.lock"
 }

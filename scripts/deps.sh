@@ -7,8 +7,9 @@
 #
 # Idempotent: when everything is present it only checks and returns.
 # Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
-#        scripts/deps.sh arm64       only what the arm64 targets add (make
-#                                    modules-arm64, make check-arm64)
+#        scripts/deps.sh ARCH        only what a foreign guest's targets add
+#                                    (arm64, mipsel: make modules-ARCH,
+#                                    make check-ARCH)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,9 +35,16 @@ APT_PKGS=(
 	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )
 PIP_PKGS=(virtme-ng)
-# The arm64 build and boot: the cross compiler and C library (the CLI and
-# the tests' programs), and the emulator.
-ARM64_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
+# A foreign guest's build and boot (scripts/foreign.sh): the cross
+# compiler and C library (the CLI and the tests' programs), and the
+# emulator.
+foreign_pkgs() {
+	case $1 in
+	arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
+	mipsel) echo gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-system-mips ;;
+	*) return 1 ;;
+	esac
+}
 
 apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=600)
 export DEBIAN_FRONTEND=noninteractive
@@ -79,9 +87,10 @@ apt_update() {
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 
-# Few machines need arm64: its tools come only when asked for.
-if [ "${1:-}" = arm64 ]; then
-	mapfile -t need < <(missing_apt "${ARM64_PKGS[@]}")
+# Few machines need a foreign guest: its tools come only when asked for.
+if foreign=$(foreign_pkgs "${1:-}"); then
+	# shellcheck disable=SC2086 # a list of names
+	mapfile -t need < <(missing_apt $foreign)
 	[ "${#need[@]}" -eq 0 ] && exit 0
 	apt_update
 	echo "deps: installing ${need[*]}"

@@ -18,3 +18,8 @@ include $(TOPDIR)/scripts/libnl.mk
 
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Werror
+
+# A 64-bit atomic on a 32-bit CPU without one (MIPS32: the OpenWrt
+# routers') is a call into libatomic: linked where the compiler needs it.
+ATOMIC_LIBS := $(shell printf 'unsigned long long v;\nint main(void) { return __atomic_load_n(&v, 0); }\n' | \
+	$(CC) -x c -o /dev/null - >/dev/null 2>&1 || echo -latomic)

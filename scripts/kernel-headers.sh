@@ -16,7 +16,8 @@
 #   SERIES  6.1 (default), 6.12, 7, or a version (6.12.117): the newest
 #           ABI of it found
 #   ABI     6.1.0-57, 6.12.117+deb12...: that one
-#   FLAVOUR amd64 (default), arm64, armmp (32-bit ARM, armhf)...: one of
+#   FLAVOUR amd64 (default), arm64, armmp (32-bit ARM, armhf), 4kc-malta
+#           (32-bit little-endian MIPS, mipsel)...: one of
 #           another architecture than the host's is for a cross build,
 #           kbuild's tools still the host's
 # Prints the kernel build directory (KDIR, for make -C KDIR M=...) on
@@ -44,6 +45,7 @@ case $flavour in
 *armmp*) arch=armhf ;;
 *amd64) arch=amd64 ;;
 *arm64*) arch=arm64 ;;
+4kc-malta) arch=mipsel ;;
 *) arch=$flavour ;;
 esac
 

@@ -354,4 +354,19 @@ static inline unsigned long tcp_timeout_expires(const struct sock *sk)
 }
 #endif
 
+/*
+ * 6.5 and 6.6: struct_size_t() (the size of a struct with its flexible
+ * array, from the type) and __counted_by (the array's bound for the
+ * checkers).  6.1's stable releases brought both in at 6.1.1xx: tested
+ * by name, as Debian's mipsel 6.1.176 lacks them and its amd64 6.1.192
+ * has them.
+ */
+#ifndef struct_size_t
+#define struct_size_t(type, member, count)				\
+	struct_size((type *)NULL, member, count)
+#endif
+#ifndef __counted_by
+#define __counted_by(...)
+#endif
+
 #endif /* _TW_KERNEL_COMPAT_H */

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Every module cross-built for arm64 against Debian's arm64 headers of the
-# test kernel's version (scripts/arm64.sh headers): no compiler warning at
-# W=1, and each .ko an AArch64 relocatable whose vermagic names that
-# kernel, so that the arm64 guest (make check-arm64) can load it.
+# test kernel's version (scripts/foreign.sh arm64 headers): no compiler
+# warning at W=1, and each .ko an AArch64 relocatable whose vermagic
+# names that kernel, so that the arm64 guest (make check-arm64) can load it.
 # Skipped when the cross compiler is not installed (scripts/deps.sh arm64)
 # or Debian's archive does not answer.
 set -u
@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 
 command -v aarch64-linux-gnu-gcc >/dev/null ||
 	tap_skip_all "aarch64-linux-gnu-gcc not installed (scripts/deps.sh arm64)"
-suite=$("$root/scripts/arm64.sh" suite)
+suite=$("$root/scripts/foreign.sh" arm64 suite)
 tw_archive_reachable "$suite" ||
 	tap_skip_all "Debian's archive does not answer for $suite"
 mapfile -t modules < <(tw_modules_table | awk '{ print $2 "/" $1 }')
@@ -26,7 +26,7 @@ mapfile -t modules < <(tw_modules_table | awk '{ print $2 "/" $1 }')
 tap_plan $((3 + ${#modules[@]}))
 out=$root/.build/cross/arm64
 mkdir -p "$out"
-if kdir=$("$root/scripts/arm64.sh" headers 2> "$out/fetch.log"); then
+if kdir=$("$root/scripts/foreign.sh" arm64 headers 2> "$out/fetch.log"); then
 	tap_result 0 "Debian's arm64 headers fetched from $suite"
 else
 	sed 's/^/# /' "$out/fetch.log" | tail -n 20

@@ -22,6 +22,11 @@
 #          version, which only trixie builds for armhf, cross-compiled in
 #          a trixie root with its cross compiler; skipped likewise, or
 #          when no test kernel is installed
+#   mipsel 32-bit little-endian MIPS: Debian 12's own 6.1 in its
+#          4kc-malta flavour (scripts/foreign.sh mipsel, what make
+#          check-mipsel boots), cross-compiled with bookworm's
+#          mipsel-linux-gnu-gcc; skipped when that is not installed or
+#          the archive does not answer
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -35,8 +40,10 @@ series=${1:-${TW_HEADERS_SERIES:-6.1}}
 # refusal: the one line mptcp_qaware is refused with; none: it builds
 refusal='mptcp_qaware: not built: Linux [0-9.]+ has'
 # What readelf -h says of the modules: the host's CPU unless cross-built.
-elf_class=ELF64 elf_machine=X86-64
-suite='' rootcmd=() name=$series
+elf_class=ELF64 elf_machine=X86-64 elf_data='little endian'
+# fetch: the arguments of scripts/kernel-headers.sh, or headers: another
+# command printing the headers' directory; runner: what runs the build.
+suite='' rootcmd=() name=$series headers=() runner=()
 case $series in
 6.1)
 	fetch=("$series")
@@ -53,15 +60,23 @@ armhf)
 	rootcmd=("$root/scripts/trixie-root.sh" --cross armhf)
 	name="${kver%%+*} armmp (armhf)" elf_class=ELF32 elf_machine=ARM
 	refusal='mptcp_qaware: not built: [^ ]+-armmp lacks CONFIG_DEBUG_INFO_BTF CONFIG_KALLSYMS_ALL ' ;;
+mipsel)
+	foreign=("$root/scripts/foreign.sh" mipsel)
+	command -v "$("${foreign[@]}" triplet)-gcc" >/dev/null ||
+		tap_skip_all "the mipsel cross compiler is not installed (scripts/deps.sh mipsel)"
+	suite=$("${foreign[@]}" suite)
+	headers=("${foreign[@]}" headers) runner=("${foreign[@]}" run)
+	name="6.1 4kc-malta (mipsel)" elf_class=ELF32 elf_machine='MIPS R3000'
+	refusal="$refusal no MPTCP scheduler API \(6\.6 or later needed\)$" ;;
 *)
-	tap_fail_all "no case for series '$series' (6.1, 7 or armhf)" ;;
+	tap_fail_all "no case for series '$series' (6.1, 7, armhf or mipsel)" ;;
 esac
 if [ -n "$suite" ]; then
 	tw_archive_reachable "$suite" ||
 		tap_skip_all "Debian's archive does not answer for $suite at $(tw_debian_mirror)"
 fi
-runner=()
 [ ${#rootcmd[@]} -eq 0 ] || runner=("${rootcmd[@]}" run)
+[ ${#headers[@]} -gt 0 ] || headers=("$root/scripts/kernel-headers.sh" "${fetch[@]}")
 
 modules=(omware/omware kmod/tfib)
 qa_checks=2	# refused in one line, not built
@@ -87,7 +102,7 @@ step() {
 	return 1
 }
 step "$out/fetch.log" "Debian's $name headers fetched${suite:+ from $suite}" \
-	"$root/scripts/kernel-headers.sh" "${fetch[@]}" || tap_done
+	"${headers[@]}" || tap_done
 kdir=$(cat "$out/fetch.log.out")
 rel=${kdir##*/linux-headers-}
 tap_diag "kernel: $rel ($kdir)"
@@ -112,6 +127,7 @@ elf_is() {
 	local head
 	head=$(readelf -h "$1" 2>/dev/null) &&
 		grep -Eq "Class: +$elf_class\$" <<< "$head" &&
+		grep -Eq "Data: +.*$elf_data\$" <<< "$head" &&
 		grep -Eq "Type: +REL " <<< "$head" &&
 		grep -Eq "Machine: +(.* )?$elf_machine\$" <<< "$head" &&
 		[ "$(modinfo -F vermagic "$1" | cut -d" " -f1)" = "$rel" ]

@@ -34,7 +34,7 @@ server=
 command -v ip >/dev/null || tap_skip_all "ip (iproute2) not installed"
 command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 if [ ! -x "$xdp" ] || [ ! -x "$tools/tw-tfib-source" ]; then
-	# A guest given the programs built elsewhere (the arm64 one) has no
+	# A guest given the programs built elsewhere (a foreign one) has no
 	# make to ask why: the tools built without it is the same verdict.
 	[ -x "$tools/tw-tfib-source" ] && ! command -v make >/dev/null &&
 		tap_skip_all "tw-tfib-xdp not built"

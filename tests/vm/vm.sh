@@ -11,11 +11,12 @@
 # the path of an image named vmlinuz-RELEASE whose modules lie in
 # lib/modules/RELEASE beside it or above (scripts/kernel-image.sh's cache).
 #
-# -a arm64: Debian's arm64 build of the test kernel's version instead,
-# under qemu-system-aarch64 (scripts/arm64.sh: its image, a bookworm arm64
-# root, the initramfs that mounts it); the modules are make
-# modules-arm64's, the CLI and the suites' programs cross-built in
-# .build/arm64/.
+# -a ARCH: a foreign guest instead (scripts/foreign.sh ARCH: its kernel,
+# a bookworm root of ARCH, the initramfs that mounts it, the emulator):
+# arm64, Debian's arm64 build of the test kernel's version under
+# qemu-system-aarch64; mipsel, Debian 12's 6.1 for 32-bit MIPS under
+# qemu-system-mipsel -M malta.  The modules are make modules-ARCH's, the
+# CLI and the suites' programs cross-built in .build/ARCH/.
 #
 # Prints one line per test result (PASS/FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
@@ -58,16 +59,18 @@ name=$(basename "${suites[0]}")
 # (default 4 there, 1 here) and the throughput assertions off.
 debug=${TW_DEBUG_KERNEL:-0}
 mult=${TW_TIMEOUT_MULT:-1}
+# A foreign guest's kernel, root, initramfs and emulator (foreign_*).
+declare -A foreign
 case $arch in
 amd64) ;;
-arm64)	[ "$debug" = 1 ] && { echo "vm: no debug kernel for arm64" >&2; exit 2; }
-	kver=$("$top/scripts/arm64.sh" release) &&
-		kernel=$("$top/scripts/arm64.sh" kernel) &&
-		arm64_root=$("$top/scripts/arm64.sh" root) &&
-		arm64_initrd=$("$top/scripts/arm64.sh" initrd) || exit 2 ;;
-*)	echo "vm: no architecture '$arch' (amd64, arm64)" >&2; exit 2 ;;
+arm64 | mipsel)
+	[ "$debug" = 1 ] && { echo "vm: no debug kernel for $arch" >&2; exit 2; }
+	boot_info=$("$top/scripts/foreign.sh" "$arch" boot) || exit 2
+	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
+	kver=${foreign[release]} kernel=${foreign[kernel]} ;;
+*)	echo "vm: no architecture '$arch' (amd64, arm64, mipsel)" >&2; exit 2 ;;
 esac
-if [ "$arch" = arm64 ]; then
+if [ "$arch" != amd64 ]; then
 	kimage=$kernel
 elif [ "$debug" = 1 ]; then
 	kver=$("$top/scripts/debug-kernel.sh" release) || exit 2
@@ -122,6 +125,9 @@ done
 # The checkers' memory: KASAN's shadow is an eighth of it, kmemleak's
 # objects come on top.
 [ "$debug" = 1 ] && [ "$memory" -lt 2048 ] && memory=2048
+# A foreign machine's own bound (malta's 256 MiB).
+[ -n "${foreign[memory]:-}" ] && [ "$memory" -gt "${foreign[memory]}" ] &&
+	memory=${foreign[memory]}
 
 # TW_TESTS="a.sh b.sh" tests/vm/vm.sh SUITE installs and runs a subset.
 # One install at a time: boots may start side by side (tests/run.sh), and
@@ -152,13 +158,13 @@ install_failed() {
 	echo "$name: 0 passed, 1 failed, 0 skipped"
 	exit 1
 }
-# arm64: the programs cross-built in a mirror of the tree, the CLI and the
-# tools first (the guest runs them from there).
+# A foreign guest: the programs cross-built in a mirror of the tree, the
+# CLI and the tools first (the guest runs them from there).
 tree=$top
 make_cmd=(make)
-if [ "$arch" = arm64 ]; then
-	tree=$top/.build/arm64
-	make_cmd=("$top/scripts/arm64.sh" make)
+if [ "$arch" != amd64 ]; then
+	tree=$top/.build/$arch
+	make_cmd=("$top/scripts/foreign.sh" "$arch" make)
 	{ "$top/scripts/src-mirror.sh" "$tree" &&
 	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree" userspace; } \
 		> "$out/install.log" 2>&1 || install_failed
@@ -189,7 +195,7 @@ blacklist+=,scsi_common,iTCO_wdt,iTCO_vendor_support,intel_pmc_bxt,i2c_i801,i2c_
 blacklist+=,i6300esb,watchdog,serio_raw,pcspkr,evdev,lpc_ich,button,qemu_fw_cfg
 
 accel=(--disable-kvm)
-if [ "$arch" = arm64 ]; then
+if [ "$arch" != amd64 ]; then
 	# shellcheck disable=SC2054 # one option, commas and all
 	accel=(-accel tcg,thread=single)
 elif [ "$("$top/tests/vm/kvm-probe.sh" "$kimage")" = kvm ]; then
@@ -232,31 +238,42 @@ boot() {
 	vm_rc=${PIPESTATUS[0]}
 }
 
-# boot_arm64: the same under qemu-system-aarch64.  The initramfs
-# (scripts/arm64-init) mounts the arm64 root, the tree (read only) and
-# OUTDIR at their host paths, and runs arm64-run.sh, which powers the
-# guest off at its end.
-boot_arm64() {
-	mkdir -p "$arm64_root$top" "$arm64_root$out" 2>/dev/null
-	cat > "$out/arm64-run.sh" <<-EOF
+# boot_foreign: the same under the foreign architecture's emulator.  The
+# initramfs (scripts/foreign-init) mounts the guest's root, the tree
+# (read only) and OUTDIR at their host paths, and runs foreign-run.sh,
+# which powers the guest off at its end.
+boot_foreign() {
+	local root=${foreign[root]} qemu slot
+	read -ra qemu <<< "${foreign[qemu]}"
+	read -ra slot <<< "${foreign[p9_slots]:-}"
+	mkdir -p "$root$top" "$root$out" 2>/dev/null
+	cat > "$out/foreign-run.sh" <<-EOF
 	#!/bin/sh
 	export PATH=/usr/sbin:/usr/bin HOME=/root
 	TW_ROOT=$tree TW_KO_DIR=$ko_dir$guest_env bash $out/guest.sh $out/kselftest $out ${suites[*]}
 	echo o > /proc/sysrq-trigger
 	sleep 30
 	EOF
-	chmod +x "$out/arm64-run.sh"
+	chmod +x "$out/foreign-run.sh"
 	# shellcheck disable=SC2054 # QEMU's options are comma lists
-	local p9=(-device virtio-9p-pci,fsdev=root,mount_tag=root
-		  -fsdev "local,id=root,path=$arm64_root,security_model=none,readonly=on"
-		  -device virtio-9p-pci,fsdev=tw0,mount_tag=tw0
-		  -fsdev "local,id=tw0,path=$top,security_model=none,readonly=on"
-		  -device virtio-9p-pci,fsdev=tw1,mount_tag=tw1
-		  -fsdev "local,id=tw1,path=$out,security_model=none")
-	timeout -k 15 "$limit" qemu-system-aarch64 -M virt -cpu cortex-a57 "${accel[@]}" \
-		-smp 2 -m "$memory" -nographic -no-reboot -kernel "$kimage" \
-		-initrd "$arm64_initrd" "${p9[@]}" -append "console=ttyAMA0 panic=-1 \
-tw.mounts=$top,$out tw.init=$out/arm64-run.sh $APPEND" \
+	# Two 9p devices: the host's / read-only (the guest's root and the
+	# tree come from it), the output writable.
+	local p9=(-device "virtio-9p-pci,fsdev=host,mount_tag=host${slot[0]:+,addr=${slot[0]}}"
+		  -fsdev "local,id=host,path=/,security_model=none,readonly=on"
+		  -device "virtio-9p-pci,fsdev=out,mount_tag=out${slot[1]:+,addr=${slot[1]}}"
+		  -fsdev "local,id=out,path=$out,security_model=none")
+	local cmdline="console=${foreign[console]} panic=-1 tw.ro=$top tw.rw=$out"
+	cmdline+=" tw.init=$out/foreign-run.sh $APPEND"
+	# A cut line would lose the init's arguments without a word.
+	if [ ${#cmdline} -gt "${foreign[cmdline]}" ]; then
+		echo "vm: the kernel command line has ${#cmdline} bytes, $arch passes" \
+			"${foreign[cmdline]}: use a shorter path for the tree or -o" > "$out/console.log"
+		vm_rc=2
+		return
+	fi
+	timeout -k 15 "$limit" "${qemu[@]}" "${accel[@]}" \
+		-m "$memory" -nographic -no-reboot -kernel "$kimage" \
+		-initrd "${foreign[initrd]}" "${p9[@]}" -append "$cmdline" \
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
@@ -266,7 +283,7 @@ tw.mounts=$top,$out tw.init=$out/arm64-run.sh $APPEND" \
 # once more.  A guest that reached guest.sh is never booted again.
 for attempt in 1 2; do
 	start=$(date +%s)
-	if [ "$arch" = arm64 ]; then boot_arm64; else boot; fi
+	if [ "$arch" = amd64 ]; then boot; else boot_foreign; fi
 	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
 	[ -e "$out/started" ] && break
 	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"

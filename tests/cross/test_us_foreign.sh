@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The CLI and the omware and tfib suites' programs cross-built for a
+# foreign guest (make userspace-ARCH: against its root's libnl, in
+# .build/ARCH/), warnings being errors there: each a program of ARCH, and
+# the CLI runs under qemu-user with the root's libraries and reports its
+# version and UAPI.  Skipped when the cross compiler or qemu-user is not
+# installed (scripts/deps.sh ARCH) or Debian's archive does not answer.
+#
+# Usage: test_us_foreign.sh arm64|mipsel
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$root/tests/lib/tap.sh"
+# shellcheck source=scripts/debian-archive.sh
+. "$root/scripts/debian-archive.sh"
+
+arch=${1:-}
+# What file(1) says of its programs, and qemu-user's name for it.
+case $arch in
+arm64) kind="ELF 64-bit LSB .*ARM aarch64" what="an AArch64" qemu=qemu-aarch64 ;;
+mipsel) kind="ELF 32-bit LSB .*MIPS" what="a 32-bit little-endian MIPS" qemu=qemu-mipsel ;;
+*) tap_fail_all "no case for architecture '$arch' (arm64 or mipsel)" ;;
+esac
+cc=$("$root/scripts/foreign.sh" "$arch" triplet)-gcc
+command -v "$cc" >/dev/null || tap_skip_all "$cc not installed (scripts/deps.sh $arch)"
+command -v "$qemu" >/dev/null || tap_skip_all "$qemu not installed (make deps)"
+tw_archive_reachable "$("$root/scripts/foreign.sh" "$arch" suite)" ||
+	tap_skip_all "Debian's archive does not answer"
+
+out=$root/.build/$arch
+progs=(omware/omware_session omware/omware_ctl tfib/tfib_tables tfib/fwd_forward tfib/tfib_ctl)
+tap_plan $((3 + ${#progs[@]}))
+log=$root/.build/cross/userspace-$arch.log
+mkdir -p "${log%/*}"
+rm -rf "$out/kselftest"
+make -C "$root" "userspace-$arch" > "$log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || sed 's/^/# /' "$log" | tail -n 20
+tap_result $((rc != 0)) "make userspace-$arch (exits $rc)"
+cli=$out/userspace/timewire/timewire
+is_arch() { file -L "$1" | grep -Eq "$kind"; }
+tap_ok "timewire: $what program" is_arch "$cli"
+for p in "${progs[@]}"; do
+	tap_ok "${p#*/}: $what program" is_arch "$out/kselftest/$p"
+done
+tap_ok "timewire runs on $arch (qemu-user): its version and UAPI" eval \
+	'"$qemu" -L "$("$root/scripts/foreign.sh" "$arch" root 2>/dev/null)" "$cli" --version 2>/dev/null |
+	 grep -q "^uapi omware 1 tfib 1"'
+tap_done
