@@ -101,6 +101,25 @@ check-6.1 check-7: check-%: .deps-ok
 modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W=1
 	$(call modules_other,7,--suite trixie-backports,scripts/trixie-root.sh run)
 
+# 32-bit big-endian MIPS (the ath79-class router), which no Debian kernel
+# serves: a malta kernel built once from linux-source-6.12 into the cache
+# (scripts/mips-be.sh kernel), the modules against it at W=1, and the CLI
+# and the omware and tfib suites' programs linked statically against
+# libnl-tiny in .build/mips/ (the guest has busybox only).
+MIPS_SUITES := omware tfib
+.PHONY: modules-mips userspace-mips
+modules-mips: ## the modules for 32-bit big-endian MIPS (a malta 6.12 built once into the cache), W=1
+	@kdir=$$(scripts/mips-be.sh kernel) && rel=$$(scripts/mips-be.sh release) && \
+	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
+	 $(MAKE) -j$(NPROC) -C $$kdir ARCH=mips CROSS_COMPILE=mips-linux-gnu- \
+		M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
+	 echo "$@: built for $$rel in .build/kmod/$$rel/"
+userspace-mips: ## the CLI and the omware and tfib suites' programs for 32-bit big-endian MIPS, static, in .build/mips/
+	@scripts/src-mirror.sh $(TOPDIR)/.build/mips
+	@scripts/mips-be.sh make -C $(TOPDIR)/.build/mips/userspace
+	@scripts/mips-be.sh make -s -C $(TOPDIR)/.build/mips/tests install \
+		INSTALL_PATH=$(TOPDIR)/.build/mips/kselftest SUITES="$(MIPS_SUITES)"
+
 # 32-bit ARM (armhf), the other common OpenWrt CPU class: Debian's armmp
 # flavour (armmp-lpae would not run on Cortex-A9 routers) of the test
 # kernel's version, which only trixie builds for armhf (with gcc-14):

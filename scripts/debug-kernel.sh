@@ -19,6 +19,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-version.sh"
+# shellcheck source=scripts/kconfig.sh
+. "$top/scripts/kconfig.sh"
 
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 cache=${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/debug-kernel
@@ -28,35 +30,13 @@ kver=$(tw_kernel_installed) || { echo "debug-kernel: no test kernel installed (m
 # suite is content with a module.
 fragment() {
 	echo "# suites: every tests/*/config and */requires.config"
-	cat "$top"/tests/*/config "$top"/*/requires.config 2>/dev/null |
-		grep -E '^CONFIG_[A-Z0-9_]+=' | sort -u
+	tw_kconfig_suites "$top"
 	cat "$top/scripts/debug-kernel.config"
 }
 
 hash=$( { echo "$kver"; fragment; } | sha256sum | cut -c1-12)
 dir=$cache/$kver-$hash
 tree=$dir/linux
-
-# The options the fragment asks for that the final .config lacks.  A
-# module asked for (=m) is satisfied by a built-in one.
-missing() {
-	local line opt val
-
-	fragment | while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*)
-			opt=${line%%=*} val=${line#*=}
-			[ "$val" = m ] && grep -qx "$opt=y" "$tree/.config" && continue
-			grep -qxF "$line" "$tree/.config" || echo "$line"
-			;;
-		"# CONFIG_"*" is not set")
-			opt=${line#"# "} opt=${opt%% *}
-			grep -q "^$opt=" "$tree/.config" && echo "$line"
-			;;
-		esac
-	done
-	return 0
-}
 
 configure() {
 	fragment > "$dir/fragment.config"
@@ -66,13 +46,7 @@ configure() {
 		arch/x86/configs/x86_64_defconfig kernel/configs/kvm_guest.config \
 		"$dir/fragment.config" > "$dir/merge.log" 2>&1)
 	make -s -C "$tree" olddefconfig >> "$dir/merge.log" 2>&1
-	local miss
-	miss=$(missing)
-	if [ -n "$miss" ]; then
-		echo "debug-kernel: the config lacks what the fragment asks for:" >&2
-		echo "$miss" | sed 's/^/debug-kernel:   /' >&2
-		return 1
-	fi
+	tw_kconfig_require debug-kernel "$dir/fragment.config" "$tree/.config"
 }
 
 build() {
