@@ -566,11 +566,7 @@ static int omw_session_check_live(struct omw_session *s, struct sock *owner,
 				  const struct nlattr *ifattr,
 				  struct netlink_ext_ack *extack)
 {
-	/*
-	 * data_race(), not READ_ONCE(): reg_state was a bit-field until
-	 * 6.1's stable releases made it a u8 (Debian's 6.1.176 has one).
-	 */
-	if (data_race(s->dev->reg_state) != NETREG_REGISTERED) {
+	if (tw_dev_reg_state(s->dev) != NETREG_REGISTERED) {
 		NL_SET_ERR_MSG_ATTR(extack, ifattr, "device is going away");
 		return -ENODEV;
 	}
