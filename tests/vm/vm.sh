@@ -15,8 +15,10 @@
 # a bookworm root of ARCH, the initramfs that mounts it, the emulator):
 # arm64, Debian's arm64 build of the test kernel's version under
 # qemu-system-aarch64; mipsel, Debian 12's 6.1 for 32-bit MIPS under
-# qemu-system-mipsel -M malta.  The modules are make modules-ARCH's, the
-# CLI and the suites' programs cross-built in .build/ARCH/.
+# qemu-system-mipsel -M malta; mips, 32-bit big-endian MIPS, a malta 6.12
+# built here with static busybox, bash and iproute2 as its whole root
+# (scripts/mips-be.sh).  The modules are make modules-ARCH's, the CLI and
+# the suites' programs cross-built in .build/ARCH/.
 #
 # Prints one line per test result (PASS/FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
@@ -59,16 +61,25 @@ name=$(basename "${suites[0]}")
 # (default 4 there, 1 here) and the throughput assertions off.
 debug=${TW_DEBUG_KERNEL:-0}
 mult=${TW_TIMEOUT_MULT:-1}
-# A foreign guest's kernel, root, initramfs and emulator (foreign_*).
+# A foreign guest's kernel, root, initramfs and emulator (foreign_*),
+# from the script that makes them (its words).
+foreign_script() {
+	if [ "$arch" = mips ]; then
+		echo "$top/scripts/mips-be.sh"
+	else
+		echo "$top/scripts/foreign.sh $arch"
+	fi
+}
 declare -A foreign
 case $arch in
 amd64) ;;
-arm64 | mipsel)
+arm64 | mipsel | mips)
 	[ "$debug" = 1 ] && { echo "vm: no debug kernel for $arch" >&2; exit 2; }
-	boot_info=$("$top/scripts/foreign.sh" "$arch" boot) || exit 2
+	read -ra script <<< "$(foreign_script)"
+	boot_info=$("${script[@]}" boot) || exit 2
 	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
 	kver=${foreign[release]} kernel=${foreign[kernel]} ;;
-*)	echo "vm: no architecture '$arch' (amd64, arm64, mipsel)" >&2; exit 2 ;;
+*)	echo "vm: no architecture '$arch' (amd64, arm64, mipsel, mips)" >&2; exit 2 ;;
 esac
 if [ "$arch" != amd64 ]; then
 	kimage=$kernel
@@ -164,9 +175,12 @@ tree=$top
 make_cmd=(make)
 if [ "$arch" != amd64 ]; then
 	tree=$top/.build/$arch
-	make_cmd=("$top/scripts/foreign.sh" "$arch" make)
+	make_cmd=("${script[@]}" make)
+	# In its directories: the mirror's own top Makefile would mirror it
+	# again for another netlink library (LIBNL=libnl-tiny, mips).
 	{ "$top/scripts/src-mirror.sh" "$tree" &&
-	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree" userspace; } \
+	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/userspace" &&
+	  flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/bench"; } \
 		> "$out/install.log" 2>&1 || install_failed
 fi
 flock "$top/.build/.install.lock" "${make_cmd[@]}" -s -C "$tree/tests" install "${kbuild[@]}" \
@@ -249,9 +263,11 @@ boot_foreign() {
 	mkdir -p "$root$top" "$root$out" 2>/dev/null
 	cat > "$out/foreign-run.sh" <<-EOF
 	#!/bin/sh
-	export PATH=/usr/sbin:/usr/bin HOME=/root
+	export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 	TW_ROOT=$tree TW_KO_DIR=$ko_dir$guest_env bash $out/guest.sh $out/kselftest $out ${suites[*]}
-	echo o > /proc/sysrq-trigger
+	# Debian's kernels have sysrq; the malta built here powers off with
+	# busybox.
+	{ echo o > /proc/sysrq-trigger; } 2>/dev/null || poweroff -f
 	sleep 30
 	EOF
 	chmod +x "$out/foreign-run.sh"

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What tests/vm/vm.sh -a mips boots (scripts/mips-be.sh boot): the fields
+# it reads, and an initramfs that is the guest's whole root, with the
+# foreign guests' one init and static big-endian MIPS busybox, bash and
+# iproute2 (ip, tc) cross-built from Debian's sources, each of which runs
+# under qemu-user: bash with what the harness's runner uses, ip with veth
+# and namespaces.  Skipped while the malta kernel is not in the cache
+# (test_kmod_mips.sh says how to build it).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$root/tests/lib/tap.sh"
+# shellcheck source=scripts/debian-archive.sh
+. "$root/scripts/debian-archive.sh"
+
+command -v mips-linux-gnu-gcc >/dev/null || tap_skip_all "mips-linux-gnu-gcc not installed (make deps)"
+command -v qemu-mips >/dev/null || tap_skip_all "qemu-mips not installed (make deps)"
+kdir=$("$root/scripts/cross-kernel.sh" malta-be dir)
+[ -f "$kdir/built" ] || tap_skip_all "the malta big-endian kernel is not built: scripts/mips-be.sh kernel"
+tw_archive_reachable bookworm || tap_skip_all "Debian's archive does not answer"
+
+tap_plan 12
+declare -A boot
+info=$("$root/scripts/mips-be.sh" boot 2> "$root/.build/cross/mips-root.log")
+tap_result $? "scripts/mips-be.sh boot"
+while IFS='=' read -r k v; do boot[$k]=$v; done <<< "$info"
+tap_ok "it names the release, kernel, initramfs, memory, command line, console and emulator" \
+	eval '[ "${boot[release]}" = "$(cat "$kdir/release")" ] && [ -f "${boot[kernel]}" ] &&
+	      [ -f "${boot[initrd]}" ] && [ "${boot[memory]}" -gt 0 ] &&
+	      [ "${boot[cmdline]}" -gt 0 ] && [ -n "${boot[console]}" ] &&
+	      [[ ${boot[qemu]} == qemu-system-mips\ * ]]'
+tap_ok "no root beside the initramfs, two 9p slots" \
+	eval '[ -z "${boot[root]}" ] && [ "$(wc -w <<< "${boot[p9_slots]}")" -eq 2 ]'
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$tmp" && gzip -dc "${boot[initrd]}" | cpio -id --quiet 2>/dev/null)
+tap_ok "its init is the foreign guests' init" cmp -s "$tmp/init" "$root/scripts/foreign-init"
+static_be() { file -L "$1" | grep -q 'ELF 32-bit MSB executable, MIPS.*statically linked'; }
+for p in usr/bin/busybox usr/bin/bash usr/bin/ip usr/bin/tc; do
+	tap_ok "$p: a static big-endian MIPS32 program" static_be "$tmp/$p"
+done
+tap_ok "/usr merged: bin and sbin link into it" \
+	eval '[ "$(readlink "$tmp/bin")" = usr/bin ] && [ "$(readlink "$tmp/sbin")" = usr/sbin ]'
+tap_ok "root has an account (etc/passwd, etc/group)" \
+	eval 'grep -q "^root:x:0:0:" "$tmp/etc/passwd" && grep -q "^root:x:0:" "$tmp/etc/group"'
+tap_ok "bash runs: arrays, local, PIPESTATUS, process substitution" eval \
+	'[ "$(qemu-mips "$tmp/usr/bin/bash" -c "declare -A a=([k]=v); f() { local x=\${a[k]}; echo \$x; }; f; false | true; echo \${PIPESTATUS[0]}; cat <(echo p)" | paste -sd " ")" = "v 1 p" ]'
+tap_ok "ip is iproute2's, with netns and veth" eval \
+	'qemu-mips "$tmp/usr/bin/ip" -V | grep -q iproute2 &&
+	 qemu-mips "$tmp/usr/bin/ip" link help 2>&1 | grep -qw veth &&
+	 qemu-mips "$tmp/usr/bin/ip" netns help 2>&1 | grep -q "netns add"'
+tap_done
