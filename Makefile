@@ -104,9 +104,9 @@ modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W
 # 32-bit big-endian MIPS (the ath79-class router), which no Debian kernel
 # serves: a malta kernel built once from linux-source-6.12 into the cache
 # (scripts/mips-be.sh kernel), the modules against it at W=1, and the CLI
-# and the omware and tfib suites' programs linked statically against
-# libnl-tiny in .build/mips/ (the guest has busybox only).
-MIPS_SUITES := omware tfib
+# and the programs of the suites that run there (their settings' ARCHS)
+# linked statically against libnl-tiny in .build/mips/ (the guest's root:
+# static busybox, bash and iproute2, scripts/mips-be.sh).
 .PHONY: modules-mips userspace-mips
 modules-mips: ## the modules for 32-bit big-endian MIPS (a malta 6.12 built once into the cache), W=1
 	@kdir=$$(scripts/mips-be.sh kernel) && rel=$$(scripts/mips-be.sh release) && \
@@ -114,11 +114,11 @@ modules-mips: ## the modules for 32-bit big-endian MIPS (a malta 6.12 built once
 	 $(MAKE) -j$(NPROC) -C $$kdir ARCH=mips CROSS_COMPILE=mips-linux-gnu- \
 		M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
-userspace-mips: ## the CLI and the omware and tfib suites' programs for 32-bit big-endian MIPS, static, in .build/mips/
+userspace-mips: ## the CLI and the suites' programs for 32-bit big-endian MIPS, static, in .build/mips/
 	@scripts/src-mirror.sh $(TOPDIR)/.build/mips
 	@scripts/mips-be.sh make -C $(TOPDIR)/.build/mips/userspace
 	@scripts/mips-be.sh make -s -C $(TOPDIR)/.build/mips/tests install \
-		INSTALL_PATH=$(TOPDIR)/.build/mips/kselftest SUITES="$(MIPS_SUITES)"
+		INSTALL_PATH=$(TOPDIR)/.build/mips/kselftest SUITES="$(shell tests/lib/suites.sh arch mips)"
 
 # 32-bit ARM (armhf), the other common OpenWrt CPU class: Debian's armmp
 # flavour (armmp-lpae would not run on Cortex-A9 routers) of the test
@@ -133,30 +133,30 @@ modules-armhf: ## the modules for 32-bit ARM (Debian's armmp, the test kernel's 
 # test kernel's version; mipsel, Debian 12's own 6.1 for 32-bit MIPS
 # (4kc-malta).  One rule each for all of them.
 FOREIGN_ARCHS := arm64 mipsel
-FOREIGN_SUITES := omware tfib
-.PHONY: $(foreach a,$(FOREIGN_ARCHS),modules-$(a) userspace-$(a) check-$(a))
+.PHONY: $(foreach a,$(FOREIGN_ARCHS) mips,modules-$(a) userspace-$(a) check-$(a))
 modules-arm64 modules-mipsel: modules-%: ## the modules for a foreign guest's kernel (arm64: the test kernel's version; mipsel: 6.1), W=1
 	@scripts/deps.sh $*
 	$(call modules_kdir,scripts/foreign.sh $* headers,scripts/foreign.sh $* run)
 
 # The programs a foreign guest runs, cross-built in a mirror of the tree
 # against its root's own libnl (scripts/foreign.sh ARCH make).
-userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the omware and tfib suites' programs for a foreign guest, in .build/ARCH/
+userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the suites' programs for a foreign guest, in .build/ARCH/
 	@scripts/deps.sh $*
 	@scripts/src-mirror.sh $(TOPDIR)/.build/$*
 	@scripts/foreign.sh $* make -C $(TOPDIR)/.build/$* userspace
 	@scripts/foreign.sh $* make -s -C $(TOPDIR)/.build/$*/tests install \
-		INSTALL_PATH=$(TOPDIR)/.build/$*/kselftest SUITES="$(FOREIGN_SUITES)"
+		INSTALL_PATH=$(TOPDIR)/.build/$*/kselftest SUITES="$(shell tests/lib/suites.sh arch $*)"
 
-# A foreign guest under TCG: the modules loaded, the omware and tfib
-# suites run, kernel reports fail it.
-check-arm64 check-mipsel: check-%: modules-% userspace-% ## the omware and tfib suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel malta)
-	@tests/vm/vm.sh -a $* -o .build/results/$* $(addprefix tests/,$(FOREIGN_SUITES))
+# A foreign guest under TCG: its modules built, every suite whose ARCHS
+# names it run in one boot (the guest cross-builds its programs itself),
+# kernel reports fail it.
+check-arm64 check-mipsel check-mips: check-%: .deps-ok ## the suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel or -mips malta)
+	@tests/run.sh --arch $*
 
 # Every suite on every kernel and CPU booted here, each part run even when
 # one before it failed; the failed ones named at the end.  make check
 # leaves its smoke boots to the check-KERNEL that follow.
-MATRIX := check check-6.1 check-7 check-arm64
+MATRIX := check check-6.1 check-7 check-arm64 check-mipsel check-mips
 .PHONY: check-matrix
 check-matrix: ## make check, then every suite on each other kernel and CPU (see MATRIX)
 	@failed=; for t in $(MATRIX); do \

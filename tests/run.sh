@@ -9,28 +9,32 @@
 # TW_DEBUG_KERNEL=1 (make check-debug): the guest suites only, on the debug
 # kernel, whose modules make check-debug has built (tests/vm/vm.sh).
 #
-# Usage: tests/run.sh [--host-only] [--kernel SERIES] [--suite NAME]...
+# Usage: tests/run.sh [--host-only] [--kernel SERIES | --arch ARCH] [--suite NAME]...
 #   NAME: a suite (core, omware, cli/guest, ...), a BOOT group (omware: the
 #   suites that share its boot), "host" (every host test) or "smoke" (the
-#   smoke boots of the other kernels).
+#   smoke boots of the other kernels and CPUs).
 #   SERIES: another of Debian's kernels (6.1, make check-6.1; 7, make
 #   check-7), its image fetched by scripts/kernel-image.sh:
 #   the modules are built for it by the cross suite's headers test
 #   (tests/cross/test_kmod_headers.sh, which also checks the build), then
 #   the guest suites boot it.  No other host test runs.
+#   ARCH: a foreign guest (arm64, mipsel, mips: tests/vm/vm.sh -a), its
+#   modules built (make modules-ARCH), then one boot of every guest suite
+#   whose settings' ARCHS name it.  No host test runs.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 host_only=0
 only=()
-kernel=
+kernel= arch=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only) host_only=1 ;;
 	--kernel) kernel=$2; shift ;;
+	--arch) arch=$2; shift ;;
 	--suite) only+=("$2"); shift ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -103,7 +107,7 @@ start=$(date +%s)
 debug=${TW_DEBUG_KERNEL:-0}
 host=()
 for s in $(suites host); do
-	[ "$debug" = 1 ] || [ -n "$kernel" ] && break
+	[ "$debug" = 1 ] || [ -n "$kernel$arch" ] && break
 	want host "$s" && host+=("$s")
 done
 if [ ${#host[@]} -gt 0 ]; then
@@ -231,16 +235,25 @@ start_boot() {
 	[ "$limit" -gt 1 ] || reap_boot
 }
 
-# Every other kernel make check boots (TW_SMOKE_KERNELS, empty for none):
-# the suites' SMOKE_TESTS in one boot each, beside the test kernel's
-# boots, with the modules the cross suite built for it (built here when
-# only "smoke" was asked for).  make check-matrix runs every suite there.
-smoke_kernels=${TW_SMOKE_KERNELS-6.1 7}
+# Every other kernel and CPU make check boots (TW_SMOKE_KERNELS, empty
+# for none): the suites' SMOKE_TESTS in one boot each, beside the test
+# kernel's boots, with the modules the cross suite built for it (built
+# here when only "smoke" was asked for).  make check-matrix runs every
+# suite there.
+smoke_kernels=${TW_SMOKE_KERNELS-6.1 7 arm64 mipsel mips}
 smoke_boots() {	# smoke_boots LIMIT
 	local k image rel dirs=() s
 
 	want smoke || [ ${#only[@]} -eq 0 ] || return 0
 	for k in $smoke_kernels; do
+		# Not built here: the mips kernel, 40 minutes once (make check-mips).
+		if [ "$k" = mips ] && ! scripts/mips-be.sh release > /dev/null 2>&1; then
+			echo "SKIP smoke mips: its kernel is not in the cache (make check-mips builds it)"
+			tally "smoke mips" 0 0 1
+		elif foreign "$k"; then
+			TW_SMOKE=1 foreign_boot "smoke-$k" "$k" "$1" "smoke on"
+		fi
+		foreign "$k" && continue
 		if ! image=$(scripts/kernel-image.sh "$k" 2> "$results/smoke-$k.image.log"); then
 			tally "smoke $k" 0 1 0 "FAIL Debian's $k image: $(tail -n 1 "$results/smoke-$k.image.log")"
 			continue
@@ -255,6 +268,30 @@ smoke_boots() {	# smoke_boots LIMIT
 			make -s "modules-$k" > "$results/smoke-$k.build.log" 2>&1
 		TW_SMOKE=1 start_boot "smoke-$k" "$1" "smoke on $rel" -k "$image" "${dirs[@]}"
 	done
+}
+
+foreign() { case $1 in arm64 | mipsel | mips) return 0 ;; esac; return 1; }
+
+# foreign_boot NAME ARCH LIMIT WHAT: ARCH's modules built (a test of its
+# own), then one boot of the suites that run there ($TW_SMOKE: their
+# smoke tests), once fewer than LIMIT boots run.
+foreign_boot() {
+	local name=$1 a=$2 s dirs=() names=()
+
+	for s in $(suites arch "$a"); do
+		# --suite narrows a boot of its own, not the smoke boots
+		[ "$name" != "$a" ] || want "$s" "$(suites get "$s" BOOT)" || continue
+		[ -n "$(suites tests "$s")" ] || continue
+		dirs+=("$(suites dir "$s")")
+		names+=("$s")
+	done
+	[ ${#dirs[@]} -gt 0 ] || return 0
+	if ! make -s "modules-$a" > "$results/$name.build.log" 2>&1; then
+		tail -n 20 "$results/$name.build.log"
+		tally "make modules-$a" 0 1 0 "FAIL building the modules for $a"
+		return
+	fi
+	start_boot "$name" "$3" "$4 $a: ${names[*]}" -a "$a" "${dirs[@]}"
 }
 
 # The guests load the modules built for the kernel they boot (.build/kmod/).
@@ -281,7 +318,11 @@ build_other_modules() {
 }
 
 if [ "$host_only" -eq 0 ]; then
-	if [ -n "$kernel" ]; then
+	if [ -n "$arch" ]; then
+		foreign "$arch" || { echo "run.sh: no foreign guest '$arch' (arm64, mipsel, mips)" >&2; exit 2; }
+		foreign_boot "$arch" "$arch" 1 "every suite on"
+		while [ ${#running[@]} -gt 0 ]; do reap_boot; done
+	elif [ -n "$kernel" ]; then
 		build_other_modules && run_guest_suites
 	else
 		[ "$debug" = 1 ] || { build_test_modules; run_vm_tests; }

@@ -3,12 +3,14 @@
 #
 # The CLI and the omware and tfib suites' programs cross-built for a
 # foreign guest (make userspace-ARCH: against its root's libnl, in
-# .build/ARCH/), warnings being errors there: each a program of ARCH, and
-# the CLI runs under qemu-user with the root's libraries and reports its
-# version and UAPI.  Skipped when the cross compiler or qemu-user is not
-# installed (scripts/deps.sh ARCH) or Debian's archive does not answer.
+# .build/ARCH/; big-endian MIPS, which has no root of Debian's: static,
+# against libnl-tiny), warnings being errors there: each a program of
+# ARCH, and the CLI runs under qemu-user with the root's libraries and
+# reports its version and UAPI.  Skipped when the cross compiler or
+# qemu-user is not installed (scripts/deps.sh ARCH) or Debian's archive
+# does not answer.
 #
-# Usage: test_us_foreign.sh arm64|mipsel
+# Usage: test_us_foreign.sh arm64|mipsel|mips
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -21,13 +23,28 @@ arch=${1:-}
 case $arch in
 arm64) kind="ELF 64-bit LSB .*ARM aarch64" what="an AArch64" qemu=qemu-aarch64 ;;
 mipsel) kind="ELF 32-bit LSB .*MIPS" what="a 32-bit little-endian MIPS" qemu=qemu-mipsel ;;
-*) tap_fail_all "no case for architecture '$arch' (arm64 or mipsel)" ;;
+mips)	kind="ELF 32-bit MSB executable, MIPS.*statically linked"
+	what="a static big-endian MIPS32" qemu=qemu-mips ;;
+*) tap_fail_all "no case for architecture '$arch' (arm64, mipsel or mips)" ;;
 esac
-cc=$("$root/scripts/foreign.sh" "$arch" triplet)-gcc
+if [ "$arch" = mips ]; then
+	cc=mips-linux-gnu-gcc suite=bookworm
+else
+	cc=$("$root/scripts/foreign.sh" "$arch" triplet)-gcc
+	suite=$("$root/scripts/foreign.sh" "$arch" suite)
+fi
 command -v "$cc" >/dev/null || tap_skip_all "$cc not installed (scripts/deps.sh $arch)"
 command -v "$qemu" >/dev/null || tap_skip_all "$qemu not installed (make deps)"
-tw_archive_reachable "$("$root/scripts/foreign.sh" "$arch" suite)" ||
-	tap_skip_all "Debian's archive does not answer"
+tw_archive_reachable "$suite" || tap_skip_all "Debian's archive does not answer"
+
+# The root whose libraries the programs load (none for static ones).
+sysroot() {
+	if [ "$arch" = mips ]; then
+		echo /
+	else
+		"$root/scripts/foreign.sh" "$arch" root 2>/dev/null
+	fi
+}
 
 out=$root/.build/$arch
 progs=(omware/omware_session omware/omware_ctl tfib/tfib_tables tfib/fwd_forward tfib/tfib_ctl)
@@ -46,6 +63,6 @@ for p in "${progs[@]}"; do
 	tap_ok "${p#*/}: $what program" is_arch "$out/kselftest/$p"
 done
 tap_ok "timewire runs on $arch (qemu-user): its version and UAPI" eval \
-	'"$qemu" -L "$("$root/scripts/foreign.sh" "$arch" root 2>/dev/null)" "$cli" --version 2>/dev/null |
+	'"$qemu" -L "$(sysroot)" "$cli" --version 2>/dev/null |
 	 grep -q "^uapi omware 1 tfib 1"'
 tap_done

@@ -13,6 +13,9 @@
 #                             with TW_SMOKE=1, its SMOKE_TESTS, maybe none)
 #   suites.sh runs SUITE RELEASE  whether it runs on Linux RELEASE: not
 #                             older than its SINCE (6.6), if it has one
+#   suites.sh on SUITE ARCH   whether it runs on a guest of ARCH: one its
+#                             ARCHS names (default amd64 alone)
+#   suites.sh arch ARCH       the guest suites that run there
 #   suites.sh list SUITE...   kselftest-list.txt lines, COLLECTION:PROGRAM
 #   suites.sh dir SUITE       its directory
 #   suites.sh name DIR        the suite a directory holds
@@ -56,7 +59,7 @@ name() {	# name DIR
 get() {	# get SUITE VAR
 	(
 		KIND="" TESTS="" DEBUG_TESTS="" SMOKE_TESTS="" HOST_TESTS="" BOOT=""
-		MODULES="" NICS="" SINCE=""
+		MODULES="" NICS="" SINCE="" ARCHS=""
 		# shellcheck source=/dev/null
 		. "$(dir "$1")/settings" || exit 1
 		eval "echo \"\${$2:-}\""
@@ -84,6 +87,16 @@ runs() {	# runs SUITE RELEASE
 	since=$(get "$1" SINCE)
 	[ -z "$since" ] ||
 		[ "$(printf '%s\n' "$since" "${2%%[-+]*}" | sort -V | head -n 1)" = "$since" ]
+}
+
+# The foreign guests (tests/vm/vm.sh -a) have no python3, iproute2 or
+# test programs of the host's: a suite names those it was built and tried
+# for.
+on() {	# on SUITE ARCH
+	local archs
+
+	archs=$(get "$1" ARCHS)
+	[[ " ${archs:-amd64} " == *" $2 "* ]]
 }
 
 # The directories of the settings files below $1, relative to it.
@@ -117,6 +130,12 @@ dir) dir "$2" ;;
 name) name "$2" ;;
 tests) programs "$2" ;;
 runs) runs "$2" "$3" ;;
+on) on "$2" "$3" ;;
+arch)
+	for s in $("$0" guest); do
+		on "$s" "$2" && echo "$s"
+	done
+	;;
 list)
 	shift
 	for s in "$@"; do
@@ -124,7 +143,7 @@ list)
 	done
 	;;
 *)
-	sed -n '3,26s/^# \{0,1\}//p' "$0" >&2
+	sed -n '3,29s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac
