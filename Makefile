@@ -109,6 +109,7 @@ modules-7: ## the modules for the newest 7.x Debian serves (trixie-backports), W
 # static busybox, bash and iproute2, scripts/mips-be.sh).
 .PHONY: modules-mips userspace-mips
 modules-mips: ## the modules for 32-bit big-endian MIPS (a malta 6.12 built once into the cache), W=1
+	@scripts/deps.sh mips
 	@kdir=$$(scripts/mips-be.sh kernel) && rel=$$(scripts/mips-be.sh release) && \
 	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
 	 $(MAKE) -j$(NPROC) -C $$kdir ARCH=mips CROSS_COMPILE=mips-linux-gnu- \
@@ -148,7 +149,7 @@ userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the sui
 		INSTALL_PATH=$(TOPDIR)/.build/$*/kselftest SUITES="$(shell tests/lib/suites.sh arch $*)"
 
 # A foreign guest under TCG: its modules built, every suite whose ARCHS
-# names it run in one boot (the guest cross-builds its programs itself),
+# names it run in one boot (tests/vm/vm.sh cross-builds their programs),
 # kernel reports fail it.
 check-arm64 check-mipsel check-mips: check-%: .deps-ok ## the suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel or -mips malta)
 	@tests/run.sh --arch $*

@@ -8,8 +8,9 @@
 # Idempotent: when everything is present it only checks and returns.
 # Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
 #        scripts/deps.sh ARCH        only what a foreign guest's targets add
-#                                    (arm64, mipsel: make modules-ARCH,
-#                                    make check-ARCH)
+#                                    (arm64, mipsel, mips: make
+#                                    modules-ARCH, which make check-ARCH
+#                                    and make check's smoke boots run)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +43,7 @@ foreign_pkgs() {
 	case $1 in
 	arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
 	mipsel) echo gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-system-mips ;;
+	mips) echo qemu-system-mips ;;	# its compiler is the base's
 	*) return 1 ;;
 	esac
 }
@@ -87,7 +89,8 @@ apt_update() {
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 
-# Few machines need a foreign guest: its tools come only when asked for.
+# A foreign guest's tools, installed by its first build (make check
+# boots each for its smoke tests).
 if foreign=$(foreign_pkgs "${1:-}"); then
 	# shellcheck disable=SC2086 # a list of names
 	mapfile -t need < <(missing_apt $foreign)

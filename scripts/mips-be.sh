@@ -28,14 +28,15 @@ die() { echo "mips-be: $*" >&2; exit 1; }
 # gen_init_cpio from a list, so that /dev/console (the init's first stdin
 # and stdout, before devtmpfs is up) needs no mknod and no root: busybox,
 # bash (the harness's runner and the suites' scripts), iproute2's ip and tc
-# (busybox's ip makes no veth or namespace), scripts/foreign-init as init.
+# (busybox's ip makes no veth or namespace), coreutils' timeout (the
+# kselftest runner's), scripts/foreign-init as init.
 initrd() {
 	local out=$1 kdir list etc p prog
 	local -A bin
 
 	kdir=$("$here/cross-kernel.sh" malta-be dir)
 	[ -x "$kdir/usr/gen_init_cpio" ] || kdir=$("$here/cross-kernel.sh" malta-be build)
-	for p in busybox bash iproute2; do
+	for p in busybox bash iproute2 coreutils; do
 		bin[$p]=$("$here/static-cross.sh" "$p" "$triplet")
 	done
 	list=$(mktemp)
@@ -50,7 +51,7 @@ initrd() {
 		echo 'dir /tmp 1777 0 0'
 		echo 'nod /dev/console 600 0 0 c 5 1'
 		echo "file /usr/bin/busybox ${bin[busybox]}/busybox 755 0 0"
-		for prog in bash:bash iproute2:ip iproute2:tc; do
+		for prog in bash:bash iproute2:ip iproute2:tc coreutils:timeout; do
 			echo "file /usr/bin/${prog#*:} ${bin[${prog%:*}]}/${prog#*:} 755 0 0"
 		done
 		echo "file /etc/passwd $etc/passwd 644 0 0"

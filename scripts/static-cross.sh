@@ -7,6 +7,8 @@
 #   busybox   busybox, with Debian's busybox-static configuration
 #   bash      bash (the guest runner and the suites' scripts)
 #   iproute2  ip and tc (namespaces, veth, qdiscs: busybox's ip has none)
+#   coreutils timeout (kselftest's runner calls timeout --foreground,
+#             which busybox's lacks)
 #
 # Cached outside the clone, keyed by the source version, the compiler and
 # the recipe below:
@@ -59,9 +61,25 @@ build_iproute2() {
 	"$triplet-strip" -o "$2/tc" "$1/tc/tc"
 }
 
+build_coreutils() {
+	local built
+
+	(cd "$1" && ./configure --host="$triplet" --build="$(gcc -dumpmachine)" \
+		--disable-nls --without-selinux --without-openssl --without-gmp \
+		--disable-acl --disable-xattr --disable-libcap)
+	# The generated headers first: a single program's target does not
+	# wait for them.
+	built=$(printf 'tw-built:\n\t@echo $(BUILT_SOURCES)\n' |
+		make -s -C "$1" -f Makefile -f - tw-built)
+	# shellcheck disable=SC2086 # a list of files
+	nice -n 19 make -C "$1" -j2 $built
+	nice -n 19 make -C "$1" -j2 src/timeout LDFLAGS=-static
+	"$triplet-strip" -o "$2/timeout" "$1/src/timeout"
+}
+
 case $pkg in
-busybox | bash | iproute2) ;;
-*) die "usage: $0 busybox|bash|iproute2 [TRIPLET]" ;;
+busybox | bash | iproute2 | coreutils) ;;
+*) die "usage: $0 busybox|bash|iproute2|coreutils [TRIPLET]" ;;
 esac
 command -v "$triplet-gcc" >/dev/null || die "$triplet-gcc not installed (make deps)"
 command -v dpkg-source >/dev/null || die "dpkg-source not installed (dpkg-dev)"

@@ -27,18 +27,20 @@ cd "$top" || exit 1
 
 host_only=0
 only=()
-kernel= arch=
+kernel='' arch=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host-only) host_only=1 ;;
 	--kernel) kernel=$2; shift ;;
 	--arch) arch=$2; shift ;;
 	--suite) only+=("$2"); shift ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 	*) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
 done
+[ -z "$kernel" ] || [ -z "$arch" ] ||
+	{ echo "run.sh: --kernel and --arch exclude each other" >&2; exit 2; }
 
 suites() { tests/lib/suites.sh "$@"; }
 
@@ -139,7 +141,8 @@ boot_report() {	# boot_report NAME
 	grep -v '^PASS ' "$results/$name.log"
 	if [ -f "$results/$name/summary" ]; then
 		read -r p f sk < "$results/$name/summary"
-		mapfile -t details < <(sed -n "s/^FAIL $name: /FAIL /p" "$results/$name/results.txt" 2>/dev/null)
+		# vm.sh names a boot's results after its first suite
+		mapfile -t details < <(sed -n 's/^FAIL [^:]*: /FAIL /p' "$results/$name/results.txt" 2>/dev/null)
 		tally "$name" "$p" "$f" "$sk" "${details[@]}"
 	else
 		tally "$name" 0 1 0 "FAIL the harness did not produce results"
@@ -189,6 +192,7 @@ run_guest_suites() {
 
 	[[ $max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: TW_BOOTS=$max: not a count" >&2; exit 2; }
 	for s in $(suites guest) $(suites bench); do
+		suites on "$s" amd64 || continue
 		boot=$(suites get "$s" BOOT)
 		boot=${boot:-$s}
 		if [ "$(suites get "$s" KIND)" = bench ]; then
@@ -272,20 +276,36 @@ smoke_boots() {	# smoke_boots LIMIT
 
 foreign() { case $1 in arm64 | mipsel | mips) return 0 ;; esac; return 1; }
 
+# foreign_release ARCH: the kernel release its guest boots.
+foreign_release() {
+	if [ "$1" = mips ]; then
+		scripts/mips-be.sh release
+	else
+		scripts/foreign.sh "$1" release
+	fi
+}
+
 # foreign_boot NAME ARCH LIMIT WHAT: ARCH's modules built (a test of its
 # own), then one boot of the suites that run there ($TW_SMOKE: their
-# smoke tests), once fewer than LIMIT boots run.
+# smoke tests), once fewer than LIMIT boots run.  Returns 1 when no suite
+# does.
 foreign_boot() {
-	local name=$1 a=$2 s dirs=() names=()
+	local name=$1 a=$2 s rel dirs=() names=()
 
+	rel=$(foreign_release "$a" 2> /dev/null) || rel=
 	for s in $(suites arch "$a"); do
 		# --suite narrows a boot of its own, not the smoke boots
 		[ "$name" != "$a" ] || want "$s" "$(suites get "$s" BOOT)" || continue
 		[ -n "$(suites tests "$s")" ] || continue
+		if [ -n "$rel" ] && ! suites runs "$s" "$rel"; then
+			echo "SKIP $s: needs Linux $(suites get "$s" SINCE) or later, not $rel"
+			tally "$s" 0 0 1
+			continue
+		fi
 		dirs+=("$(suites dir "$s")")
 		names+=("$s")
 	done
-	[ ${#dirs[@]} -gt 0 ] || return 0
+	[ ${#dirs[@]} -gt 0 ] || return 1
 	if ! make -s "modules-$a" > "$results/$name.build.log" 2>&1; then
 		tail -n 20 "$results/$name.build.log"
 		tally "make modules-$a" 0 1 0 "FAIL building the modules for $a"
@@ -320,7 +340,8 @@ build_other_modules() {
 if [ "$host_only" -eq 0 ]; then
 	if [ -n "$arch" ]; then
 		foreign "$arch" || { echo "run.sh: no foreign guest '$arch' (arm64, mipsel, mips)" >&2; exit 2; }
-		foreign_boot "$arch" "$arch" 1 "every suite on"
+		foreign_boot "$arch" "$arch" 1 "every suite on" ||
+			{ echo "run.sh: no suite selected runs on $arch (their settings' ARCHS)" >&2; exit 2; }
 		while [ ${#running[@]} -gt 0 ]; do reap_boot; done
 	elif [ -n "$kernel" ]; then
 		build_other_modules && run_guest_suites

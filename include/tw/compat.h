@@ -371,14 +371,14 @@ static inline unsigned long tcp_timeout_expires(const struct sock *sk)
 
 /*
  * A device's registration state, read without RTNL.  It became a u8 that
- * writers publish with WRITE_ONCE(); 6.1's stable releases did the same
- * at 6.1.1xx, but Debian's mipsel 6.1.176 keeps the bit-field, which
- * READ_ONCE() cannot take.  With no version to key it to, the read is
- * marked racy on every kernel: callers only act on a state that the
- * device's notifier confirms under their own lock.
+ * writers publish with WRITE_ONCE(); 6.1's stable releases followed after
+ * 6.1.176 (Debian's mipsel kernel keeps the bit-field, which READ_ONCE()
+ * cannot take; its amd64 6.1.192 has the u8).  With no version to key it
+ * to, the read is marked racy on every kernel.
  */
 static inline u8 tw_dev_reg_state(const struct net_device *dev)
 {
+	/* callers act only on a state the device's notifier confirms */
 	return data_race(dev->reg_state);
 }
 

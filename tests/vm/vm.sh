@@ -62,20 +62,14 @@ name=$(basename "${suites[0]}")
 debug=${TW_DEBUG_KERNEL:-0}
 mult=${TW_TIMEOUT_MULT:-1}
 # A foreign guest's kernel, root, initramfs and emulator (foreign_*),
-# from the script that makes them (its words).
-foreign_script() {
-	if [ "$arch" = mips ]; then
-		echo "$top/scripts/mips-be.sh"
-	else
-		echo "$top/scripts/foreign.sh $arch"
-	fi
-}
+# from the script that makes them.
+script=("$top/scripts/foreign.sh" "$arch")
+[ "$arch" = mips ] && script=("$top/scripts/mips-be.sh")
 declare -A foreign
 case $arch in
 amd64) ;;
 arm64 | mipsel | mips)
 	[ "$debug" = 1 ] && { echo "vm: no debug kernel for $arch" >&2; exit 2; }
-	read -ra script <<< "$(foreign_script)"
 	boot_info=$("${script[@]}" boot) || exit 2
 	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
 	kver=${foreign[release]} kernel=${foreign[kernel]} ;;
