@@ -31,7 +31,7 @@ die() { echo "mips-be: $*" >&2; exit 1; }
 # (busybox's ip makes no veth or namespace), coreutils' timeout (the
 # kselftest runner's), scripts/foreign-init as init.
 initrd() {
-	local out=$1 kdir list etc p prog
+	local out=$1 kdir list etc p prog lib
 	local -A bin
 
 	kdir=$("$here/cross-kernel.sh" malta-be dir)
@@ -53,6 +53,12 @@ initrd() {
 		echo "file /usr/bin/busybox ${bin[busybox]}/busybox 755 0 0"
 		for prog in bash:bash iproute2:ip iproute2:tc coreutils:timeout; do
 			echo "file /usr/bin/${prog#*:} ${bin[${prog%:*}]}/${prog#*:} 755 0 0"
+		done
+		# ip's and tc's loader and libraries (/lib is /usr/lib)
+		echo 'dir /usr/lib 755 0 0'
+		echo 'slink /lib usr/lib 777 0 0'
+		for lib in "${bin[iproute2]}"/lib/*; do
+			echo "file /usr/lib/${lib##*/} $lib 755 0 0"
 		done
 		echo "file /etc/passwd $etc/passwd 644 0 0"
 		echo "file /etc/group $etc/group 644 0 0"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Static programs for a CPU Debian builds nothing for (32-bit big-endian
-# MIPS: Debian's big-endian MIPS ended with buster), cross-built from
-# Debian's own bookworm source packages (apt-get source through a private
-# apt configuration: the host's sources stay as they were):
+# Programs for a CPU Debian builds nothing for (32-bit big-endian MIPS:
+# Debian's big-endian MIPS ended with buster), cross-built from Debian's
+# own bookworm source packages (apt-get source through a private apt
+# configuration: the host's sources stay as they were), static but ip and
+# tc:
 #   busybox   busybox, with Debian's busybox-static configuration
 #   bash      bash (the guest runner and the suites' scripts)
-#   iproute2  ip and tc (namespaces, veth, qdiscs: busybox's ip has none)
+#   iproute2  ip and tc (namespaces, veth, qdiscs: busybox's ip has none),
+#             which look their link and qdisc kinds up with dlsym() in
+#             themselves, as a static program cannot: linked against the
+#             cross compiler's C library, whose loader and libraries
+#             they need come in lib/
 #   coreutils timeout (kselftest's runner calls timeout --foreground,
 #             which busybox's lacks)
 #
@@ -16,7 +21,7 @@
 # A built one is only printed; concurrent runs wait for each other (flock).
 #
 # Usage: scripts/static-cross.sh PACKAGE [TRIPLET]   (default mips-linux-gnu)
-# Prints the directory that holds the package's programs.
+# Prints the directory that holds the package's programs (and lib/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/debian-archive.sh
@@ -52,13 +57,31 @@ build_bash() {
 }
 
 build_iproute2() {
+	local p
+
 	# Without pkg-config nothing optional is found: no libmnl, libelf,
-	# libbpf or libcap, which static programs could not take anyway.
+	# libbpf or libcap, whose libraries the guest would need too.
 	(cd "$1" && CC="$triplet-gcc" PKG_CONFIG=false ./configure)
 	nice -n 19 make -C "$1" -j2 CC="$triplet-gcc" HOSTCC=gcc \
-		LDFLAGS=-static SUBDIRS="lib ip tc" NETNS_RUN_DIR=/run/netns
-	"$triplet-strip" -o "$2/ip" "$1/ip/ip"
-	"$triplet-strip" -o "$2/tc" "$1/tc/tc"
+		SUBDIRS="lib ip tc" NETNS_RUN_DIR=/run/netns
+	for p in ip tc; do
+		"$triplet-strip" -o "$2/$p" "$1/$p/$p"
+		with_libraries "$2/$p" "$2/lib"
+	done
+}
+
+# with_libraries PROGRAM DIR: its loader and libraries, from the cross
+# compiler's C library, into DIR.
+with_libraries() {
+	local sysroot=/usr/$triplet/lib lib
+
+	mkdir -p "$2"
+	for lib in $("$triplet-readelf" -lW "$1" |
+			sed -n 's|.*interpreter: /lib/\([^]]*\)\]|\1|p') \
+		   $("$triplet-readelf" -dW "$1" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		cp -L "$sysroot/$lib" "$2/$lib"
+	done
 }
 
 build_coreutils() {
