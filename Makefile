@@ -112,13 +112,14 @@ modules-mips: ## the modules for 32-bit big-endian MIPS (a malta 6.12 built once
 	@scripts/deps.sh mips
 	@kdir=$$(scripts/mips-be.sh kernel) && rel=$$(scripts/mips-be.sh release) && \
 	 scripts/kmod-tree.sh $(TOPDIR)/.build/kmod/$$rel && \
-	 $(MAKE) -j$(NPROC) -C $$kdir ARCH=mips CROSS_COMPILE=mips-linux-gnu- \
+	 scripts/mips-be.sh run $(MAKE) -j$(NPROC) -C $$kdir \
 		M=$(TOPDIR)/.build/kmod/$$rel W=1 modules && \
 	 echo "$@: built for $$rel in .build/kmod/$$rel/"
 userspace-mips: ## the CLI and the suites' programs for 32-bit big-endian MIPS, static, in .build/mips/
 	@scripts/src-mirror.sh $(TOPDIR)/.build/mips
 	@scripts/mips-be.sh make -C $(TOPDIR)/.build/mips/userspace
-	@scripts/mips-be.sh make -s -C $(TOPDIR)/.build/mips/tests install \
+	@kbuild=$$(scripts/mips-be.sh kbuild) && echo "$$kbuild" | \
+	 xargs -d '\n' scripts/mips-be.sh make -s -C $(TOPDIR)/.build/mips/tests install \
 		INSTALL_PATH=$(TOPDIR)/.build/mips/kselftest SUITES="$(shell tests/lib/suites.sh arch mips)"
 
 # 32-bit ARM (armhf), the other common OpenWrt CPU class: Debian's armmp
@@ -145,7 +146,8 @@ userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the sui
 	@scripts/deps.sh $*
 	@scripts/src-mirror.sh $(TOPDIR)/.build/$*
 	@scripts/foreign.sh $* make -C $(TOPDIR)/.build/$* userspace
-	@scripts/foreign.sh $* make -s -C $(TOPDIR)/.build/$*/tests install \
+	@kbuild=$$(scripts/foreign.sh $* kbuild) && echo "$$kbuild" | \
+	 xargs -d '\n' scripts/foreign.sh $* make -s -C $(TOPDIR)/.build/$*/tests install \
 		INSTALL_PATH=$(TOPDIR)/.build/$*/kselftest SUITES="$(shell tests/lib/suites.sh arch $*)"
 
 # A foreign guest under TCG: its modules built, every suite whose ARCHS

@@ -17,6 +17,11 @@
 #        scripts/foreign.sh ARCH release  its release (6.12.117+deb12-arm64)
 #        scripts/foreign.sh ARCH triplet  the GNU triplet (aarch64-linux-gnu)
 #        scripts/foreign.sh ARCH headers  its headers (KDIR) for a cross build
+#        scripts/foreign.sh ARCH kbuild   what a suite's own modules are
+#                                         built with for its kernel
+#                                         (tests/qaware), one make
+#                                         variable a line: KVER, KDIR
+#                                         (its headers), KRUN (run)
 #        scripts/foreign.sh ARCH run CMD...
 #                                         CMD... with CROSS_COMPILE set
 #                                         (kbuild's make: 6.1's headers
@@ -89,7 +94,7 @@ mipsel)
 	# each; no NIC, whose slot 11 would share line 10.
 	p9_slots='0x13 0x14'
 	qemu="qemu-system-mipsel -M malta -smp 1 -nic none" ;;
-*) die "usage: $0 arm64|mipsel abi|suite|release|triplet|headers|root|boot|run CMD...|make ARG..." ;;
+*) die "usage: $0 arm64|mipsel abi|suite|release|triplet|headers|kbuild|root|boot|run CMD...|make ARG..." ;;
 esac
 shift
 
@@ -232,8 +237,11 @@ release) echo "$rel"; exit 0 ;;
 headers)
 	"$here/deps.sh" "$arch" >&2
 	exec "$here/kernel-headers.sh" --suite "$suite" "$abi" "$flavour" ;;
+kbuild)	kdir=$("$here/foreign.sh" "$arch" headers) || exit 1
+	printf '%s\n' "KVER=$rel" "KDIR=$kdir" "KRUN=$here/foreign.sh $arch run"
+	exit 0 ;;
 root | boot | make) ;;
-*) die "usage: $0 $arch abi|suite|release|triplet|headers|root|boot|run CMD...|make ARG..." ;;
+*) die "usage: $0 $arch abi|suite|release|triplet|headers|kbuild|root|boot|run CMD...|make ARG..." ;;
 esac
 
 "$here/deps.sh" "$arch" >&2

@@ -13,6 +13,12 @@
 #                                         -C DIR ARCH=mips CROSS_COMPILE=...
 #                                         M=... builds modules for it)
 #        scripts/mips-be.sh release       its release (uname -r in the guest)
+#        scripts/mips-be.sh run CMD...    CMD... with ARCH and CROSS_COMPILE
+#                                         set for kbuild's make
+#        scripts/mips-be.sh kbuild        what a suite's own modules are
+#                                         built with for the kernel, as
+#                                         scripts/foreign.sh ARCH kbuild
+#                                         prints (KDIR: its tree)
 #        scripts/mips-be.sh boot          what tests/vm/vm.sh boots, one
 #                                         NAME=VALUE a line, as
 #                                         scripts/foreign.sh ARCH boot prints;
@@ -76,6 +82,9 @@ release)
 	kdir=$("$here/cross-kernel.sh" malta-be dir)
 	[ -f "$kdir/built" ] || die "kernel not built: scripts/mips-be.sh kernel"
 	cat "$kdir/release" ;;
+run)	ARCH=mips CROSS_COMPILE=$triplet- exec "$@" ;;
+kbuild)	kdir=$("$here/cross-kernel.sh" malta-be build)
+	printf '%s\n' "KVER=$(cat "$kdir/release")" "KDIR=$kdir" "KRUN=$here/mips-be.sh run" ;;
 boot)	kdir=$("$here/cross-kernel.sh" malta-be build)
 	# Beside its kernel, replaced whole: another boot may be reading it.
 	initrd "$kdir/initrd.gz.$$"
@@ -92,5 +101,5 @@ make)	prefix=$("$here/libnl-tiny.sh" --cross "$triplet-")
 	PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH='' \
 		exec make CC="$triplet-gcc" AR="$triplet-ar" LIBNL=libnl-tiny \
 		LDFLAGS=-static "$@" ;;
-*)	die "usage: $0 kernel|release|boot|make ARG..." ;;
+*)	die "usage: $0 kernel|release|run CMD...|kbuild|boot|make ARG..." ;;
 esac

@@ -141,9 +141,13 @@ mkdir -p "$top/.build"
 # The modules a suite builds itself (tests/qaware) are built for the kernel
 # booted: on the debug kernel, against its tree.
 # Another of Debian's kernels (-k IMAGE): against its headers in the cache,
-# in the trixie root where its kbuild tools need trixie's glibc.
+# in the trixie root where its kbuild tools need trixie's glibc.  A foreign
+# guest's: cross-compiled as its script says (kbuild).
 kbuild=()
-if [ "$debug" = 1 ]; then
+if [ "$arch" != amd64 ]; then
+	kbuild_info=$("${script[@]}" kbuild) || exit 2
+	mapfile -t kbuild <<< "$kbuild_info"
+elif [ "$debug" = 1 ]; then
 	kbuild=(KVER="$kver" KDIR="$kernel")
 elif [ "$arch" = amd64 ] && [ "$kver" != "$(tw_kernel_installed)" ]; then
 	kdirs=()
