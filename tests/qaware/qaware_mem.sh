@@ -36,6 +36,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qaware_lib.sh"
 
 qa_preflight
+# python3 reads its JSON (the big-endian MIPS guest has none)
+command -v python3 >/dev/null || tap_skip_all "python3 not installed"
 socks=$here/qa_socks
 [ -x "$socks" ] || { echo "Bail out! $socks not built (make -C tests/qaware)"; exit "$KSFT_FAIL"; }
 
