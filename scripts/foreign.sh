@@ -36,9 +36,10 @@
 #                                         p9_slots (their PCI slots),
 #                                         memory (MiB, at most), cmdline
 #                                         (its longest kernel command
-#                                         line), console and qemu (the
+#                                         line), console, qemu (the
 #                                         emulator and its machine, words
-#                                         apart)
+#                                         apart) and nic_pair (yes: two
+#                                         NICs may join the 9p devices)
 #        scripts/foreign.sh ARCH make ARG...
 #                                         make ARG... cross-compiling for
 #                                         ARCH: the netlink library is the
@@ -71,12 +72,14 @@ die() { echo "foreign${arch:+ $arch}: $*" >&2; exit 1; }
 #   p9_slots     the PCI slots of the two 9p devices (read-only host,
 #                writable output), where the board's default would share
 #                an interrupt line between them
+#   nic_pair     yes where a NIC pair (a suite's NICS=pair) has interrupts
+#                of its own
 root_extra=()
-p9_slots=''
+p9_slots='' nic_pair=''
 case $arch in
 arm64)
 	flavour=arm64 triplet=aarch64-linux-gnu image_pkg=-unsigned image=vmlinuz
-	pick=test_kernel memory=4096 console=ttyAMA0 cmdline=2048
+	pick=test_kernel memory=4096 console=ttyAMA0 cmdline=2048 nic_pair=yes
 	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 2" ;;
 mipsel)
 	# Malta maps 256 MiB below the kernel's segments and 4kc-malta has
@@ -259,5 +262,6 @@ make)	shift
 boot)	locked initrd make_initrd "$root_stamp ${initrd_wanted[*]} $(cksum < "$here/foreign-init")"
 	printf '%s=%s\n' release "$rel" kernel "$dir/kernel/boot/$image-$rel" \
 		root "$dir/root" initrd "$dir/initrd.gz" memory "$memory" \
-		cmdline "$cmdline" console "$console" qemu "$qemu" p9_slots "$p9_slots" ;;
+		cmdline "$cmdline" console "$console" qemu "$qemu" p9_slots "$p9_slots" \
+		nic_pair "$nic_pair" ;;
 esac
