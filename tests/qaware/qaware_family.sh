@@ -81,26 +81,32 @@ tap_ok "a second load is refused: exit 1, loaded already" \
 	eval 'timewire qaware load ko "$qa_ko" 2>"$tmp/again"; [ $? -eq 1 ] &&
 	      grep -q "loaded already" "$tmp/again"'
 
+# joined CMD...: CMD's lines as one, for tap_is to show both sides (diff(1)
+# is not on every guest: the arm64 root has none)
+joined() { "$@" | paste -sd ';'; }
+# show_json KEY...: each scheduler of show -j with those of its values
+show_json() {
+	"$py" -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["scheds"]:
+    print(" ".join(str(s[k]) for k in sys.argv[2:]))' "$tmp/show.json" "$@"
+}
+
 timewire qaware show > "$tmp/show.txt"
-tap_ok "show: every scheduler with the decisions the module counts" \
-	eval 'diff <(awk "{ print \$1, \$3 }" "$tmp/show.txt") <(qa_param_counts)'
+tap_is "show: every scheduler with the decisions the module counts" \
+	"$(joined qa_param_counts)" "$(joined awk '{ print $1, $3 }' "$tmp/show.txt")"
 timewire -j qaware show > "$tmp/show.json"
-tap_ok "show -j: the same, as JSON" \
-	eval 'diff <("$py" -c "import json, sys
-for s in json.load(open(sys.argv[1]))[\"scheds\"]:
-    print(s[\"sched\"], s[\"decisions\"])" "$tmp/show.json") <(qa_param_counts)'
-tap_ok "show -j: refusals and waits as the module counts them" \
-	eval 'diff <("$py" -c "import json, sys
-for s in json.load(open(sys.argv[1]))[\"scheds\"]:
-    print(s[\"sched\"], s[\"refusals\"], s[\"waits\"])" "$tmp/show.json") \
-		   <(awk "{ print \$1, \$3, \$4 }" /sys/module/mptcp_qaware/parameters/decisions)'
+tap_is "show -j: the same, as JSON" \
+	"$(joined qa_param_counts)" "$(joined show_json sched decisions)"
+tap_is "show -j: refusals and waits as the module counts them" \
+	"$(joined awk '{ print $1, $3, $4 }' /sys/module/mptcp_qaware/parameters/decisions)" \
+	"$(joined show_json sched refusals waits)"
 first=$(qa_param_counts | awk 'NR == 1 { print $1 }')
 tap_ok "show $first: that one only" \
 	eval 'test "$(timewire qaware show "$first" | awk "{ print \$1 }")" = "$first"'
 topo_ns "$ns"
-tap_ok "show from another network namespace: the same schedulers" \
-	eval 'diff <(ip netns exec "$ns" timewire qaware show | awk "{ print \$1 }") \
-		   <(qa_param_counts | awk "{ print \$1 }")'
+tap_is "show from another network namespace: the same schedulers" \
+	"$(joined awk '{ print $1 }' /sys/module/mptcp_qaware/parameters/decisions)" \
+	"$(ip netns exec "$ns" timewire qaware show | joined awk '{ print $1 }')"
 rr_transfer || tap_diag "the rr upload in $ns did not arrive whole"
 there=$(rr_decisions "$ns")
 home=$(rr_decisions)	# not $here: the suite's directory, for nlfuzz below
