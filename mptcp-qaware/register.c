@@ -26,6 +26,24 @@ module_param(sched_list_lock, ulong, 0400);
 MODULE_PARM_DESC(sched_list_lock,
 		 "address of mptcp_sched_list_lock (from /proc/kallsyms)");
 
+/*
+ * A uniprocessor kernel without lock debugging has a spinlock_t of no
+ * bytes: mptcp_sched_list_lock is then no symbol, and taking it only
+ * disables preemption, which taking a lock of our own does alike.
+ */
+static DEFINE_SPINLOCK(qa_sizeless_lock);
+
+static bool qa_lock_sizeless(void)
+{
+	return sizeof(spinlock_t) == 0;
+}
+
+static spinlock_t *qa_list_lock(void)
+{
+	return qa_lock_sizeless() ? &qa_sizeless_lock :
+				    (spinlock_t *)sched_list_lock;
+}
+
 /* A kernel with more schedulers than this has a list we do not know. */
 #define QA_MAX_LISTED	64
 
@@ -106,12 +124,13 @@ static int qa_check_list(struct list_head *head)
 int qa_register(void)
 {
 	struct list_head *head = (struct list_head *)sched_list;
-	spinlock_t *lock = (spinlock_t *)sched_list_lock;
+	spinlock_t *lock = qa_list_lock();
 	unsigned int i;
 	int err;
 
 	err = qa_check_param("sched_list", sched_list, "mptcp_sched_list");
-	if (!err)
+	/* without a lock symbol, an address given for it is wrong */
+	if (!err && (!qa_lock_sizeless() || sched_list_lock))
 		err = qa_check_param("sched_list_lock", sched_list_lock,
 				     "mptcp_sched_list_lock");
 	if (err)
@@ -133,7 +152,7 @@ int qa_register(void)
  */
 void qa_unregister(void)
 {
-	spinlock_t *lock = (spinlock_t *)sched_list_lock;
+	spinlock_t *lock = qa_list_lock();
 	unsigned int i;
 
 	spin_lock(lock);

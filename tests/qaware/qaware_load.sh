@@ -3,9 +3,10 @@
 #
 # mptcp_qaware.ko registers its schedulers only with the right addresses:
 #
-#   a) no address, a wrong symbol, a right symbol off by 8 bytes, the list
-#      and the lock swapped, bit-fields one bit off the build's BTF, a
-#      module compiled for another layout (the running kernel's BTF
+#   a) no address, a wrong symbol, a right symbol off by 4 bytes, the list
+#      and the lock swapped (a lock address where a uniprocessor kernel's
+#      lock of no bytes has no symbol), bit-fields one bit off the build's
+#      BTF, a module compiled for another layout (the running kernel's BTF
 #      disagrees, with the right addresses and through the modprobe.d
 #      rule), one compiled with a member narrower than BTF's at the same
 #      offset: each load is refused with a message naming the reason, and
@@ -28,9 +29,13 @@ socks=$here/qa_socks
 [ -x "$socks" ] || { echo "Bail out! $socks not built (make -C tests/qaware)"; exit "$KSFT_FAIL"; }
 
 list=$(qa_sym mptcp_sched_list)
-lock=$(qa_sym mptcp_sched_list_lock)
-[ -n "$list" ] && [ -n "$lock" ] ||
+[ -n "$list" ] ||
 	tap_skip_all "mptcp_sched_list not in /proc/kallsyms (CONFIG_KALLSYMS_ALL)"
+# A uniprocessor kernel's lock may have no bytes, and then no symbol (the
+# big-endian MIPS guest's): no address is given for it.
+lock=$(qa_sym mptcp_sched_list_lock)
+lock_arg=()
+[ -z "$lock" ] || lock_arg=(sched_list_lock="$lock")
 other=$(qa_sym init_net)
 before=$(qa_available)
 mark=$(tw_kmsg_mark)
@@ -62,25 +67,33 @@ refused() {
 }
 
 tap_plan 18
+[ -n "$lock" ] || tap_diag "no mptcp_sched_list_lock in /proc/kallsyms: a lock of no bytes"
 
 refused "$qa_ko" "no address" "sched_list= not given"
 refused "$qa_ko" "a wrong symbol (init_net)" \
 	"sched_list=0x[0-9a-f]+ is init_net\+0x0/.*, not mptcp_sched_list" \
-	sched_list="$other" sched_list_lock="$lock"
-refused "$qa_ko" "mptcp_sched_list+8" "is mptcp_sched_list\+0x8/.*wrong address" \
-	sched_list="$(printf '0x%x' $((list + 8)))" sched_list_lock="$lock"
-refused "$qa_ko" "list and lock swapped" \
-	"is mptcp_sched_list_lock\+0x0/.*, not mptcp_sched_list" \
-	sched_list="$lock" sched_list_lock="$list"
+	sched_list="$other" "${lock_arg[@]}"
+# Inside the list head on 32-bit CPUs too, where it is 8 bytes long.
+refused "$qa_ko" "mptcp_sched_list+4" "is mptcp_sched_list\+0x4/.*wrong address" \
+	sched_list="$(printf '0x%x' $((list + 4)))" "${lock_arg[@]}"
+if [ -n "$lock" ]; then
+	refused "$qa_ko" "list and lock swapped" \
+		"is mptcp_sched_list_lock\+0x0/.*, not mptcp_sched_list" \
+		sched_list="$lock" sched_list_lock="$list"
+else
+	refused "$qa_ko" "a lock address where the kernel has no lock symbol" \
+		"sched_list_lock=0x[0-9a-f]+ is mptcp_sched_list\+0x0/.*, not mptcp_sched_list_lock" \
+		sched_list="$list" sched_list_lock="$list"
+fi
 refused "$here/mptcp_qaware-skewed.ko" "a layout one bit off BTF" \
 	"mptcp_subflow_context.request_join is not where the kernel's BTF has it" \
-	sched_list="$list" sched_list_lock="$lock"
+	sched_list="$list" "${lock_arg[@]}"
 refused "$here/mptcp_qaware-padded.ko" "compiled for another layout" \
 	"mptcp_subflow_context.node is at bit 64 in this module, at bit 0 in the running kernel's BTF \(/sys/kernel/btf/vmlinux\)" \
-	sched_list="$list" sched_list_lock="$lock"
+	sched_list="$list" "${lock_arg[@]}"
 refused "$here/mptcp_qaware-narrow.ko" "a member narrower than BTF's" \
 	"mptcp_sock.token is 16 bits wide in this module, 32 in the running kernel's BTF" \
-	sched_list="$list" sched_list_lock="$lock"
+	sched_list="$list" "${lock_arg[@]}"
 tap_ok "refused loads registered nothing" test "$(qa_available)" = "$before"
 
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
