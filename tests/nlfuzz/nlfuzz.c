@@ -346,6 +346,27 @@ static int int_width(uint32_t type)
 }
 
 /* In range, on its edges, or just past them. */
+/*
+ * @v as an attribute @w bytes wide, in host order as netlink wants it: the
+ * first bytes of a u64 are its low ones only on a little-endian host.  A
+ * wrong width takes whatever bytes @v begins with.
+ */
+static void put_uint(struct twt_raw *m, uint16_t type, uint64_t v, int w)
+{
+	uint32_t v32 = v;
+	uint16_t v16 = v;
+	uint8_t v8 = v;
+	const void *p = &v;
+
+	if (w == 4)
+		p = &v32;
+	else if (w == 2)
+		p = &v16;
+	else if (w == 1)
+		p = &v8;
+	twt_raw_put(m, type, p, w);
+}
+
 static uint64_t int_value(const struct pattr *p, bool bad)
 {
 	uint64_t lo = p->has_min ? p->min : 0;
@@ -421,7 +442,7 @@ static void gen_value(struct fz *z, struct twt_raw *m, uint16_t type,
 		v = int_value(p, bad && rnd() % 2);
 		if (bad && rnd() % 2)
 			w = (w + 1 + rnd() % 8) % 12;	/* the wrong width */
-		twt_raw_put(m, type, &v, w > 8 ? 8 : w);
+		put_uint(m, type, v, w > 8 ? 8 : w);
 		return;
 	}
 	switch (p->type) {

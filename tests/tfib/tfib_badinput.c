@@ -254,7 +254,7 @@ static struct nl_msg *build(const FIXTURE_VARIANT(bad) *v, struct twt *c,
 	for (s = v->s; s < v->s + MAX_STEPS && s->op != END; s++) {
 		switch (s->op) {
 		case U8: nla_put_u8(m, s->type, s->val); break;
-		case U16: nla_put(m, s->type, 2, &s->val); break;
+		case U16: nla_put_u16(m, s->type, s->val); break;
 		case U32: nla_put_u32(m, s->type, s->val); break;
 		case U64: nla_put_u64(m, s->type, s->val); break;
 		case STR: nla_put_string(m, s->type, s->str); break;

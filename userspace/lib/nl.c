@@ -428,21 +428,29 @@ struct nl_msg *tw_nl_new(struct tw_nl *nl, uint8_t cmd, int flags,
 	return msg;
 }
 
+/* Anything to read (or an error to collect) on @fd within @timeout_ms? */
+static int readable(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int ret = poll(&pfd, 1, timeout_ms);
+
+	return ret < 0 ? -errno : ret;
+}
+
 int tw_nl_wait(struct tw_nl *nl, int timeout_ms)
 {
-	struct pollfd pfd = {
-		.fd = nl_socket_get_fd(nl->sk),
-		.events = POLLIN,
-	};
+	int fd = nl_socket_get_fd(nl->sk);
 	int ret;
 
-	ret = poll(&pfd, 1, timeout_ms);
-	if (ret < 0)
-		return -errno;
-	if (ret == 0)
-		return 0;
-	/* Drain everything queued, not just one datagram. */
-	for (;;) {
+	ret = readable(fd, timeout_ms);
+	if (ret <= 0)
+		return ret;
+	/*
+	 * Drain everything queued, not just one datagram.  libnl-3 reports
+	 * the empty socket as -NLE_AGAIN, libnl-tiny as a plain 0 like any
+	 * datagram read: only the socket itself says when it is empty.
+	 */
+	do {
 		ret = nl_recvmsgs(nl->sk, nl->cb);
 		if (ret == -NLE_AGAIN)
 			break;
@@ -455,7 +463,7 @@ int tw_nl_wait(struct tw_nl *nl, int timeout_ms)
 			return nlerr_to_errno(ret);
 		if (nl->busy && nl->done)
 			break;
-	}
+	} while (readable(fd, 0) > 0);
 	return 1;
 }
 
