@@ -129,7 +129,7 @@ int qa_register(void)
 	int err;
 
 	err = qa_check_param("sched_list", sched_list, "mptcp_sched_list");
-	/* without a lock symbol, an address given for it is wrong */
+	/* without a lock symbol, an address given for it is checked too */
 	if (!err && (!qa_lock_sizeless() || sched_list_lock))
 		err = qa_check_param("sched_list_lock", sched_list_lock,
 				     "mptcp_sched_list_lock");

@@ -93,7 +93,9 @@ ko_fit() {
 			[[ "$(modinfo -F vermagic "$ko")" == "$rel "* ]] || return 1
 	done
 }
-if "$root/tests/lib/suites.sh" on qaware "$arch"; then
+if [ "$arch" = mips ] && ! "$root/scripts/mips-be.sh" release >/dev/null 2>&1; then
+	tap_skip "qaware's own modules" "the malta kernel is not cached (make modules-mips)"
+elif "$root/tests/lib/suites.sh" on qaware "$arch"; then
 	tap_ok "qaware's own modules: $what relocatable each, for its kernel" \
 		ko_fit "$out"/kselftest/qaware/*.ko
 else

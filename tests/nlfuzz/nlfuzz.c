@@ -345,7 +345,6 @@ static int int_width(uint32_t type)
 	return 0;
 }
 
-/* In range, on its edges, or just past them. */
 /*
  * @v as an attribute @w bytes wide, in host order as netlink wants it: the
  * first bytes of a u64 are its low ones only on a little-endian host.  A
@@ -367,6 +366,7 @@ static void put_uint(struct twt_raw *m, uint16_t type, uint64_t v, int w)
 	twt_raw_put(m, type, p, w);
 }
 
+/* In range, on its edges, or just past them. */
 static uint64_t int_value(const struct pattr *p, bool bad)
 {
 	uint64_t lo = p->has_min ? p->min : 0;

@@ -42,7 +42,7 @@ mark=$(tw_kmsg_mark)
 holder=
 
 cleanup() {
-	exec 3>&- 2>/dev/null
+	exec 3>&-
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
 	topo_cleanup
 	qa_loaded && qa_unload 2>/dev/null
@@ -114,7 +114,7 @@ holder=$!
 exec 3> "$in"
 read -r -t 30 line < "$out"
 rm -f "$in" "$out"
-tap_diag "socket ${line:-not opened}, refcnt $(cat "$qa_refcnt")"
+tap_diag "holder ${line:-not ready}, refcnt $(cat "$qa_refcnt")"
 tap_not "rmmod refused while an MPTCP socket uses rr" rmmod mptcp_qaware
 exec 3>&-
 wait "$holder" 2>/dev/null
