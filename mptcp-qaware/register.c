@@ -65,7 +65,7 @@ static int qa_check_param(const char *param, unsigned long addr,
 	char sym[KSYM_SYMBOL_LEN];
 
 	if (!addr) {
-		pr_err("%s= not given: pass the address of %s from /proc/kallsyms (timewire qaware load does)\n",
+		pr_err("%s= not given: the address of %s from /proc/kallsyms (needs CONFIG_KALLSYMS_ALL)\n",
 		       param, name);
 		return -EINVAL;
 	}

@@ -7,7 +7,7 @@
 #   malta-be  a bootable kernel for qemu-system-mips -M malta -cpu 24Kf:
 #             allnoconfig, then every suite's config and requires.config,
 #             then scripts/mips-be.config; vmlinux and Module.symvers built
-#             (nice, -j2: 40 min on 2 loaded cores, paid once)
+#             (nice, -j2: 10 min on 2 idle cores, 40 loaded; paid once)
 # The trees live outside the clone, in
 #   ${TW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/timewire}/cross/<tarball>-<size>/
 # (mips-kernel/, malta-be-<fragment hash>/) so that every clone of a
@@ -104,7 +104,7 @@ build_malta_be() {
 	local start
 
 	[ -f "$out/built" ] && return 0
-	echo "cross-kernel: building malta big endian in $out (40 min on 2 loaded cores)" >&2
+	echo "cross-kernel: building malta big endian in $out (10-40 min on 2 cores)" >&2
 	mkdir -p "$out"
 	configure_malta_be
 	start=$(date +%s)

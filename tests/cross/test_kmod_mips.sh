@@ -7,7 +7,7 @@
 # .ko a big-endian MIPS32 relocatable for that release, calling only what
 # the kernel exports (its own Module.symvers: the whole kernel is built).
 # mptcp_qaware builds where that vmlinux carries BTF, else is refused in
-# one line.  The kernel takes 40 minutes to build: when it is not in the
+# one line.  The kernel takes 10-40 minutes to build: when it is not in the
 # cache this test skips, saying how to build it, and never builds it.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
