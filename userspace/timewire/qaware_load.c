@@ -19,6 +19,10 @@
 #include "qaware_cli.h"
 
 #define QA_MODULE	"mptcp_qaware"
+/* finit_module's flag for a compressed file (linux/module.h, 5.17 on) */
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE	4
+#endif
 
 struct load_opts {
 	const char *ko;		/* NULL: the installed module, by modprobe */
@@ -101,6 +105,23 @@ static int addr_params(char *buf, size_t len)
 	return TW_EXIT_OK;
 }
 
+/*
+ * A module compressed as Debian's kernels have DKMS install it
+ * (mptcp_qaware.ko.xz): the kernel decompresses it (MODULE_DECOMPRESS).
+ */
+static unsigned int init_flags(const char *ko)
+{
+	static const char *const suffixes[] = { ".xz", ".gz", ".zst" };
+	size_t len = strlen(ko), n, i;
+
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		n = strlen(suffixes[i]);
+		if (len > n && !strcmp(ko + len - n, suffixes[i]))
+			return MODULE_INIT_COMPRESSED_FILE;
+	}
+	return 0;
+}
+
 static int load_file(const char *ko, const char *params)
 {
 	int fd = open(ko, O_RDONLY | O_CLOEXEC);
@@ -110,7 +131,7 @@ static int load_file(const char *ko, const char *params)
 		tw_err("cannot open %s: %s", ko, strerror(errno));
 		return TW_EXIT_SYS;
 	}
-	err = syscall(SYS_finit_module, fd, params, 0) ? errno : 0;
+	err = syscall(SYS_finit_module, fd, params, init_flags(ko)) ? errno : 0;
 	close(fd);
 	if (!err)
 		return TW_EXIT_OK;
