@@ -20,6 +20,10 @@
 #   scripts/kernel-headers.sh) are mounted at their own paths; CMD starts
 #   in the current directory, which should lie in one of them.  The mounts
 #   live in a mount namespace of their own: they end with CMD.
+#        scripts/deb-chroot.sh mount STATE CMD [ARG]...
+#   runs CMD on the host, not in the root, with that overlay (alone) at
+#   STATE/merged in such a namespace: a guest booted on STATE/merged sees
+#   the root as dpkg and dkms left it (tests/deb/boot).
 # Needs root (sudo otherwise).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,9 +50,11 @@ build_depends() {
 # depmod and modinfo, openssl for its signing key, and gcc-12 and pahole
 # for the headers of Debian's kernels (their .kernelvariables and BTF);
 # python3 runs timewire-bench's analysers where the package put them.
+# The guest booted on this root (tests/deb/boot) needs the suites' own
+# tools: iproute2, procps' sysctl, ethtool.
 # shellcheck disable=SC2046 # one name a line
 mapfile -t packages < <(printf '%s\n' build-essential lintian dkms kmod openssl \
-	gcc-12 pahole python3 $(build_depends) | sort -u)
+	gcc-12 pahole python3 iproute2 procps ethtool $(build_depends) | sort -u)
 [ ${#packages[@]} -gt 8 ] || die "no Build-Depends read from $top/debian/control"
 
 sudo_cmd=()
@@ -68,13 +74,18 @@ make_root() {
 		bookworm "$root" "$(tw_debian_source bookworm)" || die "mmdebstrap of bookworm failed"
 }
 
+# overlay STATE: the root with STATE/upper's writes at STATE/merged.
+overlay() {
+	mkdir -p "$1/upper" "$1/work" "$1/merged"
+	mount -t overlay overlay \
+		-o "lowerdir=$root,upperdir=$1/upper,workdir=$1/work" "$1/merged"
+}
+
 # enter STATE CMD...: in the private mount namespace, as root.
 enter() {
 	local state=$1 merged=$1/merged dir
 	shift
-	mkdir -p "$state/upper" "$state/work" "$merged"
-	mount -t overlay overlay \
-		-o "lowerdir=$root,upperdir=$state/upper,workdir=$state/work" "$merged"
+	overlay "$state"
 	mount --rbind /proc "$merged/proc"
 	for dir in "$top" "$cache/headers"; do
 		mkdir -p "$merged$dir"
@@ -90,15 +101,20 @@ enter() {
 case ${1:-} in
 "")	make_root
 	echo "$root" ;;
-run)	[ $# -ge 3 ] || die "usage: $0 run STATE CMD [ARG]..."
+run | mount)
+	[ $# -ge 3 ] || die "usage: $0 $1 STATE CMD [ARG]..."
+	mode=$1
 	state=$(mkdir -p "$2" && cd "$2" && pwd)
 	shift 2
 	make_root
 	mkdir -p "$cache/headers"
 	# The cache is named here: sudo may give the command another HOME.
 	exec "${sudo_cmd[@]}" env TW_CACHE="$cache" \
-		unshare --mount --propagation private "$0" __enter "$state" "$@" ;;
-__enter) shift
+		unshare --mount --propagation private "$0" "__$mode" "$state" "$@" ;;
+__run)	shift
 	enter "$@" ;;
-*)	die "usage: $0 [run STATE CMD [ARG]...]" ;;
+__mount) overlay "$2"
+	shift 2
+	exec "$@" ;;
+*)	die "usage: $0 [run|mount STATE CMD [ARG]...]" ;;
 esac
