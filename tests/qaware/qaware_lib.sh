@@ -3,8 +3,10 @@
 # Helpers of the qaware suite, sourced by its programs after tap.sh, with
 # $here set to the suite's directory (the module and its modprobe.d rule
 # are installed next to the programs; the loader is "timewire qaware load").
+# TW_QA_KO and TW_QA_RULE name others: the packages' (tests/vm/guest.sh).
 
-qa_ko=$here/mptcp_qaware.ko
+qa_ko=${TW_QA_KO:-$here/mptcp_qaware.ko}
+qa_rule=${TW_QA_RULE:-$here/mptcp-qaware.conf}
 qa_refcnt=/sys/module/mptcp_qaware/refcnt
 # MPTCP transfers and UDP fillers of the path tests
 xfer=$here/mptcp_xfer.py

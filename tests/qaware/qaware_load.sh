@@ -123,15 +123,17 @@ ip netns del "$ns"
 tap_ok "rmmod succeeds once the socket is closed" qa_unload
 tap_ok "the schedulers are gone from the list" test "$(qa_available)" = "$before"
 
-# The rule as installed, pointing at the timewire of this tree;
-# MODPROBE_OPTIONS reaches the loader's own modprobe too.
+# The rule as installed, pointing at the timewire on PATH (the package's
+# rule names /usr/bin/timewire already); MODPROBE_OPTIONS reaches the
+# loader's own modprobe too.
 modprobe_by_rule() {	# modprobe_by_rule DIR KO
 	local tmp=$1 kver
 	kver=$(uname -r)
 	mkdir -p "$tmp/lib/modules/$kver/extra" "$tmp/modprobe.d" &&
-	cp "$2" "$tmp/lib/modules/$kver/extra/mptcp_qaware.ko" &&
+	# compressed (a package's .ko.xz) as it came
+	cp "$2" "$tmp/lib/modules/$kver/extra/mptcp_qaware.ko${2##*.ko}" &&
 	depmod -b "$tmp" "$kver" 2>/dev/null &&
-	sed "s|/usr/local/bin/timewire|$(command -v timewire)|" "$here/mptcp-qaware.conf" \
+	sed "s|/usr/local/bin/timewire|$(command -v timewire)|" "$qa_rule" \
 		> "$tmp/modprobe.d/mptcp-qaware.conf" &&
 	MODPROBE_OPTIONS="-d $tmp -C $tmp/modprobe.d" modprobe mptcp_qaware
 }

@@ -11,7 +11,25 @@ export TW_OUT=$2
 shift 2
 export TW_ROOT=${TW_ROOT:?}
 export TW_KO_DIR=${TW_KO_DIR:-$TW_ROOT}
-export PATH="$TW_ROOT/userspace/timewire:$PATH"
+# TW_INSTALLED=1 (vm.sh -r): the packages' files, never the tree's: the
+# CLI from /usr/bin, the modules as DKMS installs them, TW_KO_DIR/NAME.ko,
+# compressed as the kernel's own (.ko.xz on Debian's), mptcp_qaware's and
+# its modprobe.d rule for the qaware suite too.
+installed=${TW_INSTALLED:-0}
+installed_ko() {	# installed_ko NAME
+	local f
+	for f in "$TW_KO_DIR/$1".ko.*; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "$TW_KO_DIR/$1.ko"
+}
+if [ "$installed" = 1 ]; then
+	export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+	TW_QA_KO=$(installed_ko mptcp_qaware)
+	export TW_QA_KO TW_QA_RULE=/etc/modprobe.d/mptcp-qaware.conf
+else
+	export PATH="$TW_ROOT/userspace/timewire:$PATH"
+fi
 # First of all: tells the host this boot reached the tests (it never
 # boots again once this exists).
 : > "$TW_OUT/started"
@@ -45,14 +63,15 @@ record() {	# record NAME RC: the program's output is already in $TW_OUT/N.out
 }
 
 # MODULES entries: a module of modules.list by its name (its object is
-# $TW_KO_DIR/<dir>/<name>.ko), or a path below $TW_KO_DIR without the .ko
-# suffix (the harness's own test module).
+# $TW_KO_DIR/<dir>/<name>.ko, installed_ko's when installed), or a path
+# below $TW_KO_DIR without the .ko suffix (the harness's own test module).
 ko_path() {
 	local ko
 
 	case $1 in
 	*/*) ko=$1.ko ;;
-	*) ko=$("$TW_ROOT/scripts/modules.sh" ko "$1") || ko="$1 (not in modules.list)" ;;
+	*) [ "$installed" = 1 ] && { installed_ko "$1"; return; }
+	   ko=$("$TW_ROOT/scripts/modules.sh" ko "$1") || ko="$1 (not in modules.list)" ;;
 	esac
 	echo "$TW_KO_DIR/$ko"
 }
@@ -109,6 +128,9 @@ run_suite() {
 	done
 }
 
+# Whatever the suites use of it: a package without the CLI fails here.
+[ "$installed" = 1 ] && step "the packaged CLI runs: /usr/bin/timewire version" \
+	/usr/bin/timewire version
 for c in "$@"; do
 	run_suite "$c"
 done

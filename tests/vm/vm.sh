@@ -34,15 +34,17 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/debian-kernel.sh
 . "$top/scripts/debian-kernel.sh"
 
-usage() { echo "usage: $0 [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR..." >&2; exit 2; }
+usage() { echo "usage: $0 [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] [-r ROOT] SUITE_DIR..." >&2; exit 2; }
 out=""
 kver=${KVER:-}
 arch=amd64
-while getopts "o:k:a:" opt; do
+pkg_root=
+while getopts "o:k:a:r:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	k) kver=$OPTARG ;;
 	a) arch=$OPTARG ;;
+	r) pkg_root=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -102,6 +104,18 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)	# the guest does not share our working directory
 # make modules-test builds the modules of this kernel here.
 ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
+# -r ROOT: the guest's root is ROOT (a Debian root with the packages
+# installed, tests/deb/boot), not the host's; its modules are loaded from
+# where DKMS put them and its /usr/bin/timewire is run (guest.sh's
+# TW_INSTALLED): only the suites' programs come from the tree, shared
+# read-only at its path.
+vng_root=()
+if [ -n "$pkg_root" ]; then
+	[ "$arch" = amd64 ] && [ "$debug" = 0 ] || { echo "vm: -r boots the test kernel only" >&2; exit 2; }
+	pkg_root=$(cd "$pkg_root" && pwd) && mkdir -p "$pkg_root$top" "$pkg_root$out" || exit 2
+	ko_dir=/lib/modules/$kver/updates/dkms
+	vng_root=(--root "$pkg_root" --rodir "$top=$top")
+fi
 
 setting() { "$top/tests/lib/suites.sh" get "$@"; }
 mib() {	# mib SIZE: 2G -> 2048, 512M -> 512
@@ -249,11 +263,12 @@ while IFS='=' read -r k _; do
 done < <(env)
 # The programs' own waits scale as their limits do.
 if [ "$mult" -gt 1 ]; then guest_env+=" TW_TIMEOUT_MULT=$mult"; fi
+[ -z "$pkg_root" ] || guest_env+=" TW_INSTALLED=1"
 
-echo "vm: ${suites[*]} on $kver (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s${guest_env:+, with$guest_env}"
+echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kvm}${NICS:+, NICs $NICS}), limit ${limit}s${guest_env:+, with$guest_env}"
 boot() {
 	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
-		--cpus 2 --memory "${memory}M" -v --rwdir "$out" \
+		--cpus 2 --memory "${memory}M" -v "${vng_root[@]}" --rwdir "$out=$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
 		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}" \
 		</dev/null 2>&1 | cat > "$out/console.log"
