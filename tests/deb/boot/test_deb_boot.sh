@@ -11,9 +11,11 @@
 # 6.6 on, qaware_load.sh) with the modules loaded from
 # /lib/modules/KVER/updates/dkms, the CLI and mptcp_qaware's modprobe.d
 # rule from the timewire package; only the suites' programs come from the
-# tree.  So a file missing from a package fails a test: with
-# TW_DEB_DROP=/usr/bin/timewire (paths removed from the root before the
-# boot) the run fails, the packaged CLI's step and qaware_load.sh failing.
+# tree.  So a file missing from a package fails a test: TW_DEB_DROP
+# names paths removed from the root before the boot; without
+# /usr/bin/timewire the guest's step that runs it fails, and so does
+# qaware_load.sh (its preflight bails out without a timewire), without a
+# module's .ko.xz its insmod step and its suite.
 #
 # Prints TAP; exit 0 pass, 1 fail, 4 skip.
 set -u
