@@ -21,9 +21,10 @@
 #   in the current directory, which should lie in one of them.  The mounts
 #   live in a mount namespace of their own: they end with CMD.
 #        scripts/deb-chroot.sh mount STATE CMD [ARG]...
-#   runs CMD on the host, not in the root, with that overlay (alone) at
-#   STATE/merged in such a namespace: a guest booted on STATE/merged sees
-#   the root as dpkg and dkms left it (tests/deb/boot).
+#   runs CMD on the host, not in the root, with that overlay at
+#   STATE/merged in such a namespace, this tree bound read only at its
+#   path in it: a guest booted on STATE/merged sees the root as dpkg and
+#   dkms left it (tests/deb/boot).
 # Needs root (sudo otherwise).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -114,6 +115,10 @@ run | mount)
 __run)	shift
 	enter "$@" ;;
 __mount) overlay "$2"
+	# the tree too, read only, where the guest's programs find it
+	mkdir -p "$2/merged$top"
+	mount --bind "$top" "$2/merged$top"
+	mount -o remount,bind,ro "$2/merged$top"
 	shift 2
 	exec "$@" ;;
 *)	die "usage: $0 [run|mount STATE CMD [ARG]...]" ;;

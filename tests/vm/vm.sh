@@ -107,14 +107,15 @@ ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 # -r ROOT: the guest's root is ROOT (a Debian root with the packages
 # installed, tests/deb/boot), not the host's; its modules are loaded from
 # where DKMS put them and its /usr/bin/timewire is run (guest.sh's
-# TW_INSTALLED): only the suites' programs come from the tree, shared
-# read-only at its path.
+# TW_INSTALLED): only the suites' programs come from the tree, which ROOT
+# holds at its path (scripts/deb-chroot.sh mount binds it there).
 vng_root=()
 if [ -n "$pkg_root" ]; then
 	[ "$arch" = amd64 ] && [ "$debug" = 0 ] || { echo "vm: -r boots the test kernel only" >&2; exit 2; }
-	pkg_root=$(cd "$pkg_root" && pwd) && mkdir -p "$pkg_root$top" "$pkg_root$out" || exit 2
+	pkg_root=$(cd "$pkg_root" && pwd) && [ -d "$pkg_root$out" ] ||
+		{ echo "vm: $pkg_root does not hold this tree at $top" >&2; exit 2; }
 	ko_dir=/lib/modules/$kver/updates/dkms
-	vng_root=(--root "$pkg_root" --rodir "$top=$top")
+	vng_root=(--root "$pkg_root")
 fi
 
 setting() { "$top/tests/lib/suites.sh" get "$@"; }
