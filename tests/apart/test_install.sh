@@ -53,7 +53,7 @@ same() {
 	return 1
 }
 
-tap_plan 13
+tap_plan 14
 
 tap_ok "make install DESTDIR=... PREFIX=$prefix" install_to install "$prod"
 tap_ok "make install-bench DESTDIR=... PREFIX=$prefix" \
@@ -114,6 +114,26 @@ unit_applies() {
 	same "$want" "$tmp/applied"
 }
 tap_ok "the unit applies each *.conf in order, and fails when one fails" unit_applies
+# Its condition as systemd judges it: skipped (not failed) with nothing to
+# apply, as on a host with the CLI and no modules or configuration.
+unit_waits_for_conf() {
+	local cond conf=$tmp/cond
+	cond=$(grep '^ConditionPathExistsGlob=' "$unit") ||
+		{ tap_diag "the unit has no ConditionPathExistsGlob="; return 1; }
+	mkdir -p "$conf"
+	cond=${cond//\/etc\/timewire/$conf}
+	touch "$conf/README"
+	systemd-analyze condition "$cond" > /dev/null 2>&1 &&
+		{ tap_diag "runs with only a README in its directory"; return 1; }
+	touch "$conf/a.conf"
+	systemd-analyze condition "$cond" > /dev/null 2>&1 ||
+		{ tap_diag "skipped with a.conf in its directory"; return 1; }
+}
+if command -v systemd-analyze >/dev/null; then
+	tap_ok "the unit is skipped when no *.conf is there, run when one is" unit_waits_for_conf
+else
+	tap_skip "the unit is skipped when no *.conf is there" "systemd not installed"
+fi
 uninstall_clean() {
 	echo "tfib create t capacity 8" > "$prod/etc/timewire/mine.conf"
 	make -C "$root" uninstall DESTDIR="$prod" PREFIX="$prefix" > "$tmp/uninstall.log" 2>&1 ||
