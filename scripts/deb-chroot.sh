@@ -25,7 +25,7 @@
 #   STATE/merged in such a namespace, this tree bound read only at its
 #   path in it: a guest booted on STATE/merged sees the root as dpkg and
 #   dkms left it (tests/deb/boot).
-# Needs root (sudo otherwise).
+# Needs root (sudo otherwise); CMD runs as root, on the caller's PATH.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -110,7 +110,7 @@ run | mount)
 	make_root
 	mkdir -p "$cache/headers"
 	# The cache is named here: sudo may give the command another HOME.
-	exec "${sudo_cmd[@]}" env TW_CACHE="$cache" \
+	exec "${sudo_cmd[@]}" env TW_CACHE="$cache" PATH="$PATH" \
 		unshare --mount --propagation private "$0" "__$mode" "$state" "$@" ;;
 __run)	shift
 	enter "$@" ;;

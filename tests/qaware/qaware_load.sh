@@ -17,6 +17,8 @@
 #   c) a socket created with one of them pins the module: rmmod is refused
 #      while it is open, succeeds once it is closed, and the schedulers are
 #      gone from the list
+#   d) through the modprobe.d rule; compressed in the kernel's format it
+#      loads, in another the CLI says which format the kernel takes
 #
 # No warning in the kernel log throughout.
 set -u
@@ -66,7 +68,7 @@ refused() {
 		kmsg_has "$m" "$pattern"
 }
 
-tap_plan 18
+tap_plan 21
 [ -n "$lock" ] || tap_diag "no mptcp_sched_list_lock in /proc/kallsyms: a lock of no bytes"
 
 refused "$qa_ko" "no address" "sched_list= not given"
@@ -163,6 +165,34 @@ else
 		"the rule refuses a module compiled for another layout" \
 		"and the kernel log says why"; do
 		tap_skip "$t" "modprobe is not kmod's: no -d or -C"
+	done
+fi
+
+# A compressed file, decompressed by the kernel: of its own format (what
+# /sys/module/compression names) loaded, of another refused by the CLI in
+# a line that names the format the kernel takes.
+compressed() {	# compressed TOOL SUFFIX: the module through TOOL, loaded
+	local tmp rc
+	tmp=$(mktemp -d)
+	"$1" -c "$qa_ko" > "$tmp/mptcp_qaware.ko.$2" &&
+		timewire qaware load ko "$tmp/mptcp_qaware.ko.$2" > "$tmp/out" 2>&1
+	rc=$?
+	sed 's/^/# /' "$tmp/out"
+	[ $rc -eq 0 ] || grep -q "decompresses $(cat /sys/module/compression) modules" "$tmp/out" ||
+		rc=255
+	rm -rf "$tmp"
+	return $rc
+}
+if [ "$(cat /sys/module/compression 2>/dev/null)" = xz ] && [ "${qa_ko##*.}" = ko ] &&
+   command -v xz > /dev/null && command -v gzip > /dev/null; then
+	tap_ok "timewire qaware load ko of an .xz copy (the kernel's format)" compressed xz xz
+	tap_ok "and it unloads" qa_unload
+	compressed gzip gz
+	tap_ok "a .gz copy refused, the message naming xz" test $? -eq 1
+	qa_loaded && qa_unload
+else
+	for t in "timewire qaware load ko of an .xz copy" "and it unloads" "a .gz copy refused"; do
+		tap_skip "$t" "no xz module decompression here, or no xz and gzip, or the module compressed"
 	done
 fi
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"

@@ -5,7 +5,7 @@
 # collections (make -C tests install) into OUTDIR/kselftest; the guest runs
 # each with kselftest's run_kselftest.sh, as a user would on a router.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR...
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] [-r ROOT] SUITE_DIR...
 #
 # -k: an installed kernel's release (its image /boot/vmlinuz-RELEASE), or
 # the path of an image named vmlinuz-RELEASE whose modules lie in
@@ -20,7 +20,7 @@
 # (scripts/mips-be.sh).  The modules are make modules-ARCH's, the CLI and
 # the suites' programs cross-built in .build/ARCH/.
 #
-# Prints one line per test result (PASS/FAIL/SKIP), then
+# Prints one line per failed or skipped result (FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
 # name).  Writes OUTDIR/summary (three numbers), the runs' outputs, the
 # console log and the guest's dmesg.
@@ -111,9 +111,17 @@ ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 # holds at its path (scripts/deb-chroot.sh mount binds it there).
 vng_root=()
 if [ -n "$pkg_root" ]; then
-	[ "$arch" = amd64 ] && [ "$debug" = 0 ] || { echo "vm: -r boots the test kernel only" >&2; exit 2; }
-	pkg_root=$(cd "$pkg_root" && pwd) && [ -d "$pkg_root$out" ] ||
-		{ echo "vm: $pkg_root does not hold this tree at $top" >&2; exit 2; }
+	[ "$arch" = amd64 ] && [ "$debug" = 0 ] && [ "$kver" = "$(tw_kernel_installed)" ] ||
+		{ echo "vm: -r boots the test kernel only (no -a, -k or debug kernel)" >&2; exit 2; }
+	# Only the smoke subset takes every module and the CLI from the
+	# packages; other programs name the tree's files.
+	[ "${TW_SMOKE:-0}" = 1 ] ||
+		{ echo "vm: -r runs the smoke subset only: set TW_SMOKE=1" >&2; exit 2; }
+	pkg_root=$(cd "$pkg_root" && pwd) || exit 2
+	[ -d "$pkg_root$top" ] ||
+		{ echo "vm: $pkg_root does not hold this tree at $top (scripts/deb-chroot.sh mount binds it)" >&2; exit 2; }
+	[ -d "$pkg_root$out" ] ||
+		{ echo "vm: $pkg_root does not hold $out: give -o inside the tree" >&2; exit 2; }
 	ko_dir=/lib/modules/$kver/updates/dkms
 	vng_root=(--root "$pkg_root")
 fi

@@ -122,6 +122,25 @@ static unsigned int init_flags(const char *ko)
 	return 0;
 }
 
+/*
+ * A kernel decompresses modules of its own format only, and none without
+ * MODULE_DECOMPRESS; it says nothing in its log either way.
+ */
+static void refused_compressed(const char *ko, int err)
+{
+	char line[16] = "";
+	FILE *f = fopen("/sys/module/compression", "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		fclose(f);
+	}
+	tw_err("the kernel refused %s: %s; it decompresses %s modules: decompress the file (xz -dk) or load the installed module",
+	       ko, strerror(err), line[0] ? line : "no");
+}
+
 static int load_file(const char *ko, const char *params)
 {
 	int fd = open(ko, O_RDONLY | O_CLOEXEC);
@@ -137,6 +156,8 @@ static int load_file(const char *ko, const char *params)
 		return TW_EXIT_OK;
 	if (err == EEXIST)
 		tw_err("%s is loaded already", QA_MODULE);
+	else if (init_flags(ko) && (err == EOPNOTSUPP || err == EINVAL))
+		refused_compressed(ko, err);
 	else
 		tw_err("the kernel refused %s: %s (its reason is in the kernel log: dmesg)",
 		       ko, strerror(err));
