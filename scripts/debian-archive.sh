@@ -3,8 +3,8 @@
 # Debian suites the host's apt is not configured for (trixie-backports on a
 # bookworm host), read through a private apt configuration in the cache so
 # that the host's sources, lists and package state stay as they were:
-# sourced by kernel-headers.sh, trixie-root.sh, deb-chroot.sh and the
-# tests.
+# sourced by kernel-headers.sh, linux-source.sh, trixie-root.sh,
+# deb-chroot.sh and the tests.
 #
 # TW_DEBIAN_MIRROR picks the archive (default deb.debian.org); Debian
 # serves its -security suites from a sibling, TW_DEBIAN_MIRROR-security.

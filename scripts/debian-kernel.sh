@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
 # Debian's kernels by series (6.1): which one, from which suite, and
-# installing its packages.  Sourced by kernel-headers.sh, kernel-image.sh and deps.sh;
-# bash only (kernel-version.sh, which make sources with /bin/sh, stays
-# POSIX).
+# installing its packages.  Sourced by kernel-headers.sh, kernel-image.sh,
+# linux-source.sh and deps.sh; bash only (kernel-version.sh, which make
+# sources with /bin/sh, stays POSIX).
 
 # tw_debian_kernel SERIES|ABI [FLAVOUR]: print "ABI VERSION" of one of
 # Debian's kernels in the apt lists (APT_CONFIG's, if set): a series (6.1;

@@ -3,11 +3,21 @@
 # tests need (selftests, ynl, netlink specs, checkpatch, UAPI headers, the
 # top Makefile that names its version) into
 # .build/linux-src.  Nothing extracted here is ever committed.
+# With a SERIES other than the host's tarball's (7.3: the upstream MPTCP
+# selftests of make check-7's kernel), the same from that series' tarball,
+# fetched into the cache by scripts/linux-source.sh, into
+# .build/linux-src-SERIES.
 # Prints the extracted tree's path.  Idempotent: a stamp records the tarball.
+# Usage: scripts/linux-src.sh [SERIES]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 dest=$top/.build/linux-src
+host_series=$(basename "$tarball" | sed -n 's/^linux-source-\(.*\)\.tar\.xz$/\1/p')
+if [ -n "${1:-}" ] && [ "$1" != "$host_series" ]; then
+	tarball=$("$top/scripts/linux-source.sh" "$1")
+	dest=$top/.build/linux-src-$1
+fi
 stamp=$dest/.stamp
 
 [ -r "$tarball" ] || { echo "linux-src: $tarball missing (run make deps)" >&2; exit 1; }

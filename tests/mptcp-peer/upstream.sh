@@ -1,5 +1,8 @@
 #!/bin/bash
-# Run one upstream MPTCP selftest (built by build.sh at test time) as is.
+# Run one upstream MPTCP selftest (built by build.sh at test time) as is,
+# from the build of the running kernel's series (.build/mptcp-selftests/
+# SERIES): the scripts check their own kernel's behaviour, so 7.3's run
+# on 7.3, 6.12's on 6.12.  Without that build the test skips, naming it.
 # With --schedulers, every MPTCP scheduler of the kernel takes its turn:
 # the script runs from a copy of its directory in which sched_connect.sh
 # stands in for mptcp_connect and gives each run of it the next one of
@@ -16,8 +19,12 @@ rotate=0
 [ "${1:-}" = --schedulers ] && { rotate=1; shift; }
 top=${TW_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$top/.build/mptcp-selftests/net/mptcp
-[ -x "$dir/$1" ] || { echo "1..0 # SKIP $1 not built here (tests/mptcp-peer/build.sh in the source tree, TW_ROOT)"; exit 4; }
+series=$(uname -r | cut -d. -f1,2)
+dir=$top/.build/mptcp-selftests/$series/net/mptcp
+[ -x "$dir/$1" ] || {
+	echo "1..0 # SKIP $1 of linux-source-$series not built here (tests/mptcp-peer/build.sh $series in the source tree, TW_ROOT)"
+	exit 4
+}
 ko=${TW_KO_DIR:-$top/.build/kmod/$(uname -r)}/mptcp-qaware/mptcp_qaware.ko
 avail=/proc/sys/net/mptcp/available_schedulers
 loaded_here=0

@@ -162,7 +162,8 @@ done
 # installing builds the suites' programs in the source tree.
 mkdir -p "$top/.build"
 # The modules a suite builds itself (tests/qaware) are built for the kernel
-# booted: on the debug kernel, against its tree.
+# booted: on the debug kernel, against its tree; the upstream MPTCP
+# selftests (tests/mptcp-peer) from the source of its series, by KVER.
 # Another of Debian's kernels (-k IMAGE): against its headers in the cache,
 # in the trixie root where its kbuild tools need trixie's glibc.  A foreign
 # guest's: cross-compiled as its script says (kbuild).
