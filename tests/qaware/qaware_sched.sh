@@ -12,7 +12,8 @@
 #
 #   every scheduler   a 3 MiB upload arrives whole and its decisions are
 #                     counted
-#   rr                both paths carry at least 30 % of the bytes
+#   rr                both paths carry at least 30 % of the bytes (40 %
+#                     when paced)
 #   redundant         each path carries at least 3/5 of the upload's size,
 #                     both together at least 3/2 of it: the data is copied,
 #                     not spread (6.12's push loop gives each scheduled
@@ -299,7 +300,7 @@ stats_text_ok() {
 }
 
 TMPDIR_QA=$(mktemp -d)
-tap_plan 34
+tap_plan 35
 tap_ok "loads with the addresses of /proc/kallsyms" qa_load
 topology || { tap_diag "topology failed"; tap_done; }
 start_server
@@ -314,7 +315,9 @@ for s in $scheds; do
 		test "${got:-0}" = "$size" -a "$picks" -gt 0
 	case $s in
 	rr)
-		tap_ok "$s: both paths carry at least 30 % of the bytes" \
+		# Flat out, rr passes over a subflow whose window is full: how
+		# often depends on the guest's speed (29 % on the debug kernel).
+		tap_ok_throughput "$s: both paths carry at least 30 % of the bytes" \
 			eval 'share_ok "$path1" && share_ok "$path2"' ;;
 	redundant)
 		tap_ok "$s: each path carries 3/5 of the upload, both 3/2 of it" \
@@ -323,6 +326,10 @@ for s in $scheds; do
 	paced_transfer "$s"
 	tap_ok "$s: a paced upload arrives whole, not sent again at the MPTCP level" \
 		test "${got:-0}" = "$paced" -a "$rtx" -le $((paced / 8192 / 10 + rtx_default))
+	# Paced, both subflows are idle at every piece: rr takes turns.
+	[ "$s" = rr ] && tap_ok "$s, paced: each path carries at least 40 % of the bytes" \
+		eval '[ $((path1 * 5)) -ge $(((path1 + path2) * 2)) ] &&
+		      [ $((path2 * 5)) -ge $(((path1 + path2) * 2)) ]'
 done
 
 # Path 1's queue full, its RTT still the lower: qaware leaves it, minrtt not.
