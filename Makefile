@@ -307,6 +307,10 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	 fi; \
 	 exit $$rc
 
+# The benchmarks' guests run on the host's clock.  TW_CLOCK=virtual (make
+# bench-omware TW_CLOCK=virtual; the variable reaches tests/vm/vm.sh as
+# is) runs one in virtual time instead, on one vCPU: the host's load no
+# longer shows as lateness (Documentation/harness.rst, "Virtual time").
 bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	@$(MAKE) --no-print-directory modules-test userspace
 	@tests/vm/vm.sh -o .build/bench-omware bench/omware & vm=$$!; \

@@ -210,7 +210,7 @@ meta() {
 	grep -qw hypervisor /proc/cpuinfo && virt="hypervisor"
 	[ -e /dev/kvm ] || true
 	cat > "$raw/run.json" <<EOF
-{"mode": "$mode", "kernel": "$(uname -r)", "cpus": $(nproc),
+{"mode": "$mode", "kernel": "$(uname -r)", "cpus": $(nproc), "clock": "${TW_CLOCK:-real}",
  "clocksource": "${cs:-unknown}", "cpu_flags_virt": "$virt",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)",
  "alphas_us": "$alphas", "sizes": "$sizes", "loads": "$loads",

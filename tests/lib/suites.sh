@@ -59,7 +59,7 @@ name() {	# name DIR
 get() {	# get SUITE VAR
 	(
 		KIND="" TESTS="" DEBUG_TESTS="" SMOKE_TESTS="" HOST_TESTS="" BOOT=""
-		MODULES="" NICS="" SINCE="" ARCHS=""
+		MODULES="" NICS="" SINCE="" ARCHS="" CLOCK="" TCG_THREAD=""
 		# shellcheck source=/dev/null
 		. "$(dir "$1")/settings" || exit 1
 		eval "echo \"\${$2:-}\""

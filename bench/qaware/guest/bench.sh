@@ -319,7 +319,7 @@ write_meta() {
 				"$how" "$amount" "$comp" "$dev1"
 		done
 		echo "},"
-		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc),"
+		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc), \"clock\": \"${TW_CLOCK:-real}\","
 		echo " \"commit\": \"$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)\","
 		echo " \"date\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}"
 	} > "$out/bench.json"

@@ -261,7 +261,7 @@ cat > "$out/bench.json" <<EOF
  "seconds": $secs, "users": $users, "burst": $burst, "cdrs": "$cdrs",
  "small_rings": "$small_rings", "large_rings": "$large_rings",
  "paced": "$paced",
- "kernel": "$(uname -r)", "cpus": $(nproc), "split": $split,
+ "kernel": "$(uname -r)", "cpus": $(nproc), "clock": "${TW_CLOCK:-real}", "split": $split,
  "commit": "$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"}
 EOF
