@@ -5,7 +5,7 @@
 # collections (make -C tests install) into OUTDIR/kselftest; the guest runs
 # each with kselftest's run_kselftest.sh, as a user would on a router.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] SUITE_DIR...
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-k RELEASE|IMAGE] [-a ARCH] [-r ROOT] SUITE_DIR...
 #
 # -k: an installed kernel's release (its image /boot/vmlinuz-RELEASE), or
 # the path of an image named vmlinuz-RELEASE whose modules lie in
@@ -19,6 +19,10 @@
 # built here with static busybox, bash and iproute2 as its whole root
 # (scripts/mips-be.sh).  The modules are make modules-ARCH's, the CLI and
 # the suites' programs cross-built in .build/ARCH/.
+#
+# -r ROOT: the modules and the CLI of installed packages instead: the
+# test kernel booted on a Debian root (tests/deb/boot), or ROOT's files
+# over the mips guest's root (an OpenWrt router's, tests/openwrt/boot).
 #
 # Prints one line per test result (PASS/FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
@@ -109,9 +113,16 @@ ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 # where DKMS put them and its /usr/bin/timewire is run (guest.sh's
 # TW_INSTALLED): only the suites' programs come from the tree, which ROOT
 # holds at its path (scripts/deb-chroot.sh mount binds it there).
+# On the big-endian MIPS guest (a router), ROOT holds the files of the
+# OpenWrt packages (tests/openwrt/boot), unpacked over the initramfs root
+# (pkg_initrd); the modules are loaded from /lib/modules/RELEASE, the
+# CLI is /usr/sbin's.
 vng_root=()
-if [ -n "$pkg_root" ]; then
-	[ "$arch" = amd64 ] && [ "$debug" = 0 ] || { echo "vm: -r boots the test kernel only" >&2; exit 2; }
+if [ -n "$pkg_root" ] && [ "$arch" = mips ]; then
+	pkg_root=$(cd "$pkg_root" && pwd) || exit 2
+	ko_dir=/lib/modules/$kver
+elif [ -n "$pkg_root" ]; then
+	[ "$arch" = amd64 ] && [ "$debug" = 0 ] || { echo "vm: -r boots the test kernel or mips only" >&2; exit 2; }
 	pkg_root=$(cd "$pkg_root" && pwd) && [ -d "$pkg_root$out" ] ||
 		{ echo "vm: $pkg_root does not hold this tree at $top" >&2; exit 2; }
 	ko_dir=/lib/modules/$kver/updates/dkms
@@ -275,6 +286,19 @@ boot() {
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
+
+# pkg_initrd: the initramfs with ROOT's files in a second archive after
+# it, which the kernel unpacks over the first (owned by root, as a
+# package manager installs them).
+pkg_initrd() {
+	{ cat "${foreign[initrd]}" &&
+	  (cd "$pkg_root" && find . -mindepth 1 | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet | gzip -1); } > "$out/initrd.gz"
+}
+if [ -n "$pkg_root" ] && [ "$arch" = mips ]; then
+	pkg_initrd || { echo "vm: packing $pkg_root failed" >&2; exit 2; }
+	foreign[initrd]=$out/initrd.gz
+fi
 
 # boot_foreign: the same under the foreign architecture's emulator.  The
 # initramfs (scripts/foreign-init) mounts the guest's root, the tree
