@@ -289,11 +289,18 @@ boot() {
 
 # pkg_initrd: the initramfs with ROOT's files in a second archive after
 # it, which the kernel unpacks over the first (owned by root, as a
-# package manager installs them).
+# package manager installs them).  As a package manager, it adds the
+# directories the root lacks only: the kernel replaces an entry of
+# another type, and ROOT's lib/ would replace the initramfs's /lib link
+# to usr/lib, and with it the programs' loader.
 pkg_initrd() {
+	local have
+	have=$(gzip -dc "${foreign[initrd]}" | cpio -t --quiet) || return 1
 	{ cat "${foreign[initrd]}" &&
-	  (cd "$pkg_root" && find . -mindepth 1 | LC_ALL=C sort |
-		cpio -o -H newc -R 0:0 --quiet | gzip -1); } > "$out/initrd.gz"
+	  (cd "$pkg_root" &&
+	   { find . -mindepth 1 ! -type d -printf '%P\n'
+	     find . -mindepth 1 -type d -printf '%P\n' | { grep -vxF "$have" || true; }
+	   } | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1); } > "$out/initrd.gz"
 }
 if [ -n "$pkg_root" ] && [ "$arch" = mips ]; then
 	pkg_initrd || { echo "vm: packing $pkg_root failed" >&2; exit 2; }
