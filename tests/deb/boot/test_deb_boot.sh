@@ -112,5 +112,5 @@ tap_diag "the boot on the root: $(( $(date +%s) - start )) s"
 grep -v '^PASS ' "$out/guest.log" | sed 's/^/# /'
 tap_ok "a guest booted on the root passes the smoke subset of ${dirs[*]##*/}" test "$rc" -eq 0
 tap_ok "the packaged CLI ran, and each suite passed tests" \
-	installed_ran "$out/guest/results.txt" /usr/bin/timewire "${dirs[@]}"
+	installed_ran "$out/guest" /usr/bin/timewire "${dirs[@]}"
 tap_done

@@ -115,5 +115,5 @@ grep -v '^PASS ' "$out/guest.log" | sed 's/^/# /'
 tap_ok "a mips guest on the router's root passes the smoke subset of ${dirs[*]##*/}" \
 	test "$rc" -eq 0
 tap_ok "the packaged CLI ran, and each suite passed tests" \
-	installed_ran "$out/guest/results.txt" /usr/sbin/timewire "${dirs[@]}"
+	installed_ran "$out/guest" /usr/sbin/timewire "${dirs[@]}"
 tap_done
