@@ -30,10 +30,11 @@ root=$(cd "$here/../.." && pwd)
 . "$root/tests/lib/tap.sh"
 # shellcheck source=scripts/modules.sh
 . "$root/scripts/modules.sh"
+# shellcheck source=tests/openwrt/feed.sh
+. "$here/feed.sh"
 
-feed=$root/packaging/openwrt/net/timewire
-cross=mips-linux-gnu-
 tmp=$(mktemp -d)
+dl=$tmp/dl
 trap 'rm -rf "$tmp"' EXIT
 logs=$root/.build/openwrt
 # The build, and the packages' trees in root/<package>/, stay after the
@@ -41,16 +42,6 @@ logs=$root/.build/openwrt
 build=$logs/build
 rm -rf "$build"
 mkdir -p "$logs"
-
-# owrt GOAL [VAR=VALUE...]: the feed's make with the stand-ins.
-owrt() {
-	local goal=$1
-	shift
-	nice -n 19 make -s -C "$feed" TOPDIR="$here/stub" BUILD_DIR="$build" \
-		DL_DIR="$tmp/dl" STAGING_DIR="${staging:-$tmp/none}" \
-		LINUX_DIR="${kdir:-$tmp/none}" TARGET_CROSS="$cross" ARCH=mips \
-		"$@" "$goal"
-}
 
 # field PACKAGE FIELD: one field of make dump's output.
 field() {
@@ -163,10 +154,7 @@ step() {
 	tap_step "$logs/$name.log" "$@"
 }
 prepare() {
-	version=$("$root/scripts/version.sh") &&
-	make -s -C "$root" dist > "$logs/dist.out" &&
-	mkdir -p "$tmp/dl" && cp "$root/.build/timewire-$version.tar.gz" "$tmp/dl/" &&
-	staging=$("$root/scripts/libnl-tiny.sh" --cross "$cross") &&
+	feed_sources > "$logs/dist.out" &&
 	kdir=$("$root/scripts/cross-kernel.sh" mips)
 }
 kdir=

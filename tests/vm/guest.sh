@@ -12,9 +12,11 @@ shift 2
 export TW_ROOT=${TW_ROOT:?}
 export TW_KO_DIR=${TW_KO_DIR:-$TW_ROOT}
 # TW_INSTALLED=1 (vm.sh -r): the packages' files, never the tree's: the
-# CLI from /usr/bin, the modules as DKMS installs them, TW_KO_DIR/NAME.ko,
-# compressed as the kernel's own (.ko.xz on Debian's), mptcp_qaware's and
-# its modprobe.d rule for the qaware suite too.
+# CLI from /usr/bin (Debian's) or /usr/sbin (OpenWrt's), the modules as
+# DKMS or a kmod package installs them, TW_KO_DIR/NAME.ko, compressed as
+# the kernel's own (.ko.xz on Debian's), mptcp_qaware's and its
+# modprobe.d rule (Debian's; OpenWrt's busybox modprobe skips the rule's
+# tests) for the qaware suite too.
 installed=${TW_INSTALLED:-0}
 installed_ko() {	# installed_ko NAME
 	local f
@@ -129,8 +131,8 @@ run_suite() {
 }
 
 # Whatever the suites use of it: a package without the CLI fails here.
-[ "$installed" = 1 ] && step "the packaged CLI runs: /usr/bin/timewire version" \
-	/usr/bin/timewire version
+[ "$installed" = 1 ] && step "the packaged CLI runs: $(command -v timewire) version" \
+	timewire version
 for c in "$@"; do
 	run_suite "$c"
 done

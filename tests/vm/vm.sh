@@ -23,6 +23,11 @@
 # TW_CLOCK=virtual (or a suite's CLOCK=virtual): the amd64 guest in
 # virtual time, one vCPU; the guest's programs see TW_CLOCK too.
 #
+# -r ROOT: the modules and the CLI of installed packages instead: the
+# test kernel booted on a Debian root (tests/deb/boot), or ROOT's files
+# over the mips guest's root (an OpenWrt router's, tests/openwrt/boot).
+# Only the smoke subset (TW_SMOKE=1) takes all it runs from the packages.
+#
 # Prints one line per failed or skipped result (FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the first suite's directory
 # name).  Writes OUTDIR/summary (three numbers), the runs' outputs, the
@@ -151,15 +156,23 @@ ko_dir=${TW_KO_DIR:-$top/.build/kmod/$kver}
 # where DKMS put them and its /usr/bin/timewire is run (guest.sh's
 # TW_INSTALLED): only the suites' programs come from the tree, which ROOT
 # holds at its path (scripts/deb-chroot.sh mount binds it there).
+# On the big-endian MIPS guest (a router), ROOT holds the files of the
+# OpenWrt packages (tests/openwrt/boot), unpacked over the initramfs root
+# (pkg_initrd); the modules are loaded from /lib/modules/RELEASE, the
+# CLI is /usr/sbin's.
 vng_root=()
 if [ -n "$pkg_root" ]; then
-	[ "$arch" = amd64 ] && [ "$debug" = 0 ] && [ "$kver" = "$(tw_kernel_installed)" ] ||
-		{ echo "vm: -r boots the test kernel only (no -a, -k or debug kernel)" >&2; exit 2; }
 	# Only the smoke subset takes every module and the CLI from the
 	# packages; other programs name the tree's files.
 	[ "${TW_SMOKE:-0}" = 1 ] ||
 		{ echo "vm: -r runs the smoke subset only: set TW_SMOKE=1" >&2; exit 2; }
 	pkg_root=$(cd "$pkg_root" && pwd) || exit 2
+fi
+if [ -n "$pkg_root" ] && [ "$arch" = mips ]; then
+	ko_dir=/lib/modules/$kver
+elif [ -n "$pkg_root" ]; then
+	[ "$arch" = amd64 ] && [ "$debug" = 0 ] && [ "$kver" = "$(tw_kernel_installed)" ] ||
+		{ echo "vm: -r boots the test kernel or mips only (no -a arm64|mipsel, -k or debug kernel)" >&2; exit 2; }
 	[ -d "$pkg_root$top" ] ||
 		{ echo "vm: $pkg_root does not hold this tree at $top (scripts/deb-chroot.sh mount binds it)" >&2; exit 2; }
 	[ -d "$pkg_root$out" ] ||
@@ -331,6 +344,26 @@ boot() {
 		</dev/null 2>&1 | cat > "$out/console.log"
 	vm_rc=${PIPESTATUS[0]}
 }
+
+# pkg_initrd: the initramfs with ROOT's files in a second archive after
+# it, which the kernel unpacks over the first (owned by root, as a
+# package manager installs them).  As a package manager, it adds the
+# directories the root lacks only: the kernel replaces an entry of
+# another type, and ROOT's lib/ would replace the initramfs's /lib link
+# to usr/lib, and with it the programs' loader.
+pkg_initrd() {
+	local have
+	have=$(gzip -dc "${foreign[initrd]}" | cpio -t --quiet) || return 1
+	{ cat "${foreign[initrd]}" &&
+	  (cd "$pkg_root" &&
+	   { find . -mindepth 1 ! -type d -printf '%P\n'
+	     find . -mindepth 1 -type d -printf '%P\n' | { grep -vxF "$have" || true; }
+	   } | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1); } > "$out/initrd.gz"
+}
+if [ -n "$pkg_root" ] && [ "$arch" = mips ]; then
+	pkg_initrd || { echo "vm: packing $pkg_root failed" >&2; exit 2; }
+	foreign[initrd]=$out/initrd.gz
+fi
 
 # boot_foreign: the same under the foreign architecture's emulator.  The
 # initramfs (scripts/foreign-init) mounts the guest's root, the tree

@@ -27,6 +27,8 @@ root=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$root" || exit 1
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
+# shellcheck source=tests/vm/installed.sh
+. "$root/tests/vm/installed.sh"
 # shellcheck source=scripts/kernel-version.sh
 . "$root/scripts/kernel-version.sh"
 
@@ -132,30 +134,6 @@ rc=$?
 tap_diag "the boot on the root: $(( $(date +%s) - start )) s"
 grep -v '^PASS ' "$out/guest.log" | sed 's/^/# /'
 tap_ok "a guest booted on the root passes the smoke subset of ${dirs[*]##*/}" test "$rc" -eq 0
-# ran NAME: a program of the guest's by that name (a suite, a step)
-# passed something and failed nothing, counted from its own output.
-ran() {
-	local f n p fl s
-	for f in "$out"/guest/*.name; do
-		[ -f "$f" ] && [ "$(cat "$f")" = "$1" ] || continue
-		n=${f%.name}
-		read -r p fl s < <(awk -v rc="$(cat "$n.rc")" \
-			-f "$root/tests/lib/tap-count.awk" "$n.out" | head -n 1)
-		[ "${p:-0}" -gt 0 ] && [ "${fl:-1}" -eq 0 ] && return 0
-	done
-	return 1
-}
-# Each suite ran (a suite that did not would count nothing) and the CLI
-# run was the package's.
-each_ran() {
-	local d s bad=0
-	ran "the packaged CLI runs: /usr/bin/timewire version" ||
-		{ bad=1; tap_diag "the packaged CLI did not run"; }
-	for d in "${dirs[@]}"; do
-		s=$("$root/tests/lib/suites.sh" name "$d")
-		ran "$s" || { bad=1; tap_diag "no test of $s passed, or one failed"; }
-	done
-	return $bad
-}
-tap_ok "the packaged CLI ran, and each suite passed tests" each_ran
+tap_ok "the packaged CLI ran, and each suite passed tests" \
+	installed_ran "$out/guest" /usr/bin/timewire "${dirs[@]}"
 tap_done
