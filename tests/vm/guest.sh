@@ -99,12 +99,25 @@ setting() {	# setting COLLECTION VAR: one value of its installed settings
 	TW_SUITES_DIR=$ksft "$TW_ROOT/tests/lib/suites.sh" get "$@"
 }
 
+# load_step MODULE: insmod of its file; of an installed package's, kmod's
+# modprobe where there is one, as a user loads it (the packaged CLI's
+# first use may have loaded it already, through its family's alias).
+load_step() {
+	local name
+	name=$(ko_name "$1")
+	if [ "$installed" = 1 ] && modprobe --version 2>/dev/null | grep -q '^kmod'; then
+		step "modprobe $name" modprobe "$name"
+	else
+		step "insmod $name" insmod "$(ko_path "$1")"
+	fi
+}
+
 # run_suite COLLECTION: the modules in, the collection, the modules out.
 run_suite() {
 	local c=$1 m t tests limit rc
 
 	for m in $(setting "$c" MODULES); do
-		step "insmod $(ko_name "$m")" insmod "$(ko_path "$m")"
+		load_step "$m"
 	done
 	# (TW_TESTS, a subset, is what vm.sh installed and listed.)
 	tests=$(grep -c "^$c:" kselftest-list.txt)
