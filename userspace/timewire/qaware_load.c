@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,10 +20,6 @@
 #include "qaware_cli.h"
 
 #define QA_MODULE	"mptcp_qaware"
-/* finit_module's flag for a compressed file (linux/module.h, 5.17 on) */
-#ifndef MODULE_INIT_COMPRESSED_FILE
-#define MODULE_INIT_COMPRESSED_FILE	4
-#endif
 
 struct load_opts {
 	const char *ko;		/* NULL: the installed module, by modprobe */
@@ -106,58 +103,87 @@ static int addr_params(char *buf, size_t len)
 }
 
 /*
- * A module compressed as Debian's kernels have DKMS install it
- * (mptcp_qaware.ko.xz): the kernel decompresses it (MODULE_DECOMPRESS).
+ * The decompressor of a compressed module file (DKMS installs .ko.xz on
+ * Debian), or NULL.  Decompressed here, not by the kernel: its own
+ * decompressor takes only its build's format and options (a 1 MiB xz
+ * dictionary; DKMS's files have 8 MiB), and 6.1 has none.
  */
-static unsigned int init_flags(const char *ko)
+static const char *decompressor(const char *ko)
 {
-	static const char *const suffixes[] = { ".xz", ".gz", ".zst" };
+	static const char *const tools[][2] = {
+		{ ".xz", "xz" }, { ".gz", "gzip" }, { ".zst", "zstd" },
+	};
 	size_t len = strlen(ko), n, i;
 
-	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
-		n = strlen(suffixes[i]);
-		if (len > n && !strcmp(ko + len - n, suffixes[i]))
-			return MODULE_INIT_COMPRESSED_FILE;
+	for (i = 0; i < ARRAY_SIZE(tools); i++) {
+		n = strlen(tools[i][0]);
+		if (len > n && !strcmp(ko + len - n, tools[i][0]))
+			return tools[i][1];
 	}
-	return 0;
+	return NULL;
 }
 
-/*
- * A kernel decompresses modules of its own format only, and none without
- * MODULE_DECOMPRESS; it says nothing in its log either way.
- */
-static void refused_compressed(const char *ko, int err)
+/* fd's content decompressed by tool into an anonymous file; its fd or -1. */
+static int decompressed(int fd, const char *tool, const char *ko)
 {
-	char line[16] = "";
-	FILE *f = fopen("/sys/module/compression", "r");
+	int out = memfd_create(QA_MODULE ".ko", MFD_CLOEXEC);
+	int status = 0;
+	pid_t pid;
 
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = '\0';
-		line[strcspn(line, "\n")] = '\0';
-		fclose(f);
+	if (out < 0) {
+		tw_err("cannot decompress %s: %s", ko, strerror(errno));
+		return -1;
 	}
-	tw_err("the kernel refused %s: %s; it decompresses %s modules: decompress the file (xz -dk) or load the installed module",
-	       ko, strerror(err), line[0] ? line : "no");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (dup2(fd, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0)
+			_exit(126);
+		execlp(tool, tool, "-dc", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || lseek(out, 0, SEEK_SET) < 0) {
+		if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			tw_err("cannot decompress %s: %s is not installed", ko, tool);
+		else
+			tw_err("cannot decompress %s with %s -dc", ko, tool);
+		close(out);
+		return -1;
+	}
+	return out;
+}
+
+/* The module file ready for finit_module(), decompressed if need be. */
+static int open_module(const char *ko)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC), plain;
+	const char *tool = decompressor(ko);
+
+	if (fd < 0) {
+		tw_err("cannot open %s: %s", ko, strerror(errno));
+		return -1;
+	}
+	if (!tool)
+		return fd;
+	plain = decompressed(fd, tool, ko);
+	close(fd);
+	return plain;
 }
 
 static int load_file(const char *ko, const char *params)
 {
-	int fd = open(ko, O_RDONLY | O_CLOEXEC);
+	int fd = open_module(ko);
 	int err;
 
-	if (fd < 0) {
-		tw_err("cannot open %s: %s", ko, strerror(errno));
+	if (fd < 0)
 		return TW_EXIT_SYS;
-	}
-	err = syscall(SYS_finit_module, fd, params, init_flags(ko)) ? errno : 0;
+	err = syscall(SYS_finit_module, fd, params, 0) ? errno : 0;
 	close(fd);
 	if (!err)
 		return TW_EXIT_OK;
 	if (err == EEXIST)
 		tw_err("%s is loaded already", QA_MODULE);
-	else if (init_flags(ko) && (err == EOPNOTSUPP || err == EINVAL))
-		refused_compressed(ko, err);
 	else
 		tw_err("the kernel refused %s: %s (its reason is in the kernel log: dmesg)",
 		       ko, strerror(err));
