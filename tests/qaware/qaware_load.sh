@@ -189,7 +189,9 @@ not_compressed() {
 	echo "$out" | sed 's/^/# /'
 	[[ $out == *"cannot decompress"* ]] && ! qa_loaded
 }
-if [ "${qa_ko##*.}" = ko ] && command -v xz > /dev/null && command -v gzip > /dev/null; then
+# Tools that compress (busybox's xz only decompresses: the MIPS guests').
+compresses() { [ -n "$(echo x | "$1" -c 2> /dev/null)" ]; }
+if [ "${qa_ko##*.}" = ko ] && compresses xz && compresses gzip; then
 	tap_ok "timewire qaware load ko of an .xz copy" compressed xz xz
 	tap_ok "and it unloads" qa_unload
 	tap_ok "timewire qaware load ko of a .gz copy" compressed gzip gz
@@ -199,7 +201,7 @@ else
 	for t in "timewire qaware load ko of an .xz copy" "and it unloads" \
 		"timewire qaware load ko of a .gz copy" "and it unloads" \
 		"a .gz that is none refused"; do
-		tap_skip "$t" "no xz and gzip here, or the module is compressed already"
+		tap_skip "$t" "no xz and gzip that compress here, or the module is compressed already"
 	done
 fi
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"

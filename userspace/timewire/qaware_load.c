@@ -9,10 +9,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,35 +125,70 @@ static const char *decompressor(const char *ko)
 	return NULL;
 }
 
+/* Larger is no module: a bound on what a decompressor may write. */
+#define QA_MAX_MODULE_BYTES	(256UL << 20)
+
+/* In the child: tool -dc from fd into out, within the bound. */
+static void exec_decompressor(int fd, int out, const char *tool)
+{
+	const struct rlimit fsize = { QA_MAX_MODULE_BYTES, QA_MAX_MODULE_BYTES };
+
+	/* fd < out (opened first); dup2() onto itself keeps close-on-exec. */
+	if ((fd == STDIN_FILENO ? fcntl(fd, F_SETFD, 0) :
+				  dup2(fd, STDIN_FILENO)) < 0 ||
+	    (out == STDOUT_FILENO ? fcntl(out, F_SETFD, 0) :
+				    dup2(out, STDOUT_FILENO)) < 0 ||
+	    setrlimit(RLIMIT_FSIZE, &fsize))
+		_exit(126);
+	execlp(tool, tool, "-dc", (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * The exit status of tool -dc run on fd into out, or -1.  SIGCHLD is
+ * ours while it runs: a parent's SIG_IGN would have the child reaped
+ * before waitpid() sees it.
+ */
+static int run_decompressor(int fd, int out, const char *tool)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+	int status = -1;
+	pid_t pid;
+
+	sigaction(SIGCHLD, &dfl, &old);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		exec_decompressor(fd, out, tool);
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	}
+	sigaction(SIGCHLD, &old, NULL);
+	return status;
+}
+
 /* fd's content decompressed by tool into an anonymous file; its fd or -1. */
 static int decompressed(int fd, const char *tool, const char *ko)
 {
 	int out = memfd_create(QA_MODULE ".ko", MFD_CLOEXEC);
-	int status = 0;
-	pid_t pid;
+	int status;
 
 	if (out < 0) {
 		tw_err("cannot decompress %s: %s", ko, strerror(errno));
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		if (dup2(fd, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0)
-			_exit(126);
-		execlp(tool, tool, "-dc", (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) || lseek(out, 0, SEEK_SET) < 0) {
-		if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			tw_err("cannot decompress %s: %s is not installed", ko, tool);
-		else
-			tw_err("cannot decompress %s with %s -dc", ko, tool);
-		close(out);
-		return -1;
-	}
-	return out;
+	status = run_decompressor(fd, out, tool);
+	if (status == 0 && lseek(out, 0, SEEK_SET) == 0)
+		return out;
+	if (status == 127)
+		tw_err("cannot decompress %s: %s is not installed", ko, tool);
+	else
+		tw_err("cannot decompress %s with %s -dc (a module, at most %lu MiB?)",
+		       ko, tool, QA_MAX_MODULE_BYTES >> 20);
+	close(out);
+	return -1;
 }
 
 /* The module file ready for finit_module(), decompressed if need be. */
