@@ -146,6 +146,22 @@ run_suite() {
 # Whatever the suites use of it: a package without the CLI fails here.
 [ "$installed" = 1 ] && step "the packaged CLI runs: $(command -v timewire) version" \
 	timewire version
+
+# The boot configuration of a host's package (tests/deb/boot puts a table
+# in /etc/timewire/boot-check.conf): applied as the installed unit does,
+# its ExecStart lines in order (no systemd here), then the table looked
+# for and deleted.
+unit_applies() {	# unit_applies UNIT
+	local cmd
+	while IFS= read -r cmd; do
+		sh -c "${cmd//\$\$/\$}" || return 1
+	done < <(sed -n 's/^ExecStart=//p' "$1")
+	timewire tfib show table bootcheck | grep -q bootcheck &&
+		timewire tfib del table bootcheck
+}
+unit=/lib/systemd/system/timewire.service
+[ "$installed" = 1 ] && [ -f /etc/timewire/boot-check.conf ] &&
+	step "the installed timewire.service applies /etc/timewire/*.conf" unit_applies "$unit"
 for c in "$@"; do
 	run_suite "$c"
 done

@@ -65,7 +65,7 @@ logged() {
 in_root() { "$root/scripts/deb-chroot.sh" run "$state" "$@"; }
 mounted() { "$root/scripts/deb-chroot.sh" mount "$state" "$@"; }
 
-tap_plan 5
+tap_plan 6
 
 # The host suite deb has built them in make check; built here otherwise.
 packages_built() {
@@ -103,8 +103,13 @@ if [ "$installed" = 0 ]; then
 	tap_diag "not booted: the install failed"
 	tap_ok "a guest booted on the root passes the smoke subset" false
 	tap_ok "the packaged CLI ran, and each suite passed tests" false
+	tap_ok "the installed timewire.service's lines applied a configuration" false
 	tap_done
 fi
+
+# A configuration for the boot to apply (guest.sh runs the unit's lines).
+# shellcheck disable=SC2016 # expanded in the root
+in_root sh -c 'echo "tfib create bootcheck capacity 8 sync rcu" > /etc/timewire/boot-check.conf'
 
 # By hand: a file a package should hold, removed, must fail the boot.
 # shellcheck disable=SC2016 # expanded in the root
@@ -136,4 +141,6 @@ grep -v '^PASS ' "$out/guest.log" | sed 's/^/# /'
 tap_ok "a guest booted on the root passes the smoke subset of ${dirs[*]##*/}" test "$rc" -eq 0
 tap_ok "the packaged CLI ran, and each suite passed tests" \
 	installed_ran "$out/guest" /usr/bin/timewire "${dirs[@]}"
+tap_ok "the installed timewire.service's lines applied /etc/timewire/boot-check.conf" \
+	installed_passed "$out/guest" "the installed timewire.service applies /etc/timewire/*.conf"
 tap_done
