@@ -47,7 +47,7 @@ else
 US_TREE := $(TOPDIR)
 endif
 
-.PHONY: .deps-ok .us-tree all modules modules-test cli userspace gen clean deps check \
+.PHONY: .deps-ok .us-tree all modules modules-test cli userspace gen clean deps check check-prep \
 	check-host check-debug demo style bench-core bench-tfib-core bench-omware bench-tfib bench-qaware results-plots modules_install \
 	install install-bench help \
 	kselftest-install
@@ -268,7 +268,15 @@ deps: ## install the build and test dependencies (Debian 12)
 .deps-ok:
 	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
 
-check: .deps-ok ## install what is missing, build, run every test
+# What the cross suite and the smoke boots of make check need beyond make
+# deps, made once per machine: each foreign guest's tools and the malta
+# kernel (10-40 minutes), so that a fresh machine's first run builds and
+# boots the whole matrix instead of skipping parts of it.
+check-prep: .deps-ok ## the foreign guests' tools and the malta kernel, once per machine
+	@for a in $(FOREIGN_ARCHS) mips; do scripts/deps.sh $$a || exit 1; done
+	@scripts/mips-be.sh kernel > /dev/null
+
+check: check-prep ## install what is missing, build, run every test
 	@$(MAKE) --no-print-directory modules-test userspace
 	@tests/run.sh
 

@@ -251,9 +251,10 @@ smoke_boots() {	# smoke_boots LIMIT
 
 	want smoke || [ ${#only[@]} -eq 0 ] || return 0
 	for k in $smoke_kernels; do
-		# Not built here: the mips kernel, 10-40 minutes once (make check-mips).
+		# Not built here: the mips kernel, 10-40 minutes once (make
+		# check-prep, which make check runs first).
 		if [ "$k" = mips ] && ! scripts/mips-be.sh release > /dev/null 2>&1; then
-			echo "SKIP smoke mips: its kernel is not in the cache (make check-mips builds it)"
+			echo "SKIP smoke mips: its kernel is not in the cache (make check-prep builds it)"
 			tally "smoke mips" 0 0 1
 		elif foreign "$k"; then
 			TW_SMOKE=1 foreign_boot "smoke-$k" "$k" "$1" "smoke on"
