@@ -136,19 +136,22 @@ userspace-mips: ## the CLI and the suites' programs for 32-bit big-endian MIPS, 
 modules-armhf: ## the modules for 32-bit ARM (Debian's armmp, the test kernel's version), W=1
 	@test -n "$(TEST_KVER)" || { echo "no test kernel installed: run make deps" >&2; exit 1; }
 	$(call modules_other,$(firstword $(subst +, ,$(TEST_KVER))) armmp,--suite trixie,scripts/trixie-root.sh --cross armhf run)
-# The foreign guests (scripts/foreign.sh ARCH: the kernel, its suite, the
-# cross compiler installed when missing): arm64, the arm64 build of the
-# test kernel's version; mipsel, Debian 12's own 6.1 for 32-bit MIPS
-# (4kc-malta).  One rule each for all of them.
-FOREIGN_ARCHS := arm64 mipsel
-.PHONY: $(foreach a,$(FOREIGN_ARCHS) mips,modules-$(a) userspace-$(a) check-$(a))
-modules-arm64 modules-mipsel: modules-%: ## the modules for a foreign guest's kernel (arm64: the test kernel's version; mipsel: 6.1), W=1
+# The foreign guests, scripts/foreign-archs.sh's list: FOREIGN_ARCHS, and
+# those of Debian's kernels and roots, DEBIAN_FOREIGN_ARCHS
+# (scripts/foreign.sh ARCH: the kernel, its suite, the cross compiler
+# installed when missing): arm64, the arm64 build of the test kernel's
+# version; mipsel, Debian 12's own 6.1 for 32-bit MIPS (4kc-malta).  One
+# rule each for all of these; big-endian MIPS has its own above.
+FOREIGN_ARCHS := $(shell $(TOPDIR)/scripts/foreign-archs.sh list)
+DEBIAN_FOREIGN_ARCHS := $(shell $(TOPDIR)/scripts/foreign-archs.sh list foreign.sh)
+.PHONY: $(foreach a,$(FOREIGN_ARCHS),modules-$(a) userspace-$(a) check-$(a))
+$(DEBIAN_FOREIGN_ARCHS:%=modules-%): modules-%: ## the modules for a foreign guest's kernel (arm64: the test kernel's version; mipsel: 6.1), W=1
 	@scripts/deps.sh $*
 	$(call modules_kdir,scripts/foreign.sh $* headers,scripts/foreign.sh $* run)
 
 # The programs a foreign guest runs, cross-built in a mirror of the tree
 # against its root's own libnl (scripts/foreign.sh ARCH make).
-userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the suites' programs for a foreign guest, in .build/ARCH/
+$(DEBIAN_FOREIGN_ARCHS:%=userspace-%): userspace-%: ## the CLI, the tools and the suites' programs for a foreign guest, in .build/ARCH/
 	@scripts/deps.sh $*
 	@scripts/src-mirror.sh $(TOPDIR)/.build/$*
 	@scripts/foreign.sh $* make -C $(TOPDIR)/.build/$* userspace
@@ -159,13 +162,13 @@ userspace-arm64 userspace-mipsel: userspace-%: ## the CLI, the tools and the sui
 # A foreign guest under TCG: its modules built, every suite whose ARCHS
 # names it run in one boot (tests/vm/vm.sh cross-builds their programs),
 # kernel reports fail it.
-check-arm64 check-mipsel check-mips: check-%: .deps-ok ## the suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel or -mips malta)
+$(FOREIGN_ARCHS:%=check-%): check-%: .deps-ok ## the suites on a foreign guest (qemu-system-aarch64 virt, qemu-system-mipsel or -mips malta)
 	@tests/run.sh --arch $*
 
 # Every suite on every kernel and CPU booted here, each part run even when
 # one before it failed; the failed ones named at the end.  make check
 # leaves its smoke boots to the check-KERNEL that follow.
-MATRIX := check check-6.1 check-7 check-arm64 check-mipsel check-mips
+MATRIX := check check-6.1 check-7 $(FOREIGN_ARCHS:%=check-%)
 .PHONY: check-matrix
 check-matrix: ## make check, then every suite on each other kernel and CPU (see MATRIX)
 	@failed=; for t in $(MATRIX); do \
@@ -374,14 +377,23 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware .build/results-plots .build/libnl-tiny $(addprefix .build/,$(FOREIGN_ARCHS)) \
+		.build/bench-qaware .build/results-plots .build/libnl-tiny $(addprefix .build/,$(DEBIAN_FOREIGN_ARCHS)) \
 		.build/dist .build/timewire-*.tar.gz \
 		$(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
 
+# A rule over a list, "$(LIST:%=PREFIX%): ...", names its targets as make
+# expands them.
+HELP_LISTS := FOREIGN_ARCHS DEBIAN_FOREIGN_ARCHS
 help: ## this list
-	@awk -F ':.*## ' '/^[a-z0-9._ -]+:.*## /{ gsub(/ /, "|", $$1); \
+	@awk -F ':.*## ' -v lists='$(foreach v,$(HELP_LISTS),$(v)=$($(v));)' ' \
+		BEGIN { n = split(lists, l, /; */); \
+			for (i = 1; i < n; i++) { split(l[i], kv, "="); words[kv[1]] = kv[2] } } \
+		match($$0, /^\$$\([A-Z_]+:%=[a-z0-9.-]+%\):/) { \
+			split(substr($$0, 3, RLENGTH - 4), ref, ":%="); sub(/%$$/, "", ref[2]); \
+			t = words[ref[1]]; gsub(/[^ ]+/, ref[2] "&", t); $$0 = t substr($$0, RLENGTH) } \
+		/^[a-z0-9._ -]+:.*## /{ gsub(/ /, "|", $$1); \
 		printf "  make %-18s %s\n", $$1, $$2 }' Makefile
 	@echo "  sudo make modules_install install   after make, on a real host"

@@ -8,7 +8,7 @@
 # Idempotent: when everything is present it only checks and returns.
 # Usage: scripts/deps.sh [--check]   (--check: exit 1 if anything is missing)
 #        scripts/deps.sh ARCH        only what a foreign guest's targets add
-#                                    (arm64, mipsel, mips: make
+#                                    (scripts/foreign-archs.sh list: make
 #                                    modules-ARCH, which make check-ARCH
 #                                    and make check's smoke boots run)
 set -euo pipefail
@@ -36,17 +36,9 @@ APT_PKGS=(
 	cmake	# libnl-tiny, OpenWrt's netlink library, built for its host suite
 )
 PIP_PKGS=(virtme-ng)
-# A foreign guest's build and boot (scripts/foreign.sh): the cross
-# compiler and C library (the CLI and the tests' programs), and the
-# emulator.
-foreign_pkgs() {
-	case $1 in
-	arm64) echo gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm ;;
-	mipsel) echo gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-system-mips ;;
-	mips) echo qemu-system-mips ;;	# its compiler is the base's
-	*) return 1 ;;
-	esac
-}
+# A foreign guest's build and boot: the cross compiler and C library (the
+# CLI and the tests' programs), and the emulator.
+foreign_pkgs() { "$here/foreign-archs.sh" packages "$1"; }
 
 apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=600)
 export DEBIAN_FRONTEND=noninteractive

@@ -18,7 +18,7 @@
 #   the modules are built for it by the cross suite's headers test
 #   (tests/cross/test_kmod_headers.sh, which also checks the build), then
 #   the guest suites boot it.  No other host test runs.
-#   ARCH: a foreign guest (arm64, mipsel, mips: tests/vm/vm.sh -a), its
+#   ARCH: a foreign guest (scripts/foreign-archs.sh: tests/vm/vm.sh -a), its
 #   modules built (make modules-ARCH), then one boot of every guest suite
 #   whose settings' ARCHS name it.  No host test runs.
 set -uo pipefail
@@ -276,15 +276,13 @@ smoke_boots() {	# smoke_boots LIMIT
 	done
 }
 
-foreign() { case $1 in arm64 | mipsel | mips) return 0 ;; esac; return 1; }
+foreign() { scripts/foreign-archs.sh recipe "$1" > /dev/null; }
 
 # foreign_release ARCH: the kernel release its guest boots.
 foreign_release() {
-	if [ "$1" = mips ]; then
-		scripts/mips-be.sh release
-	else
-		scripts/foreign.sh "$1" release
-	fi
+	local recipe
+	read -ra recipe < <(scripts/foreign-archs.sh recipe "$1") || return 1
+	"${recipe[@]}" release
 }
 
 # foreign_boot NAME ARCH LIMIT WHAT: ARCH's modules built (a test of its
@@ -341,7 +339,8 @@ build_other_modules() {
 
 if [ "$host_only" -eq 0 ]; then
 	if [ -n "$arch" ]; then
-		foreign "$arch" || { echo "run.sh: no foreign guest '$arch' (arm64, mipsel, mips)" >&2; exit 2; }
+		foreign "$arch" ||
+			{ echo "run.sh: no foreign guest '$arch' ($(scripts/foreign-archs.sh list | sed 's/ /, /g'))" >&2; exit 2; }
 		foreign_boot "$arch" "$arch" 1 "every suite on" ||
 			{ echo "run.sh: no suite selected runs on $arch (their settings' ARCHS)" >&2; exit 2; }
 		while [ ${#running[@]} -gt 0 ]; do reap_boot; done

@@ -22,6 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "$root/tests/lib/tap.sh"
+# shellcheck source=tests/lib/unit.sh
+. "$root/tests/lib/unit.sh"
 
 command -v make >/dev/null || tap_skip_all "make not installed"
 tmp=$(mktemp -d)
@@ -105,11 +107,12 @@ unit_applies() {
 		"$conf/timewire/README"
 	printf -- '-batch %s\n' "$conf/timewire/a.conf" "$conf/timewire/b.conf" \
 		"$conf/timewire/c.conf" > "$want"
-	# The shell command of the second ExecStart, $$ unescaped.
-	cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" "$unit" | sed 's/\$\$/$/g')
+	# The one ExecStart that runs timewire, as the shell runs it.
+	cmd=$(unit_exec_start "$unit" | grep -F "$prefix/bin/timewire")
+	[ -n "$cmd" ] && [ "$(wc -l <<< "$cmd")" = 1 ] ||
+		{ tap_diag "not one ExecStart= runs $prefix/bin/timewire: ${cmd:-none}"; return 1; }
 	cmd=${cmd//\/etc\/timewire/$conf/timewire}
 	cmd=${cmd//$prefix\/bin\/timewire/$tmp/stub/timewire}
-	[ -n "$cmd" ] || { tap_diag "no ExecStart=/bin/sh -c '...' in the unit"; return 1; }
 	if sh -c "$cmd"; then tap_diag "a failing file did not fail the unit"; return 1; fi
 	same "$want" "$tmp/applied"
 }

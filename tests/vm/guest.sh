@@ -36,6 +36,9 @@ fi
 # boots again once this exists).
 : > "$TW_OUT/started"
 cd "$ksft" || exit 1
+# The libraries tests/Makefile installs beside the suites.
+# shellcheck source=tests/lib/unit.sh
+. "$ksft/lib/unit.sh" || exit 1
 # kselftest's runner writes the programs' output to /dev/stdout, which
 # virtme-ng points at its own console port: make it the caller's stdout,
 # as on any other system.
@@ -154,8 +157,8 @@ run_suite() {
 unit_applies() {	# unit_applies UNIT
 	local cmd
 	while IFS= read -r cmd; do
-		sh -c "${cmd//\$\$/\$}" || return 1
-	done < <(sed -n 's/^ExecStart=//p' "$1")
+		sh -c "$cmd" || return 1
+	done < <(unit_exec_start "$1")
 	timewire tfib show table bootcheck | grep -q bootcheck &&
 		timewire tfib del table bootcheck
 }

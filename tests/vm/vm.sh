@@ -11,7 +11,8 @@
 # the path of an image named vmlinuz-RELEASE whose modules lie in
 # lib/modules/RELEASE beside it or above (scripts/kernel-image.sh's cache).
 #
-# -a ARCH: a foreign guest instead (scripts/foreign.sh ARCH: its kernel,
+# -a ARCH: a foreign guest instead (scripts/foreign-archs.sh names them
+# and their recipes; scripts/foreign.sh ARCH: its kernel,
 # a bookworm root of ARCH, the initramfs that mounts it, the emulator):
 # arm64, Debian's arm64 build of the test kernel's version under
 # qemu-system-aarch64; mipsel, Debian 12's 6.1 for 32-bit MIPS under
@@ -105,21 +106,22 @@ esac
 debug=${TW_DEBUG_KERNEL:-0}
 mult=${TW_TIMEOUT_MULT:-1}
 # A foreign guest's kernel, root, initramfs and emulator (foreign_*),
-# from the script that makes them.
-script=("$top/scripts/foreign.sh" "$arch")
-[ "$arch" = mips ] && script=("$top/scripts/mips-be.sh")
+# from the script that makes them (scripts/foreign-archs.sh, its recipe).
+script=()
 declare -A foreign
 cpus=2
-case $arch in
-amd64) ;;
-arm64 | mipsel | mips)
+if [ "$arch" != amd64 ]; then
+	read -ra script < <("$top/scripts/foreign-archs.sh" recipe "$arch")
+	[ ${#script[@]} -gt 0 ] || {
+		echo "vm: no architecture '$arch' (amd64, $("$top/scripts/foreign-archs.sh" list | sed 's/ /, /g'))" >&2
+		exit 2
+	}
 	[ "$debug" = 1 ] && { echo "vm: no debug kernel for $arch" >&2; exit 2; }
 	boot_info=$("${script[@]}" boot) || exit 2
 	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
 	kver=${foreign[release]} kernel=${foreign[kernel]}
-	[[ ${foreign[qemu]} =~ -smp\ ([0-9]+) ]] && cpus=${BASH_REMATCH[1]} ;;
-*)	echo "vm: no architecture '$arch' (amd64, arm64, mipsel, mips)" >&2; exit 2 ;;
-esac
+	[[ ${foreign[qemu]} =~ -smp\ ([0-9]+) ]] && cpus=${BASH_REMATCH[1]}
+fi
 if [ "$arch" != amd64 ]; then
 	kimage=$kernel
 elif [ "$debug" = 1 ]; then

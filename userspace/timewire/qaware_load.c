@@ -128,45 +128,77 @@ static const char *decompressor(const char *ko)
 /* Larger is no module: a bound on what a decompressor may write. */
 #define QA_MAX_MODULE_BYTES	(256UL << 20)
 
-/* In the child: tool -dc from fd into out, within the bound. */
-static void exec_decompressor(int fd, int out, const char *tool)
-{
-	const struct rlimit fsize = { QA_MAX_MODULE_BYTES, QA_MAX_MODULE_BYTES };
+/* What run_and_wait() gives its child besides the arguments. */
+struct child_setup {
+	int in, out;		/* its stdin and stdout; -1: ours */
+	int (*prepare)(void);	/* run before exec; nonzero: fail (126) */
+};
 
-	/* fd < out (opened first); dup2() onto itself keeps close-on-exec. */
-	if ((fd == STDIN_FILENO ? fcntl(fd, F_SETFD, 0) :
-				  dup2(fd, STDIN_FILENO)) < 0 ||
-	    (out == STDOUT_FILENO ? fcntl(out, F_SETFD, 0) :
-				    dup2(out, STDOUT_FILENO)) < 0 ||
-	    setrlimit(RLIMIT_FSIZE, &fsize))
+/* In the child: fd as fd to, if given; dup2() onto itself keeps CLOEXEC. */
+static int child_fd(int fd, int to)
+{
+	if (fd < 0)
+		return 0;
+	return (fd == to ? fcntl(fd, F_SETFD, 0) : dup2(fd, to)) < 0;
+}
+
+/* In the child: file with args, set up as cs says.  Never returns. */
+static void exec_child(const char *file, char *const *args,
+		       const struct child_setup *cs)
+{
+	/* in < out (opened first): dup2() onto stdin cannot close out. */
+	if (child_fd(cs->in, STDIN_FILENO) ||
+	    child_fd(cs->out, STDOUT_FILENO) ||
+	    (cs->prepare && cs->prepare()))
 		_exit(126);
-	execlp(tool, tool, "-dc", (char *)NULL);
+	execvp(file, args);
 	_exit(127);
 }
 
 /*
- * The exit status of tool -dc run on fd into out, or -1.  SIGCHLD is
- * ours while it runs: a parent's SIG_IGN would have the child reaped
- * before waitpid() sees it.
+ * Run file with args and wait: its exit status (127: it was not found),
+ * or -1 when it did not start or was killed.  SIGCHLD is ours while it
+ * runs: a parent's SIG_IGN would have the child reaped before waitpid()
+ * sees it.
  */
-static int run_decompressor(int fd, int out, const char *tool)
+static int run_and_wait(const char *file, char *const *args,
+			const struct child_setup *cs)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
-	int status = -1;
+	int status = -1, ret;
 	pid_t pid;
 
 	sigaction(SIGCHLD, &dfl, &old);
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		exec_decompressor(fd, out, tool);
+		exec_child(file, args, cs);
 	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		while ((ret = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 			;
-		status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		status = ret == pid && WIFEXITED(status) ?
+			 WEXITSTATUS(status) : -1;
 	}
 	sigaction(SIGCHLD, &old, NULL);
 	return status;
+}
+
+static int limit_output_size(void)
+{
+	const struct rlimit fsize = { QA_MAX_MODULE_BYTES, QA_MAX_MODULE_BYTES };
+
+	return setrlimit(RLIMIT_FSIZE, &fsize);
+}
+
+/* The exit status of tool -dc run on fd into out, within the bound, or -1. */
+static int run_decompressor(int fd, int out, const char *tool)
+{
+	char *const args[] = { (char *)tool, "-dc", NULL };
+	const struct child_setup cs = {
+		.in = fd, .out = out, .prepare = limit_output_size,
+	};
+
+	return run_and_wait(tool, args, &cs);
 }
 
 /* fd's content decompressed by tool into an anonymous file; its fd or -1. */
@@ -230,18 +262,10 @@ static int load_file(const char *ko, const char *params)
 /* Run modprobe with args; its exit status, or -1 when it did not run. */
 static int modprobe(char *const *args)
 {
-	int status;
-	pid_t pid;
+	const struct child_setup cs = { .in = -1, .out = -1 };
+	int status = run_and_wait("modprobe", args, &cs);
 
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		execvp("modprobe", args);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
+	return status == 127 ? -1 : status;
 }
 
 /*
