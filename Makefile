@@ -276,7 +276,7 @@ deps: ## install the build and test dependencies (Debian 12)
 # kernel (10-40 minutes), so that a fresh machine's first run builds and
 # boots the whole matrix instead of skipping parts of it.
 check-prep: .deps-ok ## the foreign guests' tools and the malta kernel, once per machine
-	@for a in $(FOREIGN_ARCHS); do scripts/deps.sh $$a || exit 1; done
+	@scripts/deps.sh $(FOREIGN_ARCHS)
 	@scripts/mips-be.sh kernel > /dev/null
 
 check: check-prep ## install what is missing, build, run every test
@@ -377,23 +377,17 @@ clean: ## remove what the build and the tests wrote
 	$(MAKE) -C bench/lib clean
 	-$(MAKE) -C tests/omware clean
 	rm -rf .build/kmod .build/results .build/demo .build/bench-omware .build/bench-tfib \
-		.build/bench-qaware .build/results-plots .build/libnl-tiny $(addprefix .build/,$(DEBIAN_FOREIGN_ARCHS)) \
+		.build/bench-qaware .build/results-plots .build/libnl-tiny $(addprefix .build/,$(FOREIGN_ARCHS)) \
 		.build/dist .build/timewire-*.tar.gz \
 		$(GEN_DIR)/*.[ch]
 
 kselftest-install: ## the suites for a host or router (INSTALL_PATH=)
 	$(MAKE) -C tests install INSTALL_PATH=$(abspath $(or $(INSTALL_PATH),.build/kselftest))
 
-# A rule over a list, "$(LIST:%=PREFIX%): ...", names its targets as make
-# expands them.
-HELP_LISTS := FOREIGN_ARCHS DEBIAN_FOREIGN_ARCHS
+# A rule over a list, "$(LIST:%=PREFIX%): ...", is shown as PREFIXARCH.
 help: ## this list
-	@awk -F ':.*## ' -v lists='$(foreach v,$(HELP_LISTS),$(v)=$($(v));)' ' \
-		BEGIN { n = split(lists, l, /; */); \
-			for (i = 1; i < n; i++) { split(l[i], kv, "="); words[kv[1]] = kv[2] } } \
-		match($$0, /^\$$\([A-Z_]+:%=[a-z0-9.-]+%\):/) { \
-			split(substr($$0, 3, RLENGTH - 4), ref, ":%="); sub(/%$$/, "", ref[2]); \
-			t = words[ref[1]]; gsub(/[^ ]+/, ref[2] "&", t); $$0 = t substr($$0, RLENGTH) } \
-		/^[a-z0-9._ -]+:.*## /{ gsub(/ /, "|", $$1); \
-		printf "  make %-18s %s\n", $$1, $$2 }' Makefile
+	@sed -E 's/^\$$\([A-Z_]+:%=([a-z0-9.-]+)%\)/\1ARCH/' Makefile | \
+	 awk -F ':.*## ' '/^[a-zA-Z0-9._ -]+:.*## /{ gsub(/ /, "|", $$1); \
+		printf "  make %-18s %s\n", $$1, $$2 }'
+	@echo "  ARCH: $(FOREIGN_ARCHS) (modules-ARCH, userspace-ARCH above: $(DEBIAN_FOREIGN_ARCHS))"
 	@echo "  sudo make modules_install install   after make, on a real host"

@@ -81,9 +81,12 @@ apt_update() {
 check_only=0
 [ "${1:-}" = "--check" ] && check_only=1
 
-# A foreign guest's tools, installed by its first build (make check
-# boots each for its smoke tests).
+# Foreign guests' tools (scripts/deps.sh ARCH...: make check-prep names
+# them all, a foreign guest's own targets its own).
 if foreign=$(foreign_pkgs "${1:-}"); then
+	for a in "${@:2}"; do
+		foreign+=" $(foreign_pkgs "$a")" || { echo "deps: no foreign guest '$a'" >&2; exit 2; }
+	done
 	# shellcheck disable=SC2086 # a list of names
 	mapfile -t need < <(missing_apt $foreign)
 	[ "${#need[@]}" -eq 0 ] && exit 0

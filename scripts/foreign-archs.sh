@@ -10,12 +10,12 @@
 #                                                 line (SCRIPT: those whose
 #                                                 recipe it is, foreign.sh)
 #        scripts/foreign-archs.sh recipe ARCH     the command of its recipe,
-#                                                 its script's path first
+#                                                 its script's name (in
+#                                                 scripts/) first
 #        scripts/foreign-archs.sh packages ARCH   what scripts/deps.sh ARCH
 #                                                 installs
 # recipe and packages exit 1, silent, for no foreign guest.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
 
 # ARCH | its recipe: a script of scripts/ and its arguments | its Debian
 # packages: the cross compiler and C library of its programs, the emulator
@@ -41,8 +41,7 @@ list)
 		script == "" || recipe[1] == script { printf "%s%s", sep, $1; sep = " " }
 		END { print "" }' ;;
 recipe)
-	r=$(column "${2:-}" 2) || exit 1
-	echo "$here/$r" ;;
+	column "${2:-}" 2 ;;
 packages)
 	column "${2:-}" 3 ;;
 *)

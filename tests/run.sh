@@ -282,7 +282,7 @@ foreign() { scripts/foreign-archs.sh recipe "$1" > /dev/null; }
 foreign_release() {
 	local recipe
 	read -ra recipe < <(scripts/foreign-archs.sh recipe "$1") || return 1
-	"${recipe[@]}" release
+	"scripts/${recipe[0]}" "${recipe[@]:1}" release
 }
 
 # foreign_boot NAME ARCH LIMIT WHAT: ARCH's modules built (a test of its

@@ -20,7 +20,7 @@ CROSS=mips-linux-gnu-
 command -v "${CROSS}gcc" >/dev/null || tap_skip_all "${CROSS}gcc not installed (make deps)"
 kdir=$("$root/scripts/cross-kernel.sh" malta-be dir)
 [ -f "$kdir/built" ] ||
-	tap_skip_all "the malta big-endian kernel is not built ($kdir): scripts/mips-be.sh kernel"
+	tap_skip_all "the malta big-endian kernel is not built ($kdir): make check-prep"
 rel=$(cat "$kdir/release")
 
 mapfile -t modules < <(tw_modules_table | awk '{ print $2 "/" $1 }')

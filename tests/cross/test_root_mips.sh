@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 command -v mips-linux-gnu-gcc >/dev/null || tap_skip_all "mips-linux-gnu-gcc not installed (make deps)"
 command -v qemu-mips >/dev/null || tap_skip_all "qemu-mips not installed (make deps)"
 kdir=$("$root/scripts/cross-kernel.sh" malta-be dir)
-[ -f "$kdir/built" ] || tap_skip_all "the malta big-endian kernel is not built: scripts/mips-be.sh kernel"
+[ -f "$kdir/built" ] || tap_skip_all "the malta big-endian kernel is not built: make check-prep"
 
 tap_plan 17
 declare -A boot

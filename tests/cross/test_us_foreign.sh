@@ -94,7 +94,7 @@ ko_fit() {
 	done
 }
 if [ "$arch" = mips ] && ! "$root/scripts/mips-be.sh" release >/dev/null 2>&1; then
-	tap_skip "qaware's own modules" "the malta kernel is not cached (make modules-mips)"
+	tap_skip "qaware's own modules" "the malta kernel is not cached (make check-prep)"
 elif "$root/tests/lib/suites.sh" on qaware "$arch"; then
 	tap_ok "qaware's own modules: $what relocatable each, for its kernel" \
 		ko_fit "$out"/kselftest/qaware/*.ko

@@ -5,10 +5,14 @@
 #
 #   unit_exec_start UNIT     each ExecStart= command, one a line, for sh -c
 
-# Systemd expands $NAME itself and unescapes $$ to $: undone here, the
-# line is the shell's.  Its quoting is the shell's too as long as the
-# unit uses no backslash escapes (systemd's C-style ones): a
-# "/bin/sh -c '...'" line runs as is.
+# Systemd unescapes $$ to $ (undone here) and %% to %; its own $NAME and
+# %x expansion and C-style escapes are not, so the unit uses none.  A
+# prefix (-, @, :, +, !) changes how systemd runs a command: it is refused
+# rather than handed to the shell as part of the command.
 unit_exec_start() {	# unit_exec_start UNIT
-	sed -n 's/^ExecStart=//p' "$1" | sed 's/\$\$/$/g'
+	if grep -q '^ExecStart=[-@:+!]' "$1"; then
+		echo "unit_exec_start: $1: an ExecStart= prefix this cannot run" >&2
+		return 1
+	fi
+	sed -n 's/^ExecStart=//p' "$1" | sed 's/\$\$/$/g; s/%%/%/g'
 }

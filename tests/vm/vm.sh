@@ -116,6 +116,7 @@ if [ "$arch" != amd64 ]; then
 		echo "vm: no architecture '$arch' (amd64, $("$top/scripts/foreign-archs.sh" list | sed 's/ /, /g'))" >&2
 		exit 2
 	}
+	script[0]=$top/scripts/${script[0]}
 	[ "$debug" = 1 ] && { echo "vm: no debug kernel for $arch" >&2; exit 2; }
 	boot_info=$("${script[@]}" boot) || exit 2
 	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
