@@ -150,21 +150,82 @@ run_suite() {
 [ "$installed" = 1 ] && step "the packaged CLI runs: $(command -v timewire) version" \
 	timewire version
 
-# The boot configuration of a host's package (tests/deb/boot puts a table
-# in /etc/timewire/boot-check.conf): applied as the installed unit does,
-# its ExecStart lines in order (no systemd here), then the table looked
-# for and deleted.
-unit_applies() {	# unit_applies UNIT
+# The boot configuration the package boots put in the root (tests/deb/boot
+# in /etc/timewire/boot-check.conf, tests/openwrt/boot in UCI's
+# /etc/config/timewire): a table bootcheck with user 7's entry, bound to
+# bootcheck0.  That device made first, as the network is up before the
+# service starts; the configuration applied as the installed service does
+# at boot; the table, entry and binding looked for with the CLI; then all
+# deleted, and the modules the boot loaded unloaded for the suites to load.
+bootcheck_dev=bootcheck0
+
+boot_service() {	# the timewire service a package installed
+	local s
+	for s in /etc/init.d/timewire /lib/systemd/system/timewire.service; do
+		[ -f "$s" ] && { echo "$s"; return 0; }
+	done
+	echo "no timewire service installed" >&2
+	return 1
+}
+
+# unit_starts UNIT: its ExecStart lines in order (no systemd here).
+unit_starts() {
 	local cmd
 	while IFS= read -r cmd; do
 		sh -c "$cmd" || return 1
 	done < <(unit_exec_start "$1")
-	timewire tfib show table bootcheck | grep -q bootcheck &&
-		timewire tfib del table bootcheck
 }
-unit=/lib/systemd/system/timewire.service
-[ "$installed" = 1 ] && [ -f /etc/timewire/boot-check.conf ] &&
-	step "the installed timewire.service applies /etc/timewire/*.conf" unit_applies "$unit"
+
+# procd_starts SCRIPT: as OpenWrt boots, kmodloader's modules of
+# /etc/modules.d first, then the script's start through its #! line,
+# /etc/rc.common.  (rc.common, the stand-in, logs to TW_PROCD_LOG: here
+# the step's output, which a failure shows.)
+procd_starts() {
+	local f m args
+	# (The mips root has no /dev/fd: no process substitution.)
+	for f in /etc/modules.d/*; do
+		[ -f "$f" ] || continue
+		# shellcheck disable=SC2086 # a module's parameters, as kmodloader splits them
+		while read -r m args; do
+			[ -z "$m" ] || grep -q "^$m " /proc/modules ||
+				insmod "$(installed_ko "$m")" $args || return 1
+		done < "$f"
+	done
+	TW_PROCD_LOG=/proc/self/fd/2 "$1" start
+}
+
+bootcheck_made() {
+	local show entry
+	show=$(timewire tfib show table bootcheck 2>&1)
+	entry=$(timewire tfib get table bootcheck user 7 2>&1)
+	echo "$show"
+	echo "$entry"
+	echo "$show" | grep -qw "ifname $bootcheck_dev" &&
+		echo "$entry" | grep -qw "mac 02:00:00:00:00:07"
+}
+
+boot_applies() {
+	local service before m rc
+	service=$(boot_service) || return 1
+	before=$(cat /proc/modules)
+	ip link add "$bootcheck_dev" type veth peer name bootcheck1 || return 1
+	case $service in
+	*.service) unit_starts "$service" ;;
+	*) procd_starts "$service" ;;
+	esac && bootcheck_made
+	rc=$?
+	# What was made goes, whether or not it was right; a table that will
+	# not go is a failure.
+	timewire tfib del table bootcheck 2>&1 || [ $rc -ne 0 ] || rc=1
+	ip link del "$bootcheck_dev" || rc=1
+	for m in tfib omware; do
+		grep -q "^$m " /proc/modules && ! echo "$before" | grep -q "^$m " &&
+			{ rmmod "$m" || rc=1; }
+	done
+	return $rc
+}
+[ "$installed" = 1 ] && grep -qsw bootcheck /etc/timewire/boot-check.conf /etc/config/timewire &&
+	step "the installed timewire service applies the boot configuration" boot_applies
 for c in "$@"; do
 	run_suite "$c"
 done

@@ -14,11 +14,18 @@
 # kernel has what kmod-timewire-qaware needs), with run_kselftest.sh, the
 # modules loaded with busybox's insmod from /lib/modules/RELEASE/ and the
 # CLI run from /usr/sbin (tests/vm/guest.sh's TW_INSTALLED): only the
-# suites' programs come from the tree.  So a file missing from a package
-# fails a test: TW_ROUTER_DROP names paths of the root removed before the
-# boot (usr/sbin/timewire: the guest's step that runs the CLI fails, and
-# so do the suites needing it; lib/modules/RELEASE/omware.ko: its insmod
-# and the suites needing omware).
+# suites' programs come from the tree.  Before the suites, the packaged
+# init script applies a UCI configuration written over the package's
+# /etc/config/timewire (a table, an entry, a binding), as at boot:
+# guest.sh loads the /etc/modules.d modules as kmodloader does, runs the
+# script's start through its #! line, /etc/rc.common (tests/openwrt's
+# stand-ins are the root's rc.common and /lib/functions.sh, which reads
+# the UCI file without uci), and looks for all three with the CLI.  So a
+# file missing from a package fails a test: TW_ROUTER_DROP names paths of
+# the root removed before the boot (usr/sbin/timewire: the guest's step
+# that runs the CLI fails, and so do the suites needing it;
+# lib/modules/RELEASE/omware.ko: its insmod and the suites needing
+# omware; etc/init.d/timewire: the configuration's step).
 #
 # Prints TAP; exit 0 pass, 1 fail, 4 skip.
 # Functions below run from tap_ok and tap_step, which shellcheck cannot see.
@@ -39,8 +46,8 @@ for tool in "${cross}gcc" qemu-system-mips cpio; do
 	command -v "$tool" >/dev/null || tap_skip_all "$tool not installed (make deps)"
 done
 kdir=$("$root/scripts/cross-kernel.sh" malta-be dir)
-# A kernel build takes 10-40 minutes: make modules-mips makes it.
-[ -f "$kdir/built" ] || tap_skip_all "no malta kernel built (make modules-mips)"
+# A kernel build takes 10-40 minutes: make check-prep makes it.
+[ -f "$kdir/built" ] || tap_skip_all "no malta kernel built (make check-prep)"
 release=$(cat "$kdir/release")
 
 state=$root/.build/openwrt/router
@@ -57,10 +64,10 @@ give_up() {
 	tap_done
 }
 
-tap_plan 5
+tap_plan 7
 
 tap_step "$out/sources.log" "the release tarball and libnl-tiny for MIPS (feed_sources)" \
-	feed_sources || give_up 4 "nothing to build with"
+	feed_sources || give_up 6 "nothing to build with"
 start=$(date +%s)
 # kmod-timewire-qaware when the kernel has its options, as an SDK makes it.
 pkgs="kmod-timewire-omware kmod-timewire-tfib timewire"
@@ -75,7 +82,7 @@ packaged() {
 	done
 }
 tap_step "$out/packages.log" "the feed's packages built against the malta kernel $release: $pkgs" \
-	packaged || give_up 3 "no packages"
+	packaged || give_up 5 "no packages"
 tap_diag "built in $(($(date +%s) - start)) s"
 
 # The root a firmware with the packages installed has of them: each
@@ -90,6 +97,35 @@ staged() {
 	(cd "$stage" && find . ! -type d -printf '%P\n' | sort | sed 's/^/# /')
 }
 tap_ok "the packages' files and /usr/lib/$cli_lib in the router's root" staged
+
+# A configuration for the boot to apply (guest.sh runs the init script's
+# start and looks for what it asks for), over the package's as a user
+# writes it: a table bootcheck, user 7's entry, a binding to bootcheck0.
+boot_config="config timewire 'global'
+	option enabled '1'
+
+config table 'bootcheck'
+	option capacity '8'
+	option sync 'rcu'
+	option dev 'bootcheck0'
+	option mode 'inline'
+
+config entry
+	option table 'bootcheck'
+	option user '7'
+	option mac '02:00:00:00:00:07'"
+# What an OpenWrt root has and the busybox one lacks: the init script's
+# #! line, /etc/rc.common, and its /lib/functions.sh, tests/openwrt's
+# stand-ins (which read the UCI file themselves: no uci needed).
+configured() {
+	[ -f "$stage/etc/config/timewire" ] &&
+	printf '%s\n' "$boot_config" > "$stage/etc/config/timewire" &&
+	cp "$root/tests/openwrt/stub/rc.common" "$stage/etc/rc.common" &&
+	mkdir -p "$stage/lib" &&
+	cp "$root/tests/openwrt/stub/lib/functions.sh" "$stage/lib/functions.sh"
+}
+tap_ok "a UCI configuration in /etc/config/timewire, stand-ins for /etc/rc.common and /lib/functions.sh" \
+	configured
 
 # By hand: a file a package holds, removed, must fail the boot.
 for f in ${TW_ROUTER_DROP:-}; do
@@ -116,4 +152,6 @@ tap_ok "a mips guest on the router's root passes the smoke subset of ${dirs[*]##
 	test "$rc" -eq 0
 tap_ok "the packaged CLI ran, and each suite passed tests" \
 	installed_ran "$out/guest" /usr/sbin/timewire "${dirs[@]}"
+tap_ok "the packaged init script's start applied /etc/config/timewire: table, entry, binding" \
+	installed_passed "$out/guest" "the installed timewire service applies the boot configuration"
 tap_done

@@ -3,7 +3,9 @@
 #
 # A stand-in for OpenWrt's /lib/functions.sh (tests/openwrt): the calls an
 # init script reads UCI with, over a UCI file of $UCI_CONFIG_DIR parsed
-# here.  Sections are kept in file order; an anonymous one is named
+# here, where OpenWrt's asks its uci program: the router boot
+# (tests/openwrt/boot), which stages it as /lib/functions.sh, needs no
+# uci.  Sections are kept in file order; an anonymous one is named
 # cfgNN by its position, as UCI's own are, and addressed by that name.
 #
 #   config_load NAME                     read $UCI_CONFIG_DIR/NAME
