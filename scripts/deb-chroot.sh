@@ -67,7 +67,7 @@ root=$cache/chroot/bookworm-$arch-$(stamp | md5sum | cut -c1-8)
 # Documentation stays: the packages installed here are checked as a user
 # would have them.  No recommends: only what is listed, and its needs.
 make_root() {
-	tw_root_made "$root" "$(stamp)" --quiet --mode=root --variant=minbase \
+	tw_root_made "$root" "$(stamp)" --mode=root --variant=minbase \
 		--aptopt='Acquire::Languages "none"' \
 		--aptopt='APT::Install-Recommends "false"' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \

@@ -34,10 +34,25 @@ tw_debian_source() {
 # What every root made here is made with (mmdebstrap's options): as root,
 # without documentation, which no build or guest reads.
 # shellcheck disable=SC2034 # for the scripts sourcing this one
-tw_mmdebstrap_opts=(--quiet --mode=root --aptopt='Acquire::Languages "none"'
+tw_mmdebstrap_opts=(--mode=root --aptopt='Acquire::Languages "none"'
 	--dpkgopt='path-exclude=/usr/share/doc/*'
 	--dpkgopt='path-exclude=/usr/share/man/*'
 	--dpkgopt='path-exclude=/usr/share/locale/*')
+
+# tw_mmdebstrap ARG...: mmdebstrap ARG... (as root: sudo otherwise), a
+# failed download tried again (the archive's CDN drops one now and then),
+# its progress kept out of the caller's output; when it fails, the end of
+# what it and apt said (--quiet would hide apt's reason behind "apt
+# download failed").
+tw_mmdebstrap() {
+	local log rc=0 sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	log=$(mktemp) || return 1
+	"${sudo[@]}" mmdebstrap --aptopt='Acquire::Retries "5"' "$@" > "$log" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || grep -v '^I: ' "$log" | tail -n 25 >&2
+	rm -f "$log"
+	return "$rc"
+}
 
 # tw_root_made ROOT STAMP MMDEBSTRAP_ARG...: ROOT as mmdebstrap makes it
 # from the arguments given (ROOT among them), unless its 'done' file
@@ -56,7 +71,7 @@ tw_root_made() {
 			{ echo "${0##*/}: mmdebstrap not installed (make deps)" >&2; exit 1; }
 		echo "${0##*/}: making $root from $(tw_debian_mirror)" >&2
 		"${sudo[@]}" rm -rf --one-file-system "$root"
-		"${sudo[@]}" mmdebstrap "$@" >&2 || exit 1
+		tw_mmdebstrap "$@" || exit 1
 		echo "$stamp" | "${sudo[@]}" tee "$root/done" >/dev/null
 	) 9> "$(dirname "$root")/.lock-${root##*/}"
 }

@@ -180,10 +180,10 @@ make_root() {
 	# merged /usr, as bookworm is: the -dev files' paths then hold.  The
 	# hook's "$1" is mmdebstrap's to expand.
 	# shellcheck disable=SC2016
-	mmdebstrap "${tw_mmdebstrap_opts[@]}" --variant=extract --architectures="$arch" \
+	tw_mmdebstrap --variant=extract --architectures="$arch" \
 		--setup-hook='/usr/share/mmdebstrap/hooks/merged-usr/setup00.sh "$1"' \
 		--include="$(IFS=,; echo "${root_packages[*]}")" \
-		bookworm "$dir/root" "$(tw_debian_source bookworm)" >&2 ||
+		bookworm "$dir/root" "$(tw_debian_source bookworm)" ||
 		die "mmdebstrap of the $arch root failed"
 	# What the maintainer scripts would have linked (dash, update-alternatives).
 	ln -sfn bash "$dir/root/usr/bin/sh"
