@@ -39,6 +39,8 @@ cd "$ksft" || exit 1
 # The libraries tests/Makefile installs beside the suites.
 # shellcheck source=tests/lib/unit.sh
 . "$ksft/lib/unit.sh" || exit 1
+# shellcheck source=tests/lib/topo.sh
+. "$ksft/lib/topo.sh" || exit 1
 # kselftest's runner writes the programs' output to /dev/stdout, which
 # virtme-ng points at its own console port: make it the caller's stdout,
 # as on any other system.
@@ -208,7 +210,7 @@ boot_applies() {
 	local service before m rc
 	service=$(boot_service) || return 1
 	before=$(cat /proc/modules)
-	ip link add "$bootcheck_dev" type veth peer name bootcheck1 || return 1
+	topo_veth - "$bootcheck_dev" - bootcheck1 || return 1
 	case $service in
 	*.service) unit_starts "$service" ;;
 	*) procd_starts "$service" ;;
@@ -217,7 +219,7 @@ boot_applies() {
 	# What was made goes, whether or not it was right; a table that will
 	# not go is a failure.
 	timewire tfib del table bootcheck 2>&1 || [ $rc -ne 0 ] || rc=1
-	ip link del "$bootcheck_dev" || rc=1
+	topo_cleanup
 	for m in tfib omware; do
 		grep -q "^$m " /proc/modules && ! echo "$before" | grep -q "^$m " &&
 			{ rmmod "$m" || rc=1; }
