@@ -124,18 +124,18 @@ tap_ok "tw-omware-bench help lists rsm-rt, rsm-rt-sleep and trw-rt" \
 	      grep -q "^  rsm-rt-sleep  .*without guard and spin" "$tmp/methods-help" &&
 	      grep -q "^  trw-rt  .*rsm-rt-sleep.s thread" "$tmp/methods-help"'
 # The socket methods' threads in the mode column: whether the run could
-# send (root) or not, each method gets its row.
+# send (root) or not, each method gets its row (etf's, its tc refused).
 # shellcheck disable=SC2086
-run $bench_args methods rsm,rsm-rt,rsm-rt-sleep,trw,trw-rt count 2 grace 10 \
-	seed 1 out "$tmp/rt"
+PATH=$tmp/bin:$PATH run $bench_args methods rsm,rsm-rt,rsm-rt-sleep,trw,trw-rt,etf \
+	etf-delta 100 count 2 grace 10 seed 1 out "$tmp/rt"
 rt_rc=$rc
 modes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["warmup"] == 0 { print $col["method"] ":" $col["kind"] ":" $col["mode"] }' \
 	"$tmp/rt/methods.csv" 2>/dev/null | sort | paste -sd ' ')
-tap_ok "tw-omware-bench: RSM-RT-sleep and TRW-RT on the real-time thread (mode rt-sleep)" \
-	eval 'test $rt_rc -eq 0 -o $rt_rc -eq 5 &&
-	      test "$modes" = "RSM-RT-sleep:train:rt-sleep RSM-RT:train:rt RSM:train:- TRW-RT:pair:rt-sleep TRW:pair:-"'
-[ "$rt_rc" -eq 0 ] || [ "$rt_rc" -eq 5 ] || tap_diag "exit $rt_rc: $(cat "$err")"
+tap_ok "tw-omware-bench: RSM-RT-sleep, TRW-RT and ETF on the real-time thread (mode rt-sleep)" \
+	eval 'test $rt_rc -eq 5 &&
+	      test "$modes" = "ETF-100:train:rt-sleep RSM-RT-sleep:train:rt-sleep RSM-RT:train:rt RSM:train:- TRW-RT:pair:rt-sleep TRW:pair:-"'
+[ "$rt_rc" -eq 5 ] || tap_diag "exit $rt_rc: $(cat "$err")"
 
 # --- one name and one unit per idea --------------------------------------------
 # A keyword it shares with timewire omware's commands takes the same kind

@@ -17,7 +17,8 @@
  *   TOM  omware trains of two (packet pairs), pre-dispatched
  *   TRW  AF_PACKET socket, sleep, then two sendto back to back
  *   TRW-RT  TRW from RSM-RT-sleep's thread, both frames in one sendmmsg
- *   ETF  SO_TXTIME through the etf qdisc, one trial per delta
+ *   ETF  SO_TXTIME through the etf qdisc from RSM-RT-sleep's thread, one
+ *        trial per delta
  *   FQ   SO_TXTIME through the fq qdisc (earliest departure time)
  * OIR and TOM also run in the hybrid mode, and OIR through the qdisc, as
  * separate rows.
@@ -83,8 +84,9 @@ static const struct bm_method bm_methods[] = {
 	{ "rsm-rt-sleep", "RSM-RT-sleep",
 	  "rsm-rt's thread without guard and spin:\nsleep until the time, then sendto()",
 	  BM_RSM, 0, 0, false, false, RT_SLEEP },
-	{ "etf", "ETF", "SO_TXTIME through the etf qdisc, one run per delta",
-	  BM_ETF, 0, 0, false, false, RT_NONE },
+	{ "etf", "ETF",
+	  "SO_TXTIME through the etf qdisc from rsm-rt-sleep's\nthread, one run per delta",
+	  BM_ETF, 0, 0, false, false, RT_SLEEP },
 	{ "fq", "FQ", "SO_TXTIME through the fq qdisc",
 	  BM_FQ, 0, 0, false, false, RT_NONE },
 	{ "tom", "TOM", "omware packet pairs (trains of two)",
