@@ -49,7 +49,7 @@
  * after its last send time.
  */
 #define CPU_SETTLE_NS		20000000ULL
-/* SCHED_FIFO priority of RSM-RT: the module's kthread gets FIFO 1 too. */
+/* SCHED_FIFO priority of the real-time senders: omware's kthread's too. */
 #define RT_PRIORITY		1
 #define RT_STACK_BYTES		(256 << 10)
 /* Hand-over cost per packet assumed before one was measured (emulated). */
@@ -85,9 +85,16 @@ struct bench_opts {
 };
 
 enum bm_base {
-	BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_RSM_RT, BM_ETF, BM_FQ, BM_TOM,
-	BM_TRW
+	BM_OIR, BM_OFR, BM_OSM, BM_RSM, BM_ETF, BM_FQ, BM_TOM, BM_TRW
 };
+
+/*
+ * The thread a socket method sends from.  RT_SLEEP: its own, pinned to
+ * rt_cpu, SCHED_FIFO RT_PRIORITY, memory locked, sleeping until each
+ * time; RT_SPIN: the same, sleeping until the guard before the time, then
+ * spinning, as omware's hybrid kthread does.
+ */
+enum bm_rt { RT_NONE, RT_SLEEP, RT_SPIN };
 
 struct bm_method {
 	const char *word;	/* in the "methods" list, any case */
@@ -98,6 +105,7 @@ struct bm_method {
 	int xmit;
 	bool pair;
 	bool omware;
+	enum bm_rt rt;		/* socket methods; RT_NONE: the caller's thread */
 };
 
 enum { ST_MISSING, ST_SENT, ST_DROPPED, ST_CANCELLED };
@@ -133,7 +141,7 @@ struct bm_trial {
 	uint64_t spin_ns;
 	uint64_t spin_stalls;
 	uint64_t spin_stall_max_ns;
-	bool guarded;		/* hybrid or RSM-RT: guard_* are meaningful */
+	bool guarded;		/* hybrid or RT_SPIN: guard_* are meaningful */
 	uint64_t guard_ns;	/* the guard in force at the end */
 	uint64_t guard_misses;	/* wake-ups later than the guard */
 	size_t submitted;
@@ -157,7 +165,7 @@ struct bench {
 	int trials;		/* runs so far, the warm-up included */
 	bool partial;		/* a measured run failed or lost packets */
 	uint32_t seed;
-	int rt_cpu;		/* where RSM-RT's thread runs */
+	int rt_cpu;		/* where the real-time senders run */
 	int64_t tai_off;	/* CLOCK_TAI - CLOCK_MONOTONIC */
 	int64_t rt_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	bool qdisc_changed;

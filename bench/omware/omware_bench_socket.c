@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tw-omware-bench: the methods through an AF_PACKET socket (RSM,
- * RSM-RT, TRW, ETF, FQ) and their transmit timestamps.
+ * tw-omware-bench: the methods through an AF_PACKET socket (RSM, RSM-RT,
+ * RSM-RT-sleep, TRW, TRW-RT, ETF, FQ), the real-time thread some of them
+ * send from, and their transmit timestamps.
  */
 #include <errno.h>
 #include <poll.h>
@@ -28,7 +29,7 @@
 #include "omware_bench.h"
 
 /* ---------------------------------------------------------------------- */
-/* socket methods: RSM, TRW, ETF, FQ */
+/* socket methods */
 
 /* Offset of the probe in a frame or an IP packet; -1 if none. */
 static int probe_offset(const uint8_t *f, size_t len, uint16_t *sport)
@@ -169,24 +170,52 @@ static int sock_open(struct bench *b, struct bm_trial *t)
 	return fd;
 }
 
+/* Where every frame goes: the receiver's MAC on the device. */
+static void sock_dest(struct bench *b, struct sockaddr_ll *sll)
+{
+	memset(sll, 0, sizeof(*sll));
+	sll->sll_family = AF_PACKET;
+	sll->sll_protocol = htons(ETH_P_IP);
+	sll->sll_ifindex = b->ifindex;
+	sll->sll_halen = ETH_ALEN;
+	memcpy(sll->sll_addr, b->spec.dst_mac, ETH_ALEN);
+}
+
+/*
+ * Record packet i as handed over at now, or refused with errno err (0:
+ * taken) by the call named.  Returns -1 after a refusal.
+ */
+static int sock_outcome(struct bm_trial *t, size_t i, uint64_t now, int err,
+			const char *call)
+{
+	t->s[i].user_ns = now;
+	t->submitted = i + 1;
+	if (!err)
+		return 0;
+	t->s[i].status = ST_DROPPED;
+	t->got++;
+	/* etf refuses a packet whose time has passed: a drop, which the
+	 * sweep is there to find, not a failure of the run.
+	 */
+	if (t->m->base != BM_ETF || err != ENOBUFS)
+		trial_fail(t, "%s: %s", call, strerror(err));
+	return -1;
+}
+
 static int sock_send(struct bench *b, struct bm_trial *t, int fd, size_t i,
 		     const uint8_t *buf, int64_t txtime_off)
 {
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_IP),
-		.sll_ifindex = b->ifindex,
-		.sll_halen = ETH_ALEN,
-	};
 	char ctrl[CMSG_SPACE(sizeof(uint64_t))] = { 0 };
 	struct iovec iov = { (void *)buf, b->len };
+	struct sockaddr_ll sll;
 	struct msghdr msg = {
 		.msg_name = &sll, .msg_namelen = sizeof(sll),
 		.msg_iov = &iov, .msg_iovlen = 1,
 	};
 	ssize_t n;
+	int err;
 
-	memcpy(sll.sll_addr, b->spec.dst_mac, ETH_ALEN);
+	sock_dest(b, &sll);
 	if (t->m->base == BM_ETF || t->m->base == BM_FQ) {
 		struct cmsghdr *c;
 		uint64_t txtime = t->s[i].sched_ns + txtime_off;
@@ -200,27 +229,52 @@ static int sock_send(struct bench *b, struct bm_trial *t, int fd, size_t i,
 		memcpy(CMSG_DATA(c), &txtime, sizeof(txtime));
 	}
 	n = sendmsg(fd, &msg, 0);
-	t->s[i].user_ns = mono_ns();
-	t->submitted = i + 1;
-	if (n < 0) {
-		t->s[i].status = ST_DROPPED;
-		t->got++;
-		/* etf refuses a packet whose time has passed: a drop, which
-		 * the sweep is there to find, not a failure of the run.
-		 */
-		if (t->m->base != BM_ETF || errno != ENOBUFS)
-			trial_fail(t, "sendmsg: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	err = n < 0 ? errno : 0;
+	return sock_outcome(t, i, mono_ns(), err, "sendmsg");
 }
 
-/* RSM-RT's sending thread and what it works with. */
-struct rt_sender {
+/*
+ * Packets i and i + 1, the pair, in one sendmmsg(): one entry into the
+ * kernel, the second frame right behind the first.
+ */
+static void sock_send_pair(struct bench *b, struct bm_trial *t, int fd,
+			   size_t i)
+{
+	struct iovec iov[2] = { { b->buf, b->len }, { b->buf2, b->len } };
+	struct mmsghdr mm[2];
+	socklen_t len = sizeof(int);
+	struct sockaddr_ll sll;
+	uint64_t now;
+	int k, n, err;
+
+	sock_dest(b, &sll);
+	memset(mm, 0, sizeof(mm));
+	for (k = 0; k < 2; k++) {
+		mm[k].msg_hdr.msg_name = &sll;
+		mm[k].msg_hdr.msg_namelen = sizeof(sll);
+		mm[k].msg_hdr.msg_iov = &iov[k];
+		mm[k].msg_hdr.msg_iovlen = 1;
+	}
+	n = sendmmsg(fd, mm, 2, 0);
+	now = mono_ns();
+	err = n < 0 ? errno : 0;
+	/* One frame taken: the kernel keeps the second's error as the
+	 * socket's pending one.
+	 */
+	if (n == 1 &&
+	    (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) || !err))
+		err = EAGAIN;
+	for (k = 0; k < 2; k++)
+		sock_outcome(t, i + k, now, k < n ? 0 : err, "sendmmsg");
+}
+
+/* A socket method's sender: what its loop works with. */
+struct sock_sender {
 	struct bench *b;
 	struct bm_trial *t;
 	int fd;
-	struct tw_guard guard;
+	int64_t txtime_off;	/* etf, fq: txtime minus the scheduled time */
+	struct tw_guard guard;	/* RT_SPIN */
 };
 
 /* Pin the calling thread and make it SCHED_FIFO; false after an error. */
@@ -270,46 +324,101 @@ static void rt_spin(struct bm_trial *t, uint64_t now, uint64_t target)
  * feed the wake-up's lateness to the guard, then spin.  Within the guard
  * already (the previous packet was close), spin without sleeping.
  */
-static void rt_wait(struct rt_sender *r, uint64_t target)
+static void rt_wait(struct sock_sender *s, uint64_t target)
 {
-	uint64_t guard = tw_guard_ns(&r->guard);
+	uint64_t guard = tw_guard_ns(&s->guard);
 	uint64_t wake = target > guard ? target - guard : 0;
 	uint64_t now = mono_ns();
 
 	if (wake > now) {
 		tw_sleep_until(CLOCK_MONOTONIC, wake);
 		now = mono_ns();
-		tw_guard_observe(&r->guard, (int64_t)(now - wake));
+		tw_guard_observe(&s->guard, (int64_t)(now - wake));
 	}
-	rt_spin(r->t, now, target);
+	rt_spin(s->t, now, target);
+}
+
+/* Wait for a send time: sleep until it, or RT_SPIN's sleep and spin. */
+static void sender_wait(struct sock_sender *s, uint64_t target)
+{
+	if (s->t->m->rt == RT_SPIN)
+		rt_wait(s, target);
+	else
+		tw_sleep_until(CLOCK_MONOTONIC, target);
+}
+
+/*
+ * A pair: TRW's two sendto() back to back; from the real-time thread
+ * (TRW-RT) both frames in one sendmmsg(), the closest together a socket
+ * hands them to the kernel.
+ */
+static void sender_pair(struct sock_sender *s, size_t i)
+{
+	struct bench *b = s->b;
+	struct bm_trial *t = s->t;
+
+	build_packet(b, t, i, b->buf);
+	build_packet(b, t, i + 1, b->buf2);
+	sender_wait(s, t->s[i].sched_ns);
+	if (t->m->rt != RT_NONE) {
+		sock_send_pair(b, t, s->fd, i);
+	} else {
+		sock_send(b, t, s->fd, i, b->buf, 0);
+		sock_send(b, t, s->fd, i + 1, b->buf2, 0);
+	}
+}
+
+/* Each socket method's sending loop, in its own manner. */
+static void sender_loop(struct sock_sender *s)
+{
+	struct bench *b = s->b;
+	struct bm_trial *t = s->t;
+	size_t i;
+
+	switch (t->m->base) {
+	case BM_ETF:
+	case BM_FQ:
+		/* Everything handed over at once: the qdisc keeps time. */
+		for (i = 0; i < t->n && !tw_stop; i++) {
+			build_packet(b, t, i, b->buf);
+			sock_send(b, t, s->fd, i, b->buf, s->txtime_off);
+		}
+		trial_handed_over(b, t);
+		break;
+	case BM_RSM:
+		for (i = 0; i < t->n && !tw_stop; i++) {
+			build_packet(b, t, i, b->buf);
+			sender_wait(s, t->s[i].sched_ns);
+			sock_send(b, t, s->fd, i, b->buf, 0);
+		}
+		break;
+	case BM_TRW:
+		for (i = 0; i + 1 < t->n && !tw_stop; i += 2)
+			sender_pair(s, i);
+		break;
+	default:
+		break;
+	}
 }
 
 static void *rt_send_thread(void *arg)
 {
-	struct rt_sender *r = arg;
-	struct bm_trial *t = r->t;
-	struct bench *b = r->b;
-	size_t i;
+	struct sock_sender *s = arg;
 
-	/* Never silently RSM: without its footing the run fails. */
-	if (!rt_enter(t, b->rt_cpu))
-		return NULL;
-	for (i = 0; i < t->n && !tw_stop; i++) {
-		build_packet(b, t, i, b->buf);
-		rt_wait(r, t->s[i].sched_ns);
-		sock_send(b, t, r->fd, i, b->buf, 0);
-	}
+	/* Never silently the plain method: without its footing it fails. */
+	if (rt_enter(s->t, s->b->rt_cpu))
+		sender_loop(s);
 	return NULL;
 }
 
 /*
- * RSM-RT's memory is locked (rt_lock() before the schedule, so that its
- * cost is setup, not sending): page faults while spinning would be
- * stalls of its own making.  Failing that it goes on, warned.
+ * The real-time senders' memory is locked (before the schedule, so that
+ * its cost is setup, not sending): page faults while sending would be
+ * stalls of their own making.  Failing that they go on, warned.
  */
 static void rt_lock(struct bm_trial *t, bool lock)
 {
-	if (t->m->base != BM_RSM_RT)
+	if (t->m->rt == RT_NONE)
 		return;
 	if (!lock)
 		munlockall();
@@ -319,72 +428,46 @@ static void rt_lock(struct bm_trial *t, bool lock)
 }
 
 /*
- * RSM-RT: RSM from a thread on the footing of the module's hybrid
- * kthread: SCHED_FIFO 1, one CPU, the same guard policy and cap.
+ * The sending loop on the footing of the module's hybrid kthread:
+ * SCHED_FIFO 1, one CPU; RT_SPIN with the same guard policy and cap.
  */
-static void rt_send(struct bench *b, struct bm_trial *t, int fd)
+static void rt_send(struct sock_sender *s)
 {
-	uint32_t cap = b->o->guard_max_ns ? b->o->guard_max_ns :
+	uint32_t cap = s->b->o->guard_max_ns ? s->b->o->guard_max_ns :
 		       OMWARE_GUARD_MAX_NS_DEFAULT;
-	struct rt_sender r = { .b = b, .t = t, .fd = fd };
+	struct bm_trial *t = s->t;
 	pthread_attr_t attr;
 	pthread_t thread;
 	int ret;
 
-	tw_guard_init(&r.guard, min_t(u32, OMWARE_GUARD_MIN_NS, cap), cap);
+	tw_guard_init(&s->guard, min_t(u32, OMWARE_GUARD_MIN_NS, cap), cap);
 	pthread_attr_init(&attr);
 	/* A small stack: locked memory is populated up front. */
 	pthread_attr_setstacksize(&attr, RT_STACK_BYTES);
-	ret = pthread_create(&thread, &attr, rt_send_thread, &r);
+	ret = pthread_create(&thread, &attr, rt_send_thread, s);
 	pthread_attr_destroy(&attr);
 	if (ret)
 		trial_fail(t, "cannot start the sending thread: %s",
 			   strerror(ret));
 	else
 		pthread_join(thread, NULL);
+	if (t->m->rt != RT_SPIN)
+		return;
 	t->guarded = true;
-	t->guard_ns = tw_guard_ns(&r.guard);
-	t->guard_misses = r.guard.misses;
+	t->guard_ns = tw_guard_ns(&s->guard);
+	t->guard_misses = s->guard.misses;
 }
 
-/* Each socket method's sending loop, in its own manner. */
+/* Send every packet, from the caller's thread or a real-time one. */
 static void sock_send_all(struct bench *b, struct bm_trial *t, int fd,
 			  int64_t off)
 {
-	size_t i;
+	struct sock_sender s = { .b = b, .t = t, .fd = fd, .txtime_off = off };
 
-	switch (t->m->base) {
-	case BM_ETF:
-	case BM_FQ:
-		/* Everything handed over at once: the qdisc keeps time. */
-		for (i = 0; i < t->n && !tw_stop; i++) {
-			build_packet(b, t, i, b->buf);
-			sock_send(b, t, fd, i, b->buf, off);
-		}
-		trial_handed_over(b, t);
-		break;
-	case BM_RSM:
-		for (i = 0; i < t->n && !tw_stop; i++) {
-			build_packet(b, t, i, b->buf);
-			tw_sleep_until(CLOCK_MONOTONIC, t->s[i].sched_ns);
-			sock_send(b, t, fd, i, b->buf, 0);
-		}
-		break;
-	case BM_RSM_RT:
-		rt_send(b, t, fd);
-		break;
-	case BM_TRW:
-		for (i = 0; i + 1 < t->n && !tw_stop; i += 2) {
-			build_packet(b, t, i, b->buf);
-			build_packet(b, t, i + 1, b->buf2);
-			tw_sleep_until(CLOCK_MONOTONIC, t->s[i].sched_ns);
-			sock_send(b, t, fd, i, b->buf, 0);
-			sock_send(b, t, fd, i + 1, b->buf2, 0);
-		}
-		break;
-	default:
-		break;
-	}
+	if (t->m->rt == RT_NONE)
+		sender_loop(&s);
+	else
+		rt_send(&s);
 }
 
 /* No transmit timestamp: fall back to the clock after sendto(). */

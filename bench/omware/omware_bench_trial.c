@@ -317,13 +317,16 @@ void trial_print(struct bm_trial *t)
 	free(idt);
 }
 
-/* The mode column: omware's mode, "rt" for RSM-RT, "-" for the rest. */
+/*
+ * The mode column: omware's mode; for a socket method its thread, "rt"
+ * (sleep, then spin: RSM-RT), "rt-sleep" (the same thread, no spin) or
+ * "-" (the caller's).
+ */
 static const char *method_mode(const struct bm_method *m)
 {
-	if (m->base == BM_RSM_RT)
-		return "rt";
 	if (!m->omware)
-		return "-";
+		return m->rt == RT_SPIN ? "rt" :
+		       m->rt == RT_SLEEP ? "rt-sleep" : "-";
 	return m->mode == OMWARE_MODE_HYBRID ? "hybrid" : "timer";
 }
 

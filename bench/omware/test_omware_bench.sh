@@ -37,7 +37,7 @@ run_cli() {
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 
-tap_plan 21
+tap_plan 22
 
 "$TW" help > "$tmp/bench-help"
 args_of "$tmp/bench-help" > "$tmp/args-bench"
@@ -118,8 +118,24 @@ first=$(echo "$orders" | tr ' ' '\n' | grep '^1:' | sort -u | wc -l)
 kinds=$(echo "$orders" | tr ' ' '\n' | grep : | cut -d: -f2 | sort -u | paste -sd' ')
 tap_ok "tw-omware-bench: seeded order, warm-up first, unique tags" \
 	eval 'test $ok -eq 0 && test "$first" -eq 1 && test "$kinds" = "ETF,FQ FQ,ETF"'
-tap_ok "tw-omware-bench help lists rsm-rt" \
-	eval 'sed -n "/^Methods:/,/^\$/p" "$tmp/bench-help" | grep -q "^  rsm-rt  .*SCHED_FIFO"'
+sed -n '/^Methods:/,/^$/p' "$tmp/bench-help" > "$tmp/methods-help"
+tap_ok "tw-omware-bench help lists rsm-rt, rsm-rt-sleep and trw-rt" \
+	eval 'grep -q "^  rsm-rt  .*SCHED_FIFO" "$tmp/methods-help" &&
+	      grep -q "^  rsm-rt-sleep  .*without guard and spin" "$tmp/methods-help" &&
+	      grep -q "^  trw-rt  .*rsm-rt-sleep.s thread" "$tmp/methods-help"'
+# The socket methods' threads in the mode column: whether the run could
+# send (root) or not, each method gets its row (etf's, its tc refused).
+# shellcheck disable=SC2086
+PATH=$tmp/bin:$PATH run $bench_args methods rsm,rsm-rt,rsm-rt-sleep,trw,trw-rt,etf \
+	etf-delta 100 count 2 grace 10 seed 1 out "$tmp/rt"
+rt_rc=$rc
+modes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["warmup"] == 0 { print $col["method"] ":" $col["kind"] ":" $col["mode"] }' \
+	"$tmp/rt/methods.csv" 2>/dev/null | sort | paste -sd ' ')
+tap_ok "tw-omware-bench: RSM-RT-sleep, TRW-RT and ETF on the real-time thread (mode rt-sleep)" \
+	eval 'test $rt_rc -eq 5 &&
+	      test "$modes" = "ETF-100:train:rt-sleep RSM-RT-sleep:train:rt-sleep RSM-RT:train:rt RSM:train:- TRW-RT:pair:rt-sleep TRW:pair:-"'
+[ "$rt_rc" -eq 5 ] || tap_diag "exit $rt_rc: $(cat "$err")"
 
 # --- one name and one unit per idea --------------------------------------------
 # A keyword it shares with timewire omware's commands takes the same kind
@@ -194,8 +210,8 @@ check "methods" "$TW" dev lo meth
 check "sport" "$TW" dev lo sp
 check "start-in" "$TW" dev lo st
 check "oir oir-hybrid oir-qdisc oir-hybrid-qdisc" "$TW" dev lo methods oir
-check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trains" "$TW" dev lo methods rsm,t
-check "rsm rsm-rt" "$TW" dev lo methods rs
+check "rsm,tom rsm,tom-hybrid rsm,trw rsm,trw-rt rsm,trains" "$TW" dev lo methods rsm,t
+check "rsm rsm-rt rsm-rt-sleep" "$TW" dev lo methods rs
 check "first all" "$TW" dev lo etf-sweep ""
 check "" "$TW" dev lo alpha ""
 tap_ok "completion of tw-omware-bench: keywords, the methods list, no numbers" \

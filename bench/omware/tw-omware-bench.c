@@ -12,9 +12,13 @@
  *   RSM  AF_PACKET socket, clock_nanosleep(TIMER_ABSTIME), then sendto
  *   RSM-RT  RSM from a pinned SCHED_FIFO thread that sleeps until a guard
  *        before the time, then spins: hybrid mode's way, in user space
+ *   RSM-RT-sleep  RSM-RT without guard and spin: sleeps until the time,
+ *        the CPU class of omware's timer mode
  *   TOM  omware trains of two (packet pairs), pre-dispatched
  *   TRW  AF_PACKET socket, sleep, then two sendto back to back
- *   ETF  SO_TXTIME through the etf qdisc, one trial per delta
+ *   TRW-RT  TRW from RSM-RT-sleep's thread, both frames in one sendmmsg
+ *   ETF  SO_TXTIME through the etf qdisc from RSM-RT-sleep's thread, one
+ *        trial per delta
  *   FQ   SO_TXTIME through the fq qdisc (earliest departure time)
  * OIR and TOM also run in the hybrid mode, and OIR through the qdisc, as
  * separate rows.
@@ -59,34 +63,41 @@
 
 static const struct bm_method bm_methods[] = {
 	{ "oir", "OIR", "omware, every packet pre-dispatched up front",
-	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true, RT_NONE },
 	{ "oir-hybrid", "OIR-hybrid",
 	  "the same in hybrid mode (timer, then spin)",
-	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, false, true },
+	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, false, true, RT_NONE },
 	{ "oir-qdisc", "OIR-qdisc",
 	  "the same through the qdisc instead of the driver",
-	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_QDISC, false, true },
+	  BM_OIR, OMWARE_MODE_TIMER, OMWARE_XMIT_QDISC, false, true, RT_NONE },
 	{ "oir-hybrid-qdisc", "OIR-hybrid-qdisc", "both",
-	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_QDISC, false, true },
+	  BM_OIR, OMWARE_MODE_HYBRID, OMWARE_XMIT_QDISC, false, true, RT_NONE },
 	{ "ofr", "OFR", "omware, submit each packet phi before its time",
-	  BM_OFR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	  BM_OFR, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true, RT_NONE },
 	{ "osm", "OSM", "ofr with phi 0 (sleep, then submit)",
-	  BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true },
+	  BM_OSM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, false, true, RT_NONE },
 	{ "rsm", "RSM", "AF_PACKET socket: absolute sleep, then sendto()",
-	  BM_RSM, 0, 0, false, false },
+	  BM_RSM, 0, 0, false, false, RT_NONE },
 	{ "rsm-rt", "RSM-RT",
 	  "AF_PACKET socket from a pinned SCHED_FIFO thread:\nsleep until a guard before the time, then spin",
-	  BM_RSM_RT, 0, 0, false, false },
-	{ "etf", "ETF", "SO_TXTIME through the etf qdisc, one run per delta",
-	  BM_ETF, 0, 0, false, false },
+	  BM_RSM, 0, 0, false, false, RT_SPIN },
+	{ "rsm-rt-sleep", "RSM-RT-sleep",
+	  "rsm-rt's thread without guard and spin:\nsleep until the time, then sendto()",
+	  BM_RSM, 0, 0, false, false, RT_SLEEP },
+	{ "etf", "ETF",
+	  "SO_TXTIME through the etf qdisc from rsm-rt-sleep's\nthread, one run per delta",
+	  BM_ETF, 0, 0, false, false, RT_SLEEP },
 	{ "fq", "FQ", "SO_TXTIME through the fq qdisc",
-	  BM_FQ, 0, 0, false, false },
+	  BM_FQ, 0, 0, false, false, RT_NONE },
 	{ "tom", "TOM", "omware packet pairs (trains of two)",
-	  BM_TOM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, true, true },
+	  BM_TOM, OMWARE_MODE_TIMER, OMWARE_XMIT_DIRECT, true, true, RT_NONE },
 	{ "tom-hybrid", "TOM-hybrid", "the same in hybrid mode",
-	  BM_TOM, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, true, true },
+	  BM_TOM, OMWARE_MODE_HYBRID, OMWARE_XMIT_DIRECT, true, true, RT_NONE },
 	{ "trw", "TRW", "AF_PACKET socket: sleep, then two sendto()",
-	  BM_TRW, 0, 0, true, false },
+	  BM_TRW, 0, 0, true, false, RT_NONE },
+	{ "trw-rt", "TRW-RT",
+	  "trw from rsm-rt-sleep's thread: sleep, then both\nframes in one sendmmsg()",
+	  BM_TRW, 0, 0, true, false, RT_SLEEP },
 };
 
 /* Names standing for several methods in the "methods" list. */
@@ -447,7 +458,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 	b->next_tag = o->sport;
 	b->seed = tw_arg_given(bench_args, seen, "seed") ? o->seed :
 		  (uint32_t)(tw_now_ns(CLOCK_REALTIME) ^ getpid());
-	/* RSM-RT's CPU, chosen once: the one the bench starts on. */
+	/* The real-time senders' CPU, chosen once: the one we start on. */
 	b->rt_cpu = sched_getcpu();
 	if (b->rt_cpu < 0)
 		b->rt_cpu = 0;
@@ -504,7 +515,7 @@ static void shuffle_methods(int *idx, int n, uint32_t seed)
 	}
 }
 
-/* The workload, the seed and the order it gives, RSM-RT's CPU. */
+/* The workload, the seed and the order it gives, the real-time CPU. */
 static void print_plan(struct bench *b, const int *idx, int n)
 {
 	struct bench_opts *o = b->o;
