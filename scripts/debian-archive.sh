@@ -43,12 +43,20 @@ tw_mmdebstrap_opts=(--mode=root --aptopt='Acquire::Languages "none"'
 # failed download tried again (the archive's CDN drops one now and then),
 # its progress kept out of the caller's output; when it fails, the end of
 # what it and apt said (--quiet would hide apt's reason behind "apt
-# download failed").
+# download failed").  It runs with no descriptor open but 0-2: apt hands
+# its own to dash as "cat >&N", which dash cannot parse for N above 9, and
+# the caller's (a lock's, tw_root_made's) pushed N there.
 tw_mmdebstrap() {
 	local log rc=0 sudo=()
 	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
 	log=$(mktemp) || return 1
-	"${sudo[@]}" mmdebstrap --aptopt='Acquire::Retries "5"' "$@" > "$log" 2>&1 || rc=$?
+	(
+		for fd in /proc/"$BASHPID"/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -le 2 ] || eval "exec $fd>&-"
+		done
+		exec "${sudo[@]}" mmdebstrap --aptopt='Acquire::Retries "5"' "$@"
+	) > "$log" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || grep -v '^I: ' "$log" | tail -n 25 >&2
 	rm -f "$log"
 	return "$rc"
