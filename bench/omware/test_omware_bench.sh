@@ -4,7 +4,8 @@
 # tw-omware-bench on the host: its help, arguments, methods and text and
 # JSON output, its check of the module before any qdisc, and how a failing
 # tc is reported (tc stood in for); the keywords it shares with timewire
-# omware taking the same values and errors of the same shape; its man page
+# omware taking the same values and errors of the same shape; a pair's
+# frame that sendmmsg(2) left sent alone (sendmmsg stood in for); its man page
 # and bash completion.
 #
 #   bench/omware/test_omware_bench.sh    (TW_BENCH_TOOL=path overrides it)
@@ -37,7 +38,7 @@ run_cli() {
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 
-tap_plan 22
+tap_plan 23
 
 "$TW" help > "$tmp/bench-help"
 args_of "$tmp/bench-help" > "$tmp/args-bench"
@@ -136,6 +137,37 @@ tap_ok "tw-omware-bench: RSM-RT-sleep, TRW-RT and ETF on the real-time thread (m
 	eval 'test $rt_rc -eq 5 &&
 	      test "$modes" = "ETF-100:train:rt-sleep RSM-RT-sleep:train:rt-sleep RSM-RT:train:rt RSM:train:- TRW-RT:pair:rt-sleep TRW:pair:-"'
 [ "$rt_rc" -eq 5 ] || tap_diag "exit $rt_rc: $(cat "$err")"
+# A sendmmsg() that takes only the first frame of a pair, as when the
+# second finds the queue full: the count says so, the second's error is
+# gone, so TRW-RT sends that frame again alone.
+cat > "$tmp/one_of_two.c" <<'C'
+#define _GNU_SOURCE
+#include <sys/socket.h>
+
+int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
+{
+	ssize_t n;
+
+	if (!vlen)
+		return 0;
+	n = sendmsg(fd, &vec[0].msg_hdr, flags);
+	if (n < 0)
+		return -1;
+	vec[0].msg_len = n;
+	return 1;
+}
+C
+if [ "$(id -u)" -ne 0 ]; then
+	tap_skip "TRW-RT: a frame sendmmsg() left is sent alone" "needs root"
+elif ! ${CC:-cc} -shared -fPIC -o "$tmp/one_of_two.so" "$tmp/one_of_two.c"; then
+	tap_skip "TRW-RT: a frame sendmmsg() left is sent alone" "no C compiler"
+else
+	# shellcheck disable=SC2086
+	LD_PRELOAD=$tmp/one_of_two.so run $bench_args methods trw-rt count 2 grace 10 seed 1
+	tap_ok "TRW-RT: a frame sendmmsg() left is sent alone" \
+		eval 'test $rc -eq 0 && grep -q "^TRW-RT tag 30001 packets 4 sent 4 dropped 0 " "$out"'
+	[ "$rc" -eq 0 ] || tap_diag "exit $rc: $(cat "$out" "$err")"
+fi
 
 # --- one name and one unit per idea --------------------------------------------
 # A keyword it shares with timewire omware's commands takes the same kind
