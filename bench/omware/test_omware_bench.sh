@@ -132,7 +132,7 @@ PATH=$tmp/bin:$PATH run $bench_args methods rsm,rsm-rt,rsm-rt-sleep,trw,trw-rt,e
 rt_rc=$rc
 modes=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$col["warmup"] == 0 { print $col["method"] ":" $col["kind"] ":" $col["mode"] }' \
-	"$tmp/rt/methods.csv" 2>/dev/null | sort | paste -sd ' ')
+	"$tmp/rt/methods.csv" 2>/dev/null | LC_ALL=C sort | paste -sd ' ')
 tap_ok "tw-omware-bench: RSM-RT-sleep, TRW-RT and ETF on the real-time thread (mode rt-sleep)" \
 	eval 'test $rt_rc -eq 5 &&
 	      test "$modes" = "ETF-100:train:rt-sleep RSM-RT-sleep:train:rt-sleep RSM-RT:train:rt RSM:train:- TRW-RT:pair:rt-sleep TRW:pair:-"'
