@@ -579,8 +579,13 @@ def check_missing_ref(check):
     check("a run of 2 rounds of 500: no short-run line",
           "Short run" not in out)
     res, _p, _out = scenario(missing_ref(2000), irq=True)
+    t = target(res, g, 4)
     check("a reference that reported an error but delivered: OIR-hybrid"
-          " better PASSes", target(res, g, 4).get("result") == "PASS")
+          " better is NOT MEASURED, naming the error",
+          t.get("result") == "NOT MEASURED" and
+          cond(t, "p99").get("why") ==
+          "RSM-RT failed: sched_setscheduler: EPERM" and
+          t.get("missing") == ["RSM-RT"])
     # The case the old fallback could never fail: RSM-RT's p99 infinite.
     res, _p, _out = scenario(missing_ref(50000, "", 33), irq=True)
     t = target(res, g, 4)
@@ -699,11 +704,13 @@ MODE = {"OIR": "timer", "OIR-hybrid": "hybrid", "RSM-RT": "rt",
         "TOM": "timer", "TRW-RT": "rt-sleep"}
 
 
-def complete(drop=(), change=None, rounds=3):
+def complete(drop=(), change=None, rounds=3, errs=None):
     """Every judged cell, three rounds of 100 packets of every method the
     targets need, each passing; drop: methods left out; change: method ->
-    its amplitude in each round (a list) or None (nothing delivered)."""
+    its amplitude in each round (a list) or None (nothing delivered);
+    errs: method -> the error its every trial reported."""
     amps = dict(COMPLETE, **(change or {}))
+    errs = errs or {}
 
     def add(r):
         for alpha in (1000, 100):
@@ -720,6 +727,7 @@ def complete(drop=(), change=None, rounds=3):
                                   alpha=alpha * 1000,
                                   cpu=CPU.get(m, 1000000),
                                   mode=MODE.get(m, "-"),
+                                  err=errs.get(m, ""),
                                   delta=10 ** 7 if m.startswith("ETF")
                                   else 0)
         for size in (40, 1500):
@@ -801,6 +809,21 @@ def check_complete(check):
                            irq=True, meta=VIRTUAL)
     check("etf delivered nothing: target 6 N/A, no failure",
           p.returncode == 0 and results_of(res)[6] == {"N/A"})
+    res, p, out = scenario(complete(change={"RSM-RT-sleep": None}),
+                           "--strict", irq=True, meta=VIRTUAL)
+    check("RSM-RT-sleep ran and delivered nothing: target 2 N/A, --strict"
+          " exits 0", p.returncode == 0 and results_of(res)[2] == {"N/A"})
+    no_fifo = "cannot make the sending thread SCHED_FIFO 1: EPERM"
+    res, p, out = scenario(complete(change={"RSM-RT-sleep": None},
+                                    errs={"RSM-RT-sleep": no_fifo}),
+                           "--strict", irq=True, meta=VIRTUAL)
+    t = target(res, "a1000-s40-idle", 2)
+    check("RSM-RT-sleep failed, nothing delivered: target 2 NOT MEASURED"
+          " naming its error, --strict exits 1",
+          p.returncode == 1 and results_of(res)[2] == {"NOT MEASURED"} and
+          results_of(res)[1] == {"PASS"} and
+          cond(t, "p99").get("why") == "RSM-RT-sleep failed: " + no_fifo and
+          "Not measured: RSM-RT-sleep (target 2)." in words(out))
 
 
 def check_help(check):
