@@ -311,12 +311,13 @@ export MPLCONFIGDIR=$out/.matplotlib MPLBACKEND=Agg
 mkdir -p "$MPLCONFIGDIR"
 # A font cache from the (shared) host saves rebuilding it in the guest.
 cp "$HOME"/.cache/matplotlib/fontlist-*.json "$MPLCONFIGDIR"/ 2>/dev/null
-strict=
-[ "$mode" = full ] && strict=--strict
+# A full run asserts the verdicts; a short one only that each target got one.
+judge=--all-judged
+[ "$mode" = full ] && judge="--strict --all-judged"
 # shellcheck disable=SC2086
-/usr/bin/python3 "$AN" -o "$out" -q $plots $strict "$raw"
+/usr/bin/python3 "$AN" -o "$out" -q $plots $judge "$raw"
 an_rc=$?
-# 1 is a failed target under --strict, not a broken analysis.
+# 1 is a failed or unjudged target, not a broken analysis.
 tap_result $((an_rc > 1)) "tw-omware-analyze (exit $an_rc)"
 [ -n "$plots" ] &&
 	tap_diag "plots: /usr/bin/python3 bench/omware/tw-omware-analyze --from-plots $out/plots.json"
@@ -327,8 +328,6 @@ if [ "$mode" = full ]; then
 	tap_result $((an_rc != 0)) "pre-registered targets pass (tw-omware-analyze --strict)"
 else
 	tap_diag "a short run is noisy: its verdicts are indicative, not asserted"
-	# Each registered target heads its records: "N. subject ...: RESULT".
-	tap_ok "targets evaluated" \
-		test "$(grep -cE '^[1-6]\. ' "$out/table.txt")" -eq 6
+	tap_result $((an_rc != 0)) "targets evaluated: each has a verdict in a cell (tw-omware-analyze --all-judged)"
 fi
 tap_done

@@ -826,6 +826,31 @@ def check_complete(check):
           "Not measured: RSM-RT-sleep (target 2)." in words(out))
 
 
+def trains_only(r):
+    """complete()'s run without its pairs: target 5 judged in no cell."""
+    complete()(r)
+    keep = {m["tag"] for m in r.methods if m["kind"] != "pair"}
+    r.methods = [m for m in r.methods if m["tag"] in keep]
+    r.send = [x for x in r.send if x[0] in keep]
+    r.rx = [x for x in r.rx if x[0] in keep]
+
+
+def check_all_judged(check):
+    _r, p, _o = scenario(complete(), "--all-judged", irq=True, meta=VIRTUAL)
+    check("--all-judged: every target has a verdict in a cell, exit 0",
+          p.returncode == 0 and p.stderr == "")
+    res, p, _o = scenario(trains_only, "--all-judged", irq=True,
+                          meta=VIRTUAL)
+    check("--all-judged: no pair cell, target 5 has only the record naming"
+          " the cells not run: exit 1, naming target 5",
+          p.returncode == 1 and results_of(res)[5] == {"NOT MEASURED"} and
+          run_check(res, "T5 cells").get("result") == "NOT MEASURED" and
+          p.stderr == "tw-omware-analyze: no verdict in any cell for"
+          " target 5\n")
+    _r, p, _o = scenario(trains_only, irq=True, meta=VIRTUAL)
+    check("... and without --all-judged exit 0", p.returncode == 0)
+
+
 def check_help(check):
     p = subprocess.run([sys.executable, ANALYZE, "--help"],
                        capture_output=True, text=True)
@@ -1087,6 +1112,7 @@ def main():
     for each in (check_bursty, check_late, check_lost, check_point,
                  check_missing_ref, check_restore, check_warmup,
                  check_strict, check_prereg, check_complete, check_factor1,
+                 check_all_judged,
                  check_help,
                  check_wide, check_observer, check_no_prereg, check_pairs):
         each(check)
