@@ -408,8 +408,13 @@ static void *rt_send_thread(void *arg)
 	struct sock_sender *s = arg;
 
 	/* Never silently the plain method: without its footing it fails. */
-	if (rt_enter(s->t, s->b->rt_cpu))
-		sender_loop(s);
+	if (!rt_enter(s->t, s->b->rt_cpu))
+		return NULL;
+	/* The CPU window opens here, on the thread's footing: starting the
+	 * thread and its locked stack are setup, as for the other methods.
+	 */
+	trial_schedule(s->b, s->t);
+	sender_loop(s);
 	return NULL;
 }
 
@@ -460,16 +465,21 @@ static void rt_send(struct sock_sender *s)
 	t->guard_misses = s->guard.misses;
 }
 
-/* Send every packet, from the caller's thread or a real-time one. */
+/*
+ * Plan the schedule, opening the CPU window, and send every packet, from
+ * the caller's thread or a real-time one.
+ */
 static void sock_send_all(struct bench *b, struct bm_trial *t, int fd,
 			  int64_t off)
 {
 	struct sock_sender s = { .b = b, .t = t, .fd = fd, .txtime_off = off };
 
-	if (t->m->rt == RT_NONE)
-		sender_loop(&s);
-	else
+	if (t->m->rt != RT_NONE) {
 		rt_send(&s);
+		return;
+	}
+	trial_schedule(b, t);
+	sender_loop(&s);
 }
 
 /* No transmit timestamp: fall back to the clock after sendto(). */
@@ -512,9 +522,9 @@ void sock_trial(struct bench *b, struct bm_trial *t)
 	if (t->m->base == BM_ETF)
 		off = b->tai_off + (int64_t)t->delta_ns;
 	rt_lock(t, true);
-	trial_schedule(b, t);
-	last = t->s[t->n - 1].sched_ns;
 	sock_send_all(b, t, fd, off);
+	/* 0 if the real-time thread never planned it: nothing to wait for. */
+	last = t->s[t->n - 1].sched_ns;
 	/* Timestamps read in the CPU window, as omware's reports are. */
 	errq_collect(b, t, fd, last + CPU_SETTLE_NS);
 	trial_window_end(t);

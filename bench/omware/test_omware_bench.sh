@@ -5,8 +5,9 @@
 # JSON output, its check of the module before any qdisc, and how a failing
 # tc is reported (tc stood in for); the keywords it shares with timewire
 # omware taking the same values and errors of the same shape; a pair's
-# frame that sendmmsg(2) left sent alone (sendmmsg stood in for); its man page
-# and bash completion.
+# frame that sendmmsg(2) left sent alone (sendmmsg stood in for); the
+# real-time thread started outside the CPU window (pthread_create stood in
+# for); its man page and bash completion.
 #
 #   bench/omware/test_omware_bench.sh    (TW_BENCH_TOOL=path overrides it)
 #
@@ -38,7 +39,7 @@ run_cli() {
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 
-tap_plan 23
+tap_plan 24
 
 "$TW" help > "$tmp/bench-help"
 args_of "$tmp/bench-help" > "$tmp/args-bench"
@@ -167,6 +168,48 @@ else
 	tap_ok "TRW-RT: a frame sendmmsg() left is sent alone" \
 		eval 'test $rc -eq 0 && grep -q "^TRW-RT tag 30001 packets 4 sent 4 dropped 0 " "$out"'
 	[ "$rc" -eq 0 ] || tap_diag "exit $rc: $(cat "$out" "$err")"
+fi
+# Starting the real-time thread is setup, outside the CPU window, as
+# every other method's: a pthread_create() that burns 300 ms of CPU
+# leaves RSM-RT's window (its two packets' few milliseconds) under 150 ms.
+cat > "$tmp/slow_start.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <time.h>
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *,
+			 void *(*)(void *), void *);
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+		   void *(*fn)(void *), void *arg)
+{
+	create_fn real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+	struct timespec ts;
+	long long start, now;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	start = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	} while (now - start < 300000000);
+	return real(th, attr, fn, arg);
+}
+C
+if [ "$(id -u)" -ne 0 ]; then
+	tap_skip "RSM-RT: starting its thread is outside the CPU window" "needs root"
+elif ! ${CC:-cc} -shared -fPIC -o "$tmp/slow_start.so" "$tmp/slow_start.c" -ldl; then
+	tap_skip "RSM-RT: starting its thread is outside the CPU window" "no C compiler"
+else
+	# shellcheck disable=SC2086
+	LD_PRELOAD=$tmp/slow_start.so run $bench_args methods rsm-rt count 2 grace 10 \
+		seed 1 out "$tmp/slow"
+	cpu=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["warmup"] == 0 { print $col["cpu_proc_ns"] }' "$tmp/slow/methods.csv")
+	tap_ok "RSM-RT: starting its thread is outside the CPU window" \
+		eval 'test $rc -eq 0 && test -n "$cpu" && test "$cpu" -lt 150000000'
+	tap_diag "RSM-RT cpu_proc_ns $cpu with a pthread_create() of 300 ms"
 fi
 
 # --- one name and one unit per idea --------------------------------------------
