@@ -116,7 +116,8 @@ struct bm_sample {
 	uint64_t sent_ns;
 	uint64_t user_ns;	/* socket methods: clock after sendto() */
 	uint8_t status;
-	uint8_t src;
+	uint8_t src;		/* SRC_NONE when sent: no send time */
+	bool batched;		/* handed over with another frame in one call */
 };
 
 struct bm_trial {

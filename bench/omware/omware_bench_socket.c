@@ -258,8 +258,10 @@ static void sock_send_pair(struct bench *b, struct bm_trial *t, int fd,
 	now = mono_ns();
 	err = n < 0 ? errno : 0;
 	if (n != 1) {
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < 2; k++) {
 			sock_outcome(t, i + k, now, err, "sendmmsg");
+			t->s[i + k].batched = true;
+		}
 		return;
 	}
 	/* One frame taken: sendmmsg() reports the count and drops the
@@ -482,7 +484,12 @@ static void sock_send_all(struct bench *b, struct bm_trial *t, int fd,
 	sender_loop(&s);
 }
 
-/* No transmit timestamp: fall back to the clock after sendto(). */
+/*
+ * No transmit timestamp: fall back to the clock after sendto().  Not for
+ * the frames of one sendmmsg(): one clock read after both would give
+ * them one time, a gap of 0 by construction; they are sent, at no known
+ * time.
+ */
 static void sock_user_times(struct bm_trial *t)
 {
 	size_t i;
@@ -492,11 +499,13 @@ static void sock_user_times(struct bm_trial *t)
 	for (i = 0; i < t->submitted; i++) {
 		struct bm_sample *s = &t->s[i];
 
-		if (s->status == ST_MISSING && s->user_ns) {
-			s->status = ST_SENT;
-			s->src = SRC_USER;
-			s->sent_ns = s->user_ns;
-		}
+		if (s->status != ST_MISSING || !s->user_ns)
+			continue;
+		s->status = ST_SENT;
+		if (s->batched)
+			continue;
+		s->src = SRC_USER;
+		s->sent_ns = s->user_ns;
 	}
 }
 

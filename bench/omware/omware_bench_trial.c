@@ -238,7 +238,7 @@ void trial_run(struct bench *b, struct bm_trial *t)
 		switch (s->status) {
 		case ST_SENT:
 			t->sent++;
-			if (s->sent_ns < s->sched_ns)
+			if (s->src != SRC_NONE && s->sent_ns < s->sched_ns)
 				t->early++;
 			break;
 		case ST_DROPPED:
@@ -267,11 +267,12 @@ void trial_print(struct bm_trial *t)
 	for (i = 0; i < t->n; i++) {
 		struct bm_sample *s = &t->s[i];
 
-		if (s->status != ST_SENT)
+		if (s->status != ST_SENT || s->src == SRC_NONE)
 			continue;
 		err[ne++] = (int64_t)(s->sent_ns - s->sched_ns);
 		if (i % step == 0 && i + step < t->n &&
-		    t->s[i + step].status == ST_SENT) {
+		    t->s[i + step].status == ST_SENT &&
+		    t->s[i + step].src != SRC_NONE) {
 			alpha = t->s[i + step].sched_ns - s->sched_ns;
 			idt[ni] = (int64_t)(t->s[i + step].sent_ns - s->sent_ns) -
 				  (int64_t)alpha;

@@ -7,7 +7,8 @@
 # omware taking the same values and errors of the same shape; a pair's
 # frame that sendmmsg(2) left sent alone (sendmmsg stood in for); the
 # real-time thread started outside the CPU window (pthread_create stood in
-# for); its man page and bash completion.
+# for); no clock read standing in for TRW-RT's missing transmit timestamps
+# (setsockopt stood in for); its man page and bash completion.
 #
 #   bench/omware/test_omware_bench.sh    (TW_BENCH_TOOL=path overrides it)
 #
@@ -39,7 +40,7 @@ run_cli() {
 
 bench_args="dev lo dst-mac 02:00:00:00:00:02 dst 198.18.0.2"
 
-tap_plan 24
+tap_plan 25
 
 "$TW" help > "$tmp/bench-help"
 args_of "$tmp/bench-help" > "$tmp/args-bench"
@@ -210,6 +211,52 @@ else
 	tap_ok "RSM-RT: starting its thread is outside the CPU window" \
 		eval 'test $rc -eq 0 && test -n "$cpu" && test "$cpu" -lt 150000000'
 	tap_diag "RSM-RT cpu_proc_ns $cpu with a pthread_create() of 300 ms"
+fi
+# Without transmit timestamps the socket methods fall back to the clock
+# after the call, but not TRW-RT: one read after its sendmmsg() would give
+# both frames one time.  Its frames are sent, at no known time.
+cat > "$tmp/no_stamps.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <sys/socket.h>
+
+typedef int (*setsockopt_fn)(int, int, int, const void *, socklen_t);
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	setsockopt_fn real = (setsockopt_fn)dlsym(RTLD_NEXT, "setsockopt");
+
+	if (level == SOL_SOCKET && (name == SO_TIMESTAMPING || name == 65)) {
+		errno = ENOPROTOOPT;
+		return -1;
+	}
+	return real(fd, level, name, val, len);
+}
+C
+if [ "$(id -u)" -ne 0 ]; then
+	tap_skip "no transmit timestamps: TRW the clock, TRW-RT no send time" "needs root"
+elif ! ${CC:-cc} -shared -fPIC -o "$tmp/no_stamps.so" "$tmp/no_stamps.c" -ldl; then
+	tap_skip "no transmit timestamps: TRW the clock, TRW-RT no send time" "no C compiler"
+else
+	# shellcheck disable=SC2086
+	LD_PRELOAD=$tmp/no_stamps.so run $bench_args methods trw,trw-rt count 2 grace 10 \
+		seed 1 out "$tmp/nostamp"
+	# tag 30000 is the warm-up; per measured run: sources, statuses.
+	srcs=$(awk -F, '$1 == 30001 || $1 == 30002 { print $1 ":" $5 ":" $7 ":" ($4 > 0) }' \
+		"$tmp/nostamp/send.csv" | LC_ALL=C sort | uniq -c | awk '{ print $1 "x" $2 }' |
+		paste -sd ' ')
+	names=$(awk '/^TRW/ && !/warmup 1/ { print $3 ":" $1 }' "$out" | paste -sd ' ')
+	tap_ok "no transmit timestamps: TRW the clock, TRW-RT no send time" \
+		eval 'test $rc -eq 0 && grep -q "no transmit timestamps" "$err" &&
+		      case "$names" in
+		      "30001:TRW 30002:TRW-RT")
+			test "$srcs" = "4x30001:user:sent:1 4x30002:none:sent:0" ;;
+		      "30001:TRW-RT 30002:TRW")
+			test "$srcs" = "4x30001:none:sent:0 4x30002:user:sent:1" ;;
+		      *) false ;;
+		      esac'
+	tap_diag "runs $names, send.csv $srcs"
 fi
 
 # --- one name and one unit per idea --------------------------------------------
