@@ -91,7 +91,8 @@ enum bm_base {
 /*
  * The thread a socket method sends from.  RT_SLEEP: its own, pinned to
  * rt_cpu, SCHED_FIFO RT_PRIORITY, memory locked, sleeping until each
- * time; RT_SPIN: the same, sleeping until the guard before the time, then
+ * time it waits for (etf hands everything over at once, never waiting);
+ * RT_SPIN: the same, sleeping until the guard before the time, then
  * spinning, as omware's hybrid kthread does.
  */
 enum bm_rt { RT_NONE, RT_SLEEP, RT_SPIN };
