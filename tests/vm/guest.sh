@@ -219,6 +219,7 @@ boot_applies() {
 	# What was made goes, whether or not it was right; a table that will
 	# not go is a failure.
 	timewire tfib del table bootcheck 2>&1 || [ $rc -ne 0 ] || rc=1
+	ip link del "$bootcheck_dev" || rc=1
 	topo_cleanup
 	for m in tfib omware; do
 		grep -q "^$m " /proc/modules && ! echo "$before" | grep -q "^$m " &&
