@@ -121,6 +121,7 @@ if [ "$arch" != amd64 ]; then
 	boot_info=$("${script[@]}" boot) || exit 2
 	while IFS='=' read -r k v; do foreign[$k]=$v; done <<< "$boot_info"
 	kver=${foreign[release]} kernel=${foreign[kernel]}
+	mult=${TW_TIMEOUT_MULT:-${foreign[timeout_mult]:-1}}
 	[[ ${foreign[qemu]} =~ -smp\ ([0-9]+) ]] && cpus=${BASH_REMATCH[1]}
 fi
 if [ "$arch" != amd64 ]; then
