@@ -243,9 +243,8 @@ start_boot() {
 # for none): the suites' SMOKE_TESTS in one boot each, beside the test
 # kernel's boots, with the modules the cross suite built for it (built
 # here when only "smoke" was asked for).  make check-matrix runs every
-# suite there.  mipsel is booted by its own target until its whole run
-# passes (Documentation/harness.rst).
-smoke_kernels=${TW_SMOKE_KERNELS-6.1 7 arm64 mips}
+# suite there.
+smoke_kernels=${TW_SMOKE_KERNELS-6.1 7 arm64 mipsel mips}
 smoke_boots() {	# smoke_boots LIMIT
 	local k image rel dirs=() s
 
