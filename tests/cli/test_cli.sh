@@ -18,6 +18,20 @@ set -u
 
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
+
+# name_optional OBJECT KEYWORD COMMAND...: each command's help shows its
+# NAME optional, and NAME's KEYWORD too; false, saying which, if not.
+name_optional() {
+	local object=$1 keyword=$2 c ok=0
+	shift 2
+	for c; do
+		grep -q "^Usage: timewire $object $c \[ \[ $keyword \] NAME \]\$" \
+			<("$TW" "$object" "$c" help) ||
+			{ ok=1; tap_diag "$object $c: NAME not optional"; }
+	done
+	return $ok
+}
+
 train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
 tfib_name_max=$(uapi TFIB_NAME_MAX_LEN)
 tfib_capacity=$(uapi TFIB_MAX_CAPACITY)
@@ -348,10 +362,7 @@ for c in create del set get unset dump bind unbind; do
 	grep -q "^Usage: timewire tfib $c \[ table \] NAME" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not required"; }
 done
-for c in show stats save; do
-	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
-		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
-done
+name_optional tfib table show stats save || ok=1
 tap_ok "tfib: NAME is required but by show, stats and save, its keyword \"table\" optional" \
 	test $ok -eq 0
 
@@ -438,10 +449,7 @@ for c in $qaware_cmds; do
 	run qaware "$c" help
 	args_of "$out" > "$tmp/args-qaware-$c"
 done
-for c in show stats; do
-	grep -q "^Usage: timewire qaware $c \[ \[ sched \] NAME \]\$" <("$TW" qaware $c help) ||
-		{ ok=1; tap_diag "qaware $c: NAME not optional"; }
-done
+name_optional qaware sched show stats || ok=1
 tap_ok "every qaware command has help; show's and stats' NAME optional, its keyword too" \
 	test $ok -eq 0
 ok=0
