@@ -32,6 +32,18 @@ name_optional() {
 	return $ok
 }
 
+# commands_help OBJECT COMMAND...: each command's help shows its usage;
+# the keywords it names kept in $tmp/args-OBJECT-COMMAND.
+commands_help() {
+	local object=$1 c ok=0
+	shift
+	for c; do
+		expect 0 "^Usage: timewire $object $c( |\$)" "$object" "$c" help || ok=1
+		args_of "$out" > "$tmp/args-$object-$c"
+	done
+	return $ok
+}
+
 train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
 tfib_name_max=$(uapi TFIB_NAME_MAX_LEN)
 tfib_capacity=$(uapi TFIB_MAX_CAPACITY)
@@ -351,11 +363,8 @@ tap_ok "tfib help: create del show set get unset dump bind unbind stats save hel
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
-for c in $tfib_cmds; do
-	expect 0 "^Usage: timewire tfib $c( |\$)" tfib "$c" help || ok=1
-	run tfib "$c" help
-	args_of "$out" > "$tmp/args-tfib-$c"
-done
+# shellcheck disable=SC2086 # the list is words
+commands_help tfib $tfib_cmds || ok=1
 tap_ok "every tfib command has help" test $ok -eq 0
 ok=0
 for c in create del set get unset dump bind unbind; do
@@ -444,11 +453,8 @@ tap_ok "qaware help: show stats load unload help, show the default" \
 	eval 'test "$(section "$out" Commands | paste -sd " ")" = "$qaware_cmds help" &&
 	      grep -Eq "^  show .*\(default\)$" "$out"'
 ok=0
-for c in $qaware_cmds; do
-	expect 0 "^Usage: timewire qaware $c( |\$)" qaware "$c" help || ok=1
-	run qaware "$c" help
-	args_of "$out" > "$tmp/args-qaware-$c"
-done
+# shellcheck disable=SC2086 # the list is words
+commands_help qaware $qaware_cmds || ok=1
 name_optional qaware sched show stats || ok=1
 tap_ok "every qaware command has help; show's and stats' NAME optional, its keyword too" \
 	test $ok -eq 0
