@@ -13,6 +13,11 @@
 #                                         -C DIR ARCH=mips CROSS_COMPILE=...
 #                                         M=... builds modules for it)
 #        scripts/mips-be.sh release       its release (uname -r in the guest)
+#        scripts/mips-be.sh triplet       its cross compiler's triplet, as
+#                                         scripts/foreign.sh ARCH triplet
+#        scripts/mips-be.sh suite         the Debian suite whose sources
+#                                         its static programs are built
+#                                         from (scripts/static-cross.sh)
 #        scripts/mips-be.sh run CMD...    CMD... with ARCH and CROSS_COMPILE
 #                                         set for kbuild's make
 #        scripts/mips-be.sh kbuild        what a suite's own modules are
@@ -78,6 +83,8 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
 kernel)	exec "$here/cross-kernel.sh" malta-be build ;;
+triplet) echo "$triplet" ;;
+suite)	echo bookworm ;;
 release)
 	kdir=$("$here/cross-kernel.sh" malta-be dir)
 	[ -f "$kdir/built" ] || die "kernel not built: scripts/mips-be.sh kernel"
@@ -103,5 +110,5 @@ make)	prefix=$("$here/libnl-tiny.sh" --cross "$triplet-")
 	PKG_CONFIG_LIBDIR=$prefix/lib/pkgconfig PKG_CONFIG_PATH='' \
 		exec make CC="$triplet-gcc" AR="$triplet-ar" LIBNL=libnl-tiny \
 		LDFLAGS=-static "$@" ;;
-*)	die "usage: $0 kernel|release|run CMD...|kbuild|boot|make ARG..." ;;
+*)	die "usage: $0 kernel|release|triplet|suite|run CMD...|kbuild|boot|make ARG..." ;;
 esac

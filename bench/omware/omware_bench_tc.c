@@ -4,13 +4,11 @@
  * tc(8), and the device's own put back.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "omware_bench.h"
 
 /* ---------------------------------------------------------------------- */
@@ -38,7 +36,10 @@ static void read_all(int fd, char *buf, size_t len)
 	buf[used] = '\0';
 }
 
-/* "tc ARGS failed: <what tc said>", its lines joined, into err. */
+/*
+ * "tc ARGS failed: <what tc said>", its lines joined, into err; status is
+ * tw_child_wait()'s.
+ */
 static void tc_failed(char *const argv[], char *msg, int status, char *err,
 		      size_t errlen)
 {
@@ -58,9 +59,9 @@ static void tc_failed(char *const argv[], char *msg, int status, char *err,
 		return;
 	if (msg[0])
 		snprintf(err + used, errlen - used, " failed: %s", msg);
-	else if (WIFEXITED(status))
+	else if (status > 0)
 		snprintf(err + used, errlen - used, " failed (exit %d)",
-			 WEXITSTATUS(status));
+			 status);
 	else
 		snprintf(err + used, errlen - used, " failed");
 }
@@ -71,32 +72,18 @@ static void tc_failed(char *const argv[], char *msg, int status, char *err,
  */
 static int run_tc(char *const argv[], char *err, size_t errlen)
 {
-	posix_spawn_file_actions_t fa;
 	char msg[TC_ERR_BYTES];
-	int pipefd[2], status = -1, ret;
-	pid_t pid;
+	struct tw_child tc;
+	int status;
 
-	if (pipe2(pipefd, O_CLOEXEC)) {
+	if (tw_child_start(&tc, argv, TW_CHILD_NULL, TW_CHILD_PIPE)) {
 		snprintf(err, errlen, "cannot run tc: %s", strerror(errno));
 		return -1;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-					 O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
-	ret = posix_spawnp(&pid, "tc", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (ret) {
-		close(pipefd[0]);
-		snprintf(err, errlen, "cannot run tc: %s", strerror(ret));
-		return -1;
-	}
-	read_all(pipefd[0], msg, sizeof(msg));
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
+	read_all(tc.err, msg, sizeof(msg));
+	close(tc.err);
+	status = tw_child_wait(tc.pid);
+	if (!status)
 		return 0;
 	tc_failed(argv, msg, status, err, errlen);
 	return -1;

@@ -37,6 +37,7 @@
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
+#include "child.h"
 #include "tfib_bench.h"
 #include "lib/netdev.h"
 #include "lib/stop.h"
@@ -105,46 +106,24 @@ static const char *tool_path(const char *name, char *buf, size_t len)
 /* Start argv; its stdout into *out (a pipe) or to /dev/null.  pid or -1. */
 static pid_t spawn(char *const argv[], int *out)
 {
-	int fd[2] = { -1, -1 };
-	pid_t pid;
+	struct tw_child c;
 
-	/* Close-on-exec: the child's stdout is its dup2() copy alone. */
-	if (out && pipe2(fd, O_CLOEXEC))
-		fd[1] = -1;
-	if (!out)
-		fd[1] = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (fd[1] < 0) {
-		tw_err("%s: %s", argv[0], strerror(errno));
+	if (tw_child_start(&c, argv, out ? TW_CHILD_PIPE : TW_CHILD_NULL,
+			   TW_CHILD_INHERIT)) {
+		tw_err("cannot run %s: %s", argv[0], strerror(errno));
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fd[1], STDOUT_FILENO);
-		execvp(argv[0], argv);
-		tw_err("cannot run %s: %s", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd[1]);
-	if (pid < 0) {
-		tw_err("fork: %s", strerror(errno));
-		if (out)
-			close(fd[0]);
-	} else if (out) {
-		*out = fd[0];
-	}
-	return pid;
+	if (out)
+		*out = c.out;
+	return c.pid;
 }
 
 /* The child's exit status; a signal counts as a failure. */
 static int reap(pid_t pid)
 {
-	int status;
+	int status = tw_child_wait(pid);
 
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return TW_EXIT_SYS;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : TW_EXIT_SYS;
+	return status < 0 ? TW_EXIT_SYS : status;
 }
 
 /* Run argv to its end, its output discarded; its errors on stderr. */

@@ -18,6 +18,32 @@ set -u
 
 # name_of N: a name N bytes long.
 name_of() { printf '%*s' "$1" '' | tr ' ' n; }
+
+# name_optional OBJECT KEYWORD COMMAND...: each command's help shows its
+# NAME optional, and NAME's KEYWORD too; false, saying which, if not.
+name_optional() {
+	local object=$1 keyword=$2 c ok=0
+	shift 2
+	for c; do
+		grep -q "^Usage: timewire $object $c \[ \[ $keyword \] NAME \]\$" \
+			<("$TW" "$object" "$c" help) ||
+			{ ok=1; tap_diag "$object $c: NAME not optional"; }
+	done
+	return $ok
+}
+
+# commands_help OBJECT COMMAND...: each command's help shows its usage;
+# the keywords it names kept in $tmp/args-OBJECT-COMMAND.
+commands_help() {
+	local object=$1 c ok=0
+	shift
+	for c; do
+		expect 0 "^Usage: timewire $object $c( |\$)" "$object" "$c" help || ok=1
+		args_of "$out" > "$tmp/args-$object-$c"
+	done
+	return $ok
+}
+
 train_max=$(uapi OMWARE_TRAIN_MAX_PKTS)
 tfib_name_max=$(uapi TFIB_NAME_MAX_LEN)
 tfib_capacity=$(uapi TFIB_MAX_CAPACITY)
@@ -337,21 +363,15 @@ tap_ok "tfib help: create del show set get unset dump bind unbind stats save hel
 	test "$cmds" = "$tfib_cmds help "
 tap_ok "tfib help: show is the default" grep -Eq '^  show .*\(default\)$' "$out"
 ok=0
-for c in $tfib_cmds; do
-	expect 0 "^Usage: timewire tfib $c( |\$)" tfib "$c" help || ok=1
-	run tfib "$c" help
-	args_of "$out" > "$tmp/args-tfib-$c"
-done
+# shellcheck disable=SC2086 # the list is words
+commands_help tfib $tfib_cmds || ok=1
 tap_ok "every tfib command has help" test $ok -eq 0
 ok=0
 for c in create del set get unset dump bind unbind; do
 	grep -q "^Usage: timewire tfib $c \[ table \] NAME" <("$TW" tfib $c help) ||
 		{ ok=1; tap_diag "tfib $c: NAME not required"; }
 done
-for c in show stats save; do
-	grep -q "^Usage: timewire tfib $c \[ \[ table \] NAME \]\$" <("$TW" tfib $c help) ||
-		{ ok=1; tap_diag "tfib $c: NAME not optional"; }
-done
+name_optional tfib table show stats save || ok=1
 tap_ok "tfib: NAME is required but by show, stats and save, its keyword \"table\" optional" \
 	test $ok -eq 0
 
@@ -433,15 +453,9 @@ tap_ok "qaware help: show stats load unload help, show the default" \
 	eval 'test "$(section "$out" Commands | paste -sd " ")" = "$qaware_cmds help" &&
 	      grep -Eq "^  show .*\(default\)$" "$out"'
 ok=0
-for c in $qaware_cmds; do
-	expect 0 "^Usage: timewire qaware $c( |\$)" qaware "$c" help || ok=1
-	run qaware "$c" help
-	args_of "$out" > "$tmp/args-qaware-$c"
-done
-for c in show stats; do
-	grep -q "^Usage: timewire qaware $c \[ \[ sched \] NAME \]\$" <("$TW" qaware $c help) ||
-		{ ok=1; tap_diag "qaware $c: NAME not optional"; }
-done
+# shellcheck disable=SC2086 # the list is words
+commands_help qaware $qaware_cmds || ok=1
+name_optional qaware sched show stats || ok=1
 tap_ok "every qaware command has help; show's and stats' NAME optional, its keyword too" \
 	test $ok -eq 0
 ok=0

@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The CLI and the omware and tfib suites' programs cross-built for a
-# foreign guest (make userspace-ARCH: against its root's libnl, in
-# .build/ARCH/; big-endian MIPS, which has no root of Debian's: static,
-# against libnl-tiny), warnings being errors there: each a program of
-# ARCH, and the CLI runs under qemu-user with the root's libraries and
-# reports its version and UAPI.  Where qaware runs (its ARCHS), the
-# modules its suite builds itself are ARCH's, for the guest's kernel
-# (vermagic).  Skipped when the cross compiler or
-# qemu-user is not installed (scripts/deps.sh ARCH) or Debian's archive
+# The CLI and the omware and tfib suites' programs cross-built for each
+# foreign guest (scripts/foreign-archs.sh list; make userspace-ARCH, in
+# .build/ARCH/): against its root's libnl where Debian serves the guest
+# (its recipe is scripts/foreign.sh), else static, against libnl-tiny
+# (big-endian MIPS), warnings being errors there.  Each is a program of
+# ARCH: the ELF class, byte order and machine of what ARCH's cross
+# compiler makes; and the CLI runs under qemu-user with the root's
+# libraries and reports its version and UAPI.  Where qaware runs (its
+# ARCHS), the modules its suite builds itself are ARCH's, for the guest's
+# kernel (vermagic).  An architecture is skipped when its cross compiler
+# or qemu-user is not installed (scripts/deps.sh ARCH) or Debian's archive
 # does not answer.
 #
-# Usage: test_us_foreign.sh arm64|mipsel|mips
+# Usage: test_us_foreign.sh [ARCH...]   every foreign guest when none is
+#                                       named; more than one: each a
+#                                       subtest (nested TAP)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -20,34 +24,68 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/debian-archive.sh
 . "$root/scripts/debian-archive.sh"
 
-arch=${1:-}
-# What file(1) says of its programs, and qemu-user's name for it.
-case $arch in
-arm64) kind="ELF 64-bit LSB .*ARM aarch64" what="an AArch64" qemu=qemu-aarch64
-	ko_kind="ELF 64-bit LSB relocatable, ARM aarch64" ;;
-mipsel) kind="ELF 32-bit LSB .*MIPS" what="a 32-bit little-endian MIPS" qemu=qemu-mipsel
-	ko_kind="ELF 32-bit LSB relocatable, MIPS" ;;
-mips)	kind="ELF 32-bit MSB executable, MIPS.*statically linked"
-	what="a static big-endian MIPS32" qemu=qemu-mips
-	ko_kind="ELF 32-bit MSB relocatable, MIPS" ;;
-*) tap_fail_all "no case for architecture '$arch' (arm64, mipsel or mips)" ;;
-esac
-if [ "$arch" = mips ]; then
-	cc=mips-linux-gnu-gcc suite=bookworm
-else
-	cc=$("$root/scripts/foreign.sh" "$arch" triplet)-gcc
-	suite=$("$root/scripts/foreign.sh" "$arch" suite)
+# each_arch ARCH...: this program for each, its TAP nested under one result.
+each_arch() {
+	local arch rc tmp
+
+	tmp=$(mktemp)
+	tap_plan $#
+	for arch; do
+		"$0" "$arch" > "$tmp" 2>&1
+		rc=$?
+		sed 's/^/# /' "$tmp"
+		if [ $rc -eq "$KSFT_SKIP" ]; then
+			tap_skip "$arch" "$(sed -n 's/^1\.\.0 # SKIP //p' "$tmp")"
+		else
+			tap_result $((rc != 0)) "$arch"
+		fi
+	done
+	rm -f "$tmp"
+	tap_done
+}
+
+if [ $# -ne 1 ]; then
+	# shellcheck disable=SC2046 # the list is words
+	[ $# -gt 0 ] || set -- $("$root/scripts/foreign-archs.sh" list)
+	each_arch "$@"
 fi
+
+arch=$1
+read -ra recipe < <("$root/scripts/foreign-archs.sh" recipe "$arch") ||
+	tap_fail_all "no foreign guest '$arch' ($("$root/scripts/foreign-archs.sh" list))"
+recipe[0]=$root/scripts/${recipe[0]}
+# Debian's guests load the programs' libraries from their root; the
+# others have none, and their programs are static.
+debian='' linked=statically
+[ "${recipe[0]##*/}" = foreign.sh ] && debian=yes linked=dynamically
+triplet=$("${recipe[@]}" triplet) || tap_fail_all "$arch: no cross compiler triplet"
+cc=$triplet-gcc
+qemu=qemu-${triplet%%-*}
 command -v "$cc" >/dev/null || tap_skip_all "$cc not installed (scripts/deps.sh $arch)"
 command -v "$qemu" >/dev/null || tap_skip_all "$qemu not installed (make deps)"
-tw_archive_reachable "$suite" || tap_skip_all "Debian's archive does not answer"
+if ! suite=$("${recipe[@]}" suite 2>/dev/null) ||
+   ! tw_archive_reachable "$suite"; then
+	tap_skip_all "Debian's archive does not answer"
+fi
+
+# elf_id FILE: its ELF class, byte order and machine as file(1) names
+# them ("ELF 64-bit LSB, ARM aarch64"), whatever its type.
+elf_id() {
+	file -bL "$1" | awk -F ', ' '{ split($1, w, " "); print w[1], w[2], w[3] ", " $2 }'
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo 'int tw_arch;' | "$cc" -x c -c -o "$tmp/arch.o" - ||
+	tap_fail_all "$cc cannot compile"
+want=$(elf_id "$tmp/arch.o")
+what="a program of $arch ($want, $linked linked)"
 
 # The root whose libraries the programs load (none for static ones).
 sysroot() {
-	if [ "$arch" = mips ]; then
-		echo /
+	if [ -n "$debian" ]; then
+		"${recipe[@]}" root 2>/dev/null
 	else
-		"$root/scripts/foreign.sh" "$arch" root 2>/dev/null
+		echo /
 	fi
 }
 
@@ -62,41 +100,38 @@ rc=$?
 [ $rc -eq 0 ] || sed 's/^/# /' "$log" | tail -n 20
 tap_result $((rc != 0)) "make userspace-$arch (exits $rc)"
 cli=$out/userspace/timewire/timewire
-is_arch() { file -L "$1" | grep -Eq "$kind"; }
-tap_ok "timewire: $what program" is_arch "$cli"
+is_arch() {
+	[ "$(elf_id "$1")" = "$want" ] &&
+		file -bL "$1" | grep -q "executable, .*, $linked linked"
+}
+tap_ok "timewire: $what" is_arch "$cli"
 for p in "${progs[@]}"; do
-	tap_ok "${p#*/}: $what program" is_arch "$out/kselftest/$p"
+	tap_ok "${p#*/}: $what" is_arch "$out/kselftest/$p"
 done
 tap_ok "timewire runs on $arch (qemu-user): its version and UAPI" eval \
 	'"$qemu" -L "$(sysroot)" "$cli" --version 2>/dev/null |
 	 grep -q "^uapi omware 1 tfib 1"'
-
-# guest_release: uname -r of the guest's kernel.
-guest_release() {
-	if [ "$arch" = mips ]; then
-		"$root/scripts/mips-be.sh" release
-	else
-		"$root/scripts/foreign.sh" "$arch" release
-	fi
-}
 
 # ko_fit KO...: each a relocatable of ARCH whose vermagic names the guest's
 # kernel (a module built for the host's would name the host's).
 ko_fit() {
 	local rel ko
 
-	rel=$(guest_release) || return 1
+	rel=$("${recipe[@]}" release) || return 1
 	[ $# -gt 0 ] || return 1
 	for ko; do
 		tap_diag "${ko##*/}: $(modinfo -F vermagic "$ko")"
-		file -L "$ko" | grep -q "$ko_kind" &&
+		[ "$(elf_id "$ko")" = "$want" ] &&
+			file -bL "$ko" | grep -q "^ELF [^,]* relocatable," &&
 			[[ "$(modinfo -F vermagic "$ko")" == "$rel "* ]] || return 1
 	done
 }
-if [ "$arch" = mips ] && ! "$root/scripts/mips-be.sh" release >/dev/null 2>&1; then
-	tap_skip "qaware's own modules" "the malta kernel is not cached (make check-prep)"
+# A kernel of Debian's is downloaded; the others' are built, when at all,
+# by make check-prep.
+if [ -z "$debian" ] && ! "${recipe[@]}" release >/dev/null 2>&1; then
+	tap_skip "qaware's own modules" "$arch's kernel is not built (make check-prep)"
 elif "$root/tests/lib/suites.sh" on qaware "$arch"; then
-	tap_ok "qaware's own modules: $what relocatable each, for its kernel" \
+	tap_ok "qaware's own modules: relocatables of $arch ($want), for its kernel" \
 		ko_fit "$out"/kselftest/qaware/*.ko
 else
 	tap_skip "qaware's own modules" "qaware's ARCHS do not name $arch"

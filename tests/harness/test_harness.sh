@@ -15,6 +15,14 @@ tap_plan 13
 # virtual), whatever the caller's environment says.
 vm() { env -u TW_CLOCK -u TW_TCG_THREAD "$top/tests/vm/vm.sh" "$@"; }
 
+# boot FIXTURE: the fixture suite booted, its output in $out.FIXTURE.log
+# and shown as diagnostics, vm.sh's status in $rc.
+boot() {
+	vm -o "$out/$1" "$fixtures/$1" > "$out.$1.log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$out.$1.log"
+}
+
 # refused WHY VAR=VALUE... -- ARGS...: vm.sh ARGS refused in one line
 # before it wrote anything.
 refused() {
@@ -35,18 +43,14 @@ refused "a suite's virtual time on a foreign guest" TW_CLOCK= -- -a mips "$fixtu
 refused "virtual time on multi-threaded TCG" TW_CLOCK=virtual TW_TCG_THREAD=multi -- \
 	"$fixtures/fail"
 
-vm -o "$out/fail" "$fixtures/fail" > "$out.fail.log" 2>&1
-rc=$?
-sed 's/^/# /' "$out.fail.log"
+boot fail
 tap_ok "a deliberately failing test fails the run" test $rc -ne 0
 tap_ok "the failing test is named, the passing ones counted" \
 	grep -q '^fail: 2 passed, 1 failed, 0 skipped$' "$out.fail.log"
 tap_ok "a boot says its clock: real by default, two vCPUs" \
 	grep -q '^vm: .*, clock real, vCPUs 2' "$out.fail.log"
 
-vm -o "$out/warn" "$fixtures/warn" > "$out.warn.log" 2>&1
-rc=$?
-sed 's/^/# /' "$out.warn.log"
+boot warn
 tap_ok "a WARN_ON raised by a module fails the run" test $rc -ne 0
 tap_ok "the warning is reported from the kernel log" \
 	grep -q '^FAIL warn: kernel log: .*WARNING:' "$out.warn.log"
@@ -55,9 +59,7 @@ tap_ok "the suite's own tests still passed" \
 
 # Only this boot runs in virtual time (its settings' CLOCK=virtual); its
 # program's bound holds there alone (tests/harness/fixtures/vtime/vtime.sh).
-vm -o "$out/vtime" "$fixtures/vtime" > "$out.vtime.log" 2>&1
-rc=$?
-sed 's/^/# /' "$out.vtime.log"
+boot vtime
 grep -h 'lateness' "$out"/vtime/*.out 2>/dev/null | sed 's/^ *#* */# vtime: /'
 tap_ok "a suite's CLOCK=virtual boots icount on one vCPU" \
 	grep -q '^vm: .*-icount shift=3,sleep=off.*, clock virtual, vCPUs 1' "$out.vtime.log"

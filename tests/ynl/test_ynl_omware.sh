@@ -31,15 +31,9 @@ ns2=tw-ynl2-$$
 tmp=$(mktemp -d)
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-# Installed, the suite carries the kernel's ynl and the spec (tests/ynl/Makefile).
-if [ -f "$here/cli.py" ]; then
-	ynl_cli=("$py" "$here/cli.py" --spec "$here/omware.yaml")
-elif [ -x "$top/scripts/ynl.sh" ]; then
-	ynl_cli=("$top/scripts/ynl.sh" --spec omware)
-else
-	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
-fi
-command -v jq >/dev/null || tap_skip_all "no jq (apt install jq)"
+# shellcheck source=tests/ynl/ynl_lib.sh
+. "$here/ynl_lib.sh"
+ynl_find omware
 
 registered() {
 	if command -v genl >/dev/null; then
@@ -58,11 +52,6 @@ trap cleanup EXIT
 
 topo_ns "$ns" "$ns2" && topo_veth "$ns" veth0 "$ns" veth1 ||
 	tap_skip_all "cannot create the network namespaces"
-
-ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }
-
-# shellcheck source=tests/ynl/ynl_lib.sh
-. "$here/ynl_lib.sh"
 
 # The first request before the plan: ynl cannot start without yaml.
 ynl --do stats-get --output-json >"$tmp/stats.json" 2>"$tmp/stats.err"

@@ -23,17 +23,9 @@ ns=tw-ynlt-$$
 tmp=$(mktemp -d)
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
-# Installed, the suite carries the kernel's ynl and the spec (tests/ynl/Makefile).
-if [ -f "$here/cli.py" ]; then
-	spec=$here/tfib.yaml
-	ynl_cli=("$py" "$here/cli.py" --spec "$spec")
-elif [ -x "$top/scripts/ynl.sh" ]; then
-	spec=$top/Documentation/netlink/specs/tfib.yaml
-	ynl_cli=("$top/scripts/ynl.sh" --spec tfib)
-else
-	tap_skip_all "the kernel's ynl is neither installed here nor in a source tree"
-fi
-command -v jq >/dev/null || tap_skip_all "no jq (apt install jq)"
+# shellcheck source=tests/ynl/ynl_lib.sh
+. "$here/ynl_lib.sh"
+ynl_find tfib
 [ -d /sys/module/tfib ] || tap_skip_all "tfib module not loaded"
 
 cleanup() {
@@ -43,8 +35,6 @@ cleanup() {
 trap cleanup EXIT
 topo_ns "$ns" || tap_skip_all "cannot create a network namespace"
 
-ynl() { ip netns exec "$ns" "${ynl_cli[@]}" --no-schema "$@"; }
-
 # run NAME ynl-args...: the request succeeds, its JSON output in $tmp/NAME
 run() {
 	local name=$1
@@ -53,9 +43,6 @@ run() {
 	sed 's/^/# /' "$tmp/$name.err"
 	return 1
 }
-
-# shellcheck source=tests/ynl/ynl_lib.sh
-. "$here/ynl_lib.sh"
 
 # The first Python run before the plan: ynl's library needs yaml.
 ip netns exec "$ns" "$py" "$here/policy_check.py" "$spec" >"$tmp/policy.out" 2>&1
