@@ -333,10 +333,11 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 # The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
 # lines shown as they come; the host's ANALYSER reads OUTDIR/RUNS and
 # writes OUTDIR/analysis, --strict (a failed target fails the make) unless
-# SHORT, whose verdicts are indicative only.
+# SHORT, whose verdicts are indicative only.  RESUME=1 keeps OUTDIR/RUNS
+# for a benchmark that goes on with a stopped run's.
 define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
-	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
+	@$(if $(SHORT),TW_TESTS=short.sh) $(if $(RESUME),TW_VM_KEEP=$(3)) tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
 	 tail -n +1 -F --pid=$$vm $(1)/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
 	 if [ -s $(1)/$(3)/bench.json ]; then \
@@ -349,7 +350,7 @@ define guest_bench
 endef
 
 # The Age-of-Information experiment: the sweep in the guest.
-bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
+bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short; RESUME=1: go on)
 	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,bench/tfib/tw-tfib-analyze)
 
 # The MPTCP schedulers side by side over two emulated paths.
