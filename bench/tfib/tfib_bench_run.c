@@ -506,6 +506,10 @@ static void source_labels(struct argv_buf *b, const struct bench_setup *s,
 		arg_add(b, "--label");
 		arg_add(b, "rep=%" PRIu32, s->rep);
 	}
+	if (s->boot) {
+		arg_add(b, "--label");
+		arg_add(b, "boot=%" PRIu32, s->boot);
+	}
 	if (s->ingress) {
 		arg_add(b, "--label");
 		arg_add(b, "ingress=%s", s->ingress);
