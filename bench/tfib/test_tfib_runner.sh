@@ -5,8 +5,9 @@
 # stand-in tw-tfib-bench that leaves a run's records without sending
 # anything and a stand-in ip that runs "ip netns exec" commands here: the
 # plan it fixes, repetitions in orders shuffled from the printed seed,
-# every run labelled with its repetition and ingress, and a stopped run
-# that goes on where it stopped.
+# every run labelled with its repetition, boot and ingress, a stopped run
+# that goes on where it stopped, running again the runs that failed, and
+# a plan of other cells refused.
 #
 # Prints TAP; exit 0 pass, 1 fail, 4 skip.
 set -u
@@ -40,7 +41,7 @@ exit 0
 EOF
 # Every run carried up to 4000 pps (C = 4000 with the probe's sqrt 2
 # step refused); a run's labels as given.  FAIL_FROM=N: runs from the
-# Nth on fail without records, as if the guest had stopped.
+# Nth on fail, leaving the records of a source stopped by a signal.
 cat > "$fake/bench/tfib/tw-tfib-bench" <<'EOF'
 #!/bin/bash
 declare -A a
@@ -49,14 +50,15 @@ echo "${a[methods]} ${a[rate]} ${a[cdr]} ${a[rep]:-probe}" >> "$CALLS"
 n=$(wc -l < "$CALLS")
 d=${a[out]}/cdr${a[cdr]}/r${a[rate]}/${a[methods]}
 case ${a[methods]} in *-ring*) d=$d-${a[rings]/:/-} ;; esac
-[ -z "${FAIL_FROM:-}" ] || [ "$n" -lt "$FAIL_FROM" ] ||
-	{ echo "run $d status failed"; exit 1; }
+stop=done
+[ -z "${FAIL_FROM:-}" ] || [ "$n" -lt "$FAIL_FROM" ] || stop=signal
 mkdir -p "$d"
 rx=2
 [ "${a[rate]}" -le 4000 ] || rx=1
 printf 'event,t_ns,user,seq,addr_ns,addr_seq\ndata_tx,1,1,1,,\ndata_tx,2,1,2,,\n' > "$d/events.csv"
 for i in $(seq 1 $rx); do echo "data_rx,3,1,$i,1,1" >> "$d/events.csv"; done
-echo "{\"rep\": ${a[rep]:-0}, \"ingress\": \"${a[ingress]}\", \"tx_refused\": 3}" > "$d/run.json"
+echo "{\"rep\": ${a[rep]:-0}, \"boot\": ${a[boot]:-0}, \"ingress\": \"${a[ingress]}\", \"tx_refused\": 3, \"stop\": \"$stop\"}" > "$d/run.json"
+[ $stop = done ] || { echo "run $d status failed"; exit 1; }
 echo "run $d status ok sent_pps ${a[rate]}.0"
 EOF
 chmod +x "$tmp/bin/ip" "$fake/userspace/timewire/timewire" \
@@ -77,11 +79,13 @@ planned() {
 }
 
 # went_on: the second start completed with the first one's seed,
-# running only the runs the first did not leave.
+# running again only the runs the first did not complete, as boot 2.
 went_on() {
 	grep -q "^ok.*every run completed" "$tmp/out" &&
 		grep -q "order seed 42 " "$tmp/out" &&
-		[ "$(wc -l < "$tmp/calls")" -eq $((runs - 5)) ]
+		[ "$(wc -l < "$tmp/calls")" -eq $((runs - 5)) ] &&
+		[ "$(cat "$tmp"/c/tfib/rep*/cdr*/r*/*/run.json |
+			grep -c '"boot": 2')" -eq $((runs - 5)) ]
 }
 
 # The runs of one R: 6, 7 with omware loaded (the paced one).
@@ -90,13 +94,13 @@ cells=6
 runs=$((2 * 2 * cells))
 
 : > "$tmp/calls"
-tap_plan 8
+tap_plan 10
 TW_BENCH_SEED=41 runner "$tmp/a/tfib"
 tap_ok "a short run completes, its seed printed" \
 	grep -q "order seed 41 (TW_BENCH_SEED=41 repeats it)" "$tmp/out"
 tap_ok "the plan: C, the rates, the seed, the ingress" planned "$tmp/a/tfib"
-tap_is "every run of 2 repetitions, each labelled" "$runs" \
-	"$(grep -l '"rep": [12], "ingress": "cpu0-softirq"' \
+tap_is "every run of 2 repetitions, each labelled (boot 1)" "$runs" \
+	"$(grep -l '"rep": [12], "boot": 1, "ingress": "cpu0-softirq"' \
 		"$tmp"/a/tfib/rep*/cdr*/r*/*/run.json | wc -l)"
 tap_not "each repetition in an order of its own" \
 	cmp -s "$tmp/a/tfib/order-rep1" "$tmp/a/tfib/order-rep2"
@@ -104,12 +108,13 @@ TW_BENCH_SEED=41 runner "$tmp/b/tfib"
 tap_ok "the same seed, the same orders" \
 	cmp -s "$tmp/a/tfib/order-rep2" "$tmp/b/tfib/order-rep2"
 
-# Stopped after the probe's 6 runs and 5 of the sweep, then started
-# again with another seed: the plan's is kept, the missing runs run.
+# Failing after the probe's 6 runs and 5 of the sweep, each failed run
+# leaving its records, then started again with another seed: the plan's
+# is kept, the failed runs run again.
 : > "$tmp/calls"
 FAIL_FROM=12 TW_BENCH_SEED=42 runner "$tmp/c/tfib"
-grep -q "^not ok.*every run completed" "$tmp/out" ||
-	tap_diag "the stopped run reported every run completed"
+tap_ok "runs that failed but left records are not completed" \
+	grep -q "^not ok.*every run completed ($((runs - 5)) of $runs not)" "$tmp/out"
 : > "$tmp/calls"
 TW_BENCH_SEED=43 runner "$tmp/c/tfib"
 tap_ok "a stopped run goes on: its plan, the runs it lacked" went_on
@@ -118,5 +123,11 @@ tap_ok "its orders are the plan's" \
 	cmp -s "$tmp/c/tfib/order-rep1" "$tmp/d/tfib/order-rep1"
 runner "$tmp/c/tfib" --full
 tap_ok "another mode's plan is refused" \
-	grep -q "^Bail out! .*bench.json is another run's" "$tmp/out"
+	grep -q "^Bail out! .*bench.json is another run's: its mode" "$tmp/out"
+# An XDP peer built since: its cells are not the plan's.
+printf '#!/bin/bash\n' > "$fake/bench/tfib/tw-tfib-xdp"
+chmod +x "$fake/bench/tfib/tw-tfib-xdp"
+runner "$tmp/c/tfib"
+tap_ok "a plan of other cells is refused" \
+	grep -q "^Bail out! .*its cells: .*rm -rf .* to start afresh" "$tmp/out"
 tap_done

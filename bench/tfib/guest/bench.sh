@@ -45,7 +45,12 @@
 #     method, in an order shuffled from S + N (printed; TW_BENCH_SEED=S
 #     repeats it); the trace's seed is fixed.
 # Resumable: run again with the same OUTDIR, a stopped run goes on with
-# the plan of bench.json, skipping every run that left its run.json.
+# the plan of bench.json, skipping every run that completed (its
+# "completed" marker; a failed run's records are removed and it runs
+# again).  Refused when the plan's cells, repetitions, seconds, factors,
+# ingress or commit are not this run's.  Each start is a boot, numbered
+# into every run.json (boot) and OUTDIR/progress-boot<N>.log; the probe's
+# lines and records stay in OUTDIR/probe (no events.csv there).
 # --full: factors 1/4 .. 4, 3 s of traffic a run, 5 repetitions (200
 # runs, 40 a repetition, about 7 min a repetition under emulation, 40 min
 # with the probe); --short: factors 1/2 and 2, 1 s a run, 2 repetitions
@@ -87,6 +92,11 @@ errors=$(dirname "$out")/bench-errors.log
 probe_dir=$(dirname "$out")/probe
 plan=$out/bench.json
 ingress=${TW_TFIB_INGRESS:-cpu0-softirq}
+if [ -n "${TW_BENCH_SEED:-}" ]; then
+	[[ $TW_BENCH_SEED =~ ^[0-9]+$ ]] ||
+		{ echo "Bail out! TW_BENCH_SEED=$TW_BENCH_SEED: not a number"; exit "$KSFT_FAIL"; }
+	bench_seed=$((10#$TW_BENCH_SEED))
+fi
 
 topology() {
 	ip netns del "$ns" 2>/dev/null	# a killed run's
@@ -127,6 +137,12 @@ bench() {
 		ingress "$ingress" "$@" < /dev/null 2>> "$errors"
 }
 
+# tree_commit: the tree's version, as the plan names it.
+tree_commit() {
+	git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null ||
+		echo unknown
+}
+
 # field LINE KEY: the value of KEY in one of bench's lines.
 field() {
 	awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' <<<"$1"
@@ -154,11 +170,13 @@ loss() {
 		"$1/events.csv" 2>/dev/null || echo 100
 }
 
-# where_lost DIR: "ingress N, control ring N, data ring N" of a run.
+# where_lost DIR: "ingress N, control ring N, data ring N, receive
+# socket N" of a run.
 where_lost() {
 	echo "ingress $(json_int "$1" tx_refused), control ring $(
 		json_int "$1" control_ring_dropped), data ring $(
-		json_int "$1" data_ring_dropped)"
+		json_int "$1" data_ring_dropped), receive socket $(
+		json_int "$1" rx_socket_drops)"
 }
 
 # busy DIR: ", CPU busy: cpu0 N % cpu1 N % ..." from the run's record,
@@ -183,6 +201,7 @@ carries() {
 	p=${p%.*}
 	say "probe: R $r pps, sent ${p:-?} pps, $l % of data lost ($(
 		where_lost "$dir"))$(busy "$dir")"
+	mkdir -p "$out/probe" && cp "$dir/run.json" "$out/probe/r$r.json" 2>/dev/null
 	awk -v l="$l" -v p="${p:-0}" -v r="$r" \
 		'BEGIN { exit !(l <= 1 && p >= 0.9 * r) }'
 }
@@ -217,17 +236,36 @@ write_plan() {
  "burst": $burst, "rings": "$rings", "probe_rings": "$probe_rings",
  "ingress": "$ingress", "cells": "$(cells | tr '\n' ' ' | sed 's/ $//')",
  "kernel": "$(uname -r)", "cpus": $(nproc), "clock": "${TW_CLOCK:-real}",
- "commit": "$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)",
+ "commit": "$(tree_commit)",
  "date": "$(date -u +%Y-%m-%dT%H:%M:%SZ)"}
 EOF
 }
 
-# load_plan: a stopped run's design, if OUTDIR has one: 0 when it is of
-# this mode and ingress, 1 when there is none, 2 when it is another's.
+# plan_differs: what of the plan is not this run's (mode, cells,
+# repetitions, seconds, factors, ingress, commit), or nothing.
+plan_differs() {
+	local key want
+
+	for key in mode cells repetitions seconds factors ingress commit; do
+		case $key in
+		cells) want=$(cells | tr '\n' ' ' | sed 's/ $//') ;;
+		repetitions) want=$reps ;;
+		seconds) want=$secs ;;
+		commit) want=$(tree_commit) ;;
+		*) want=${!key} ;;
+		esac
+		[ "$(plan_value "$key")" = "$want" ] ||
+			{ echo "its $key: $(plan_value "$key"), not $want"; return; }
+	done
+}
+
+# load_plan: a stopped run's design, if OUTDIR has one: 0 when it is
+# this run's, 1 when there is none, 2 when it differs ($why says how).
 load_plan() {
 	[ -s "$plan" ] || return 1
-	[ "$(plan_value mode)" = "$mode" ] &&
-		[ "$(plan_value ingress)" = "$ingress" ] || return 2
+	why=$(plan_differs)
+	[ -z "$why" ] || return 2
+	why="it lacks the seed, C or the rates"
 	seed=$(plan_value seed)
 	capacity=$(plan_value capacity_pps)
 	rates=$(tr -d '\n' < "$plan" | grep -o '"rates_pps": *\[[^]]*\]' |
@@ -253,27 +291,80 @@ run_dir() {
 	echo "$d"
 }
 
+# completed DIR: did the run of DIR complete (one_run's marker)?
+completed() {
+	[ -e "$1/completed" ]
+}
+
+# stopped_well DIR: did the source send to the end (run.json's stop done,
+# or dropped by omware), not stopped by a signal or an error?
+stopped_well() {
+	grep -q '"stop": *"\(done\|dropped\)"' "$1/run.json" 2>/dev/null
+}
+
 # one_run N REP R CDR METHOD: one run and its progress line, unless a
-# stopped run of OUTDIR left its record.
+# stopped boot completed it; a run that failed leaves no marker, and its
+# records are removed when it runs again.
 one_run() {
 	local n=$1 rep=$2 r=$3 cdr=$4 m=$5 dir line status
 
 	dir=$(run_dir "$rep" "$r" "$cdr" "$m")
-	if [ -s "$dir/run.json" ]; then
+	if completed "$dir"; then
 		skipped=$((skipped + 1))
 		return
 	fi
 	rm -rf "$dir"
 	line=$(bench out "$out/rep$rep" methods "$m" rings "$rings" \
-		rate "$r" cdr "$cdr" cap "$capacity" rep "$rep")
+		rate "$r" cdr "$cdr" cap "$capacity" rep "$rep" boot "$boot")
 	status=$(field "$line" status)
 	case $status in
-	ok|dropped) line="$(loss "$dir") % lost: $(where_lost "$dir")" ;;
-	*) line="FAILED ($(tail -n 1 "$errors" 2>/dev/null))" ;;
+	ok|dropped) stopped_well "$dir" || status="stopped" ;;
+	esac
+	case $status in
+	ok|dropped) touch "$dir/completed"
+		line="$(loss "$dir") % lost: $(where_lost "$dir")" ;;
+	*) failed_now=$((failed_now + 1))
+		line="FAILED ($(tail -n 1 "$errors" 2>/dev/null))" ;;
 	esac
 	[ "$status" != dropped ] ||
 		line="$line, $(json_int "$dir" tx_dropped) frames omware did not send"
 	say "[$n/$total] rep $rep R $r CDR $cdr $m: $line"
+	cp "$progress" "$out/progress-boot$boot.log"
+}
+
+# each_cell: every run of the plan as "REP R CDR METHOD", one a line.
+each_cell() {
+	local rep r c
+
+	for rep in $(seq 1 "$reps"); do
+		for r in $rates; do
+			for c in $(cells); do echo "$rep $r ${c/:/ }"; done
+		done
+	done
+}
+
+# count_cells TEST: the plan's runs whose directory passes TEST DIR.
+count_cells() {
+	local rep r cdr m n=0
+
+	while read -r rep r cdr m; do
+		"$1" "$(run_dir "$rep" "$r" "$cdr" "$m")" && n=$((n + 1))
+	done < <(each_cell)
+	echo "$n"
+}
+
+# left_events DIR: a completed run left its events (or did not complete).
+left_events() {
+	! completed "$1" || [ -s "$1/events.csv" ]
+}
+
+# rates_of C: the sweep's rates, C times each factor, rounded.
+rates_of() {
+	local f
+
+	for f in $factors; do
+		awk -v c="$1" -v f="$f" 'BEGIN { printf "%d\n", c * f + 0.5 }'
+	done | sort -un | tr '\n' ' '
 }
 
 # repetition REP: every run of the sweep once, in the order of its seed.
@@ -320,34 +411,38 @@ tap_ok "one namespace, a veth pair: s0 (source), f0 (forwarder), ingress $ingres
 load_plan
 case $? in
 0)	say "resuming the $mode run of $plan"
-	tap_ok "capacity: C = $capacity pps, from the stopped run's plan" true ;;
+	[ -z "${TW_BENCH_SEED:-}" ] || [ "$bench_seed" = "$seed" ] ||
+		say "TW_BENCH_SEED=$bench_seed not used: the plan's order seed is $seed"
+	tap_is "capacity: C = $capacity pps from the stopped run's plan, its rates from C" \
+		"$(rates_of "$capacity")" "$rates" ;;
 1)	seed=$bench_seed
-	rm -rf "$probe_dir"
+	rm -rf "$probe_dir" "$out/probe"
 	probe
 	tap_result $((capacity == 0)) "capacity probe: C = $capacity pps (rcu, rings 4096, CDR 0.01)"
 	say "capacity C = $capacity pps (probe runs in $probe_dir)"
-	rates=$(for f in $factors; do
-		awk -v c="$capacity" -v f="$f" 'BEGIN { printf "%d\n", c * f + 0.5 }'
-	done | sort -un | tr '\n' ' ')
+	rates=$(rates_of "$capacity")
+	mkdir -p "$out/probe" && cp "$progress" "$out/probe/progress.log"
 	[ "$capacity" -eq 0 ] || write_plan ;;
-*)	echo "Bail out! $plan is another run's (not $mode, ingress $ingress)"
+*)	echo "Bail out! $plan is another run's: $why; rm -rf $out to start afresh"
 	exit "$KSFT_FAIL" ;;
 esac
+boot=$(( $(ls "$out"/progress-boot*.log 2>/dev/null | wc -l) + 1 ))
 per_rep=$(( $(echo $rates | wc -w) * $(cells | wc -l) ))
 total=$((reps * per_rep))
 say "$mode run, ingress $ingress, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 say "sweep: R = $(echo $rates) pps; $secs s of traffic a run; $reps repetitions of $per_rep runs"
 
-skipped=0 start=$(date +%s)
+skipped=0 failed_now=0 start=$(date +%s)
+say "boot $boot (run.json's boot; this boot's lines in $out/progress-boot$boot.log)"
+cp "$progress" "$out/progress-boot$boot.log"
 if [ "$capacity" -gt 0 ]; then
 	for rep in $(seq 1 "$reps"); do
 		repetition "$rep"
 	done
 fi
-done_n=$(find "$out" -path '*/rep*' -name run.json | wc -l)
+done_n=$(count_cells completed)
 failed=$((total - done_n))
-say "$total runs ($skipped kept from a stopped run) in $(( $(date +%s) - start )) s, $failed without a record"
-tap_result $((failed > 0)) "every run completed ($failed of $total without a record)"
-tap_ok "each completed run left its events" \
-	test "$(find "$out" -path '*/rep*' -name events.csv | wc -l)" -ge "$done_n"
+say "$total runs ($skipped kept from a stopped boot, $failed_now failed in this one) in $(( $(date +%s) - start )) s, $failed not completed"
+tap_result $((failed > 0)) "every run completed ($failed of $total not)"
+tap_is "each completed run left its events" "$total" "$(count_cells left_events)"
 tap_done
