@@ -21,7 +21,7 @@
 # sink's receive of what they transmit, share CPU 1, a budget smaller than
 # what CPU 0 delivers.  Inline tfib and the XDP peer do their work in that
 # same softirq, so they slow the source rather than lose frames.
-# TW_TFIB_INGRESS=cpu1-napi is the earlier split: f0 receives in a NAPI
+# TW_AOI_INGRESS=cpu1-napi is the earlier split: f0 receives in a NAPI
 # thread on CPU 1, beside tfib's threads, where its ring of 256 overflows
 # before tfib's rings do.  Each run's record says where its lost packets
 # went: f0's ingress (frames it refused the source), tfib's control and
@@ -91,7 +91,7 @@ progress=$(dirname "$out")/progress.log
 errors=$(dirname "$out")/bench-errors.log
 probe_dir=$(dirname "$out")/probe
 plan=$out/bench.json
-ingress=${TW_TFIB_INGRESS:-cpu0-softirq}
+ingress=${TW_AOI_INGRESS:-cpu0-softirq}
 if [ -n "${TW_BENCH_SEED:-}" ]; then
 	[[ $TW_BENCH_SEED =~ ^[0-9]+$ ]] ||
 		{ echo "Bail out! TW_BENCH_SEED=$TW_BENCH_SEED: not a number"; exit "$KSFT_FAIL"; }
@@ -385,7 +385,7 @@ repetition() {
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 case $ingress in
 cpu0-softirq|cpu1-napi) ;;
-*) echo "Bail out! TW_TFIB_INGRESS: cpu0-softirq or cpu1-napi, not $ingress"
+*) echo "Bail out! TW_AOI_INGRESS: cpu0-softirq or cpu1-napi, not $ingress"
    exit "$KSFT_FAIL" ;;
 esac
 for c in ip awk taskset /usr/bin/python3 \
