@@ -150,6 +150,8 @@ vm_kvm=0
 	{ echo "vm: virtual time needs TCG (QEMU's icount), and KVM is used here" >&2; exit 2; }
 [[ $mult =~ ^[1-9][0-9]*$ ]] || { echo "vm: TW_TIMEOUT_MULT=$mult: not a count" >&2; exit 2; }
 [ -n "$out" ] || out=$top/.build/results/$name
+[[ ${TW_OUT_KEEP:-} != */* ]] ||
+	{ echo "vm: TW_OUT_KEEP=$TW_OUT_KEEP: names of OUTDIR's entries, not paths" >&2; exit 2; }
 # TW_OUT_KEEP="NAME...": OUTDIR's entries of those names stay, for a
 # benchmark that continues a stopped run (make bench-omware keeps raw).
 for f in "$out"/* "$out"/.[!.]*; do
