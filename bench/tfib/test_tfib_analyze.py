@@ -640,6 +640,28 @@ class Findings(unittest.TestCase):
                            "with R"]["result"], "REPORTED")
 
 
+class StoppedRuns(unittest.TestCase):
+    """A run whose source stopped early is left out, and named."""
+
+    def test_left_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            for stop in ("done", "signal", "error", "dropped"):
+                write_run(os.path.join(d, stop), periodic(),
+                          meta("rwlock", 1000, stop=stop))
+            p = subprocess.run([sys.executable, ANALYZE, "--no-plots", d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "tfib-analysis.json")) as f:
+                res = json.load(f)
+        self.assertEqual(sorted(r["run"] for r in res["runs"]),
+                         ["done", "dropped"])
+        self.assertEqual(res["left_out"], ["error (error)",
+                                           "signal (signal)"])
+        self.assertIn("Left out, the source stopped early: error (error), "
+                      "signal (signal)", p.stdout)
+        self.assertTrue(p.stdout.startswith("Real time: "))
+
+
 class LossPlaces(unittest.TestCase):
     """Where the lost packets were lost, from the counters."""
 
