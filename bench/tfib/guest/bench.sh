@@ -303,8 +303,8 @@ stopped_well() {
 }
 
 # one_run N REP R CDR METHOD: one run and its progress line, unless a
-# stopped boot completed it; a run that failed leaves no marker, and its
-# records are removed when it runs again.
+# stopped boot completed it; a run that failed leaves no marker and its
+# events under another name, and its records go when it runs again.
 one_run() {
 	local n=$1 rep=$2 r=$3 cdr=$4 m=$5 dir line status
 
@@ -324,6 +324,8 @@ one_run() {
 	ok|dropped) touch "$dir/completed"
 		line="$(loss "$dir") % lost: $(where_lost "$dir")" ;;
 	*) failed_now=$((failed_now + 1))
+		# Kept to be looked at, but out of the analyser's walk.
+		mv "$dir/events.csv" "$dir/events-failed.csv" 2>/dev/null
 		line="FAILED ($(tail -n 1 "$errors" 2>/dev/null))" ;;
 	esac
 	[ "$status" != dropped ] ||
