@@ -325,6 +325,20 @@ class Paced(unittest.TestCase):
         self.assertEqual((row["data_not_sent"], row["data_dropped"]), (3, 3))
         self.assertAlmostEqual(row["data_drop_fraction"], 3 / 103)
 
+    def test_not_sent_by_kind(self):
+        # the source splits omware's refusals by kind: data lost, control
+        # not sent counted with the control packets; unpaced, none
+        meta_ = {"tx": "omware", "tx_dropped": 5, "tx_dropped_data": 3,
+                 "tx_dropped_control": 2}
+        self.assertEqual(FA.not_sent(meta_), (3, 2))
+        run = FA.Run()
+        run.add("ctl_tx", 1, 1, 1, 0, 0)
+        run.add("data_tx", 2, 1, 2, 0, 0)
+        s = FA.traffic(run, meta_, 1)
+        self.assertEqual((s["control_sent"], s["data_sent"],
+                          s["data_dropped"]), (3, 4, 3))
+        self.assertEqual(FA.not_sent(dict(meta_, tx="sendmmsg")), (0, 0))
+
     def test_beside_unpaced(self):
         res, out, _p = paced_analysis(GOOD, [
             ("seq-1k-om", "seqcount", 1000, "ring", dict(delay_us=15)),
@@ -368,11 +382,12 @@ SPEC["seqcount"] = SPEC["rcu"]
 NOISE = (-0.03, 0.01, 0.0, 0.02, -0.015)
 T_INLINE = "rcu-inline age at R %d <= %s's (rings 64/1024)"
 T_RING = "%s vs rwlock at R %d, rings 64/1024: %s"
-T_XDP = "xdp capacity <= 1.5 x rcu-inline's at CDR 0.1, same ingress"
+T_XDP = "xdp capacity <= 1.5 x rcu-inline's at CDR 0.1, ingress " + \
+    FA.XDP_INGRESS
 
 
 def summary(mode, rate, rep, age_us, ctl, mis, carried_, cdr=0.1,
-            ingress="nic0", rings=None):
+            ingress=FA.XDP_INGRESS, rings=None):
     """One repetition's run summary, noise by repetition and mode."""
     j = 1 + NOISE[(rep + len(mode)) % len(NOISE)]
     ring = mode in ("rcu", "seqcount", "rwlock")
@@ -466,11 +481,17 @@ class Targets(unittest.TestCase):
         self.assertEqual(t[T_XDP]["result"], "FAIL")
 
     def test_xdp_other_ingress(self):
-        runs = [dict(s, ingress="nic1") if s["mode"] == "xdp" else s
+        # the peer through another ingress: not the named configuration,
+        # whatever it carried there
+        runs = [dict(s, ingress="cpu1-napi") if s["mode"] == "xdp" else s
                 for s in spec_runs()]
         t = judged(runs)[T_XDP]
         self.assertEqual((t["result"], t["why"]),
-                         ("NOT MEASURED", "no ingress both ran"))
+                         ("NOT MEASURED", "no xdp run with ingress %s"
+                          % FA.XDP_INGRESS))
+        # both through the other one: still not measured
+        runs = [dict(s, ingress="cpu1-napi") for s in spec_runs()]
+        self.assertEqual(judged(runs)[T_XDP]["result"], "NOT MEASURED")
 
     def test_rings_not_the_bottleneck(self):
         # the loss at ingress: no mode's control ring dropped anything, a
@@ -619,6 +640,28 @@ class Findings(unittest.TestCase):
                            "with R"]["result"], "REPORTED")
 
 
+class StoppedRuns(unittest.TestCase):
+    """A run whose source stopped early is left out, and named."""
+
+    def test_left_out(self):
+        with tempfile.TemporaryDirectory() as d:
+            for stop in ("done", "signal", "error", "dropped"):
+                write_run(os.path.join(d, stop), periodic(),
+                          meta("rwlock", 1000, stop=stop))
+            p = subprocess.run([sys.executable, ANALYZE, "--no-plots", d],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(d, "tfib-analysis.json")) as f:
+                res = json.load(f)
+        self.assertEqual(sorted(r["run"] for r in res["runs"]),
+                         ["done", "dropped"])
+        self.assertEqual(res["left_out"], ["error (error)",
+                                           "signal (signal)"])
+        self.assertIn("Left out, the source stopped early: error (error), "
+                      "signal (signal)", p.stdout)
+        self.assertTrue(p.stdout.startswith("Real time: "))
+
+
 class LossPlaces(unittest.TestCase):
     """Where the lost packets were lost, from the counters."""
 
@@ -648,6 +691,19 @@ class LossPlaces(unittest.TestCase):
         self.assertEqual(FA.loss_note(runs), "Loss at ingress: not "
                          "measured (run.json counters lack "
                          "ingress_dropped)")
+
+    def test_ingress_from_refused(self):
+        # frames f0 refused the source, lost rather than sent again: lost
+        # at the ingress; sent again, not lost at all
+        meta_ = {"counters": {"control_ring_dropped": 5},
+                 "tx_refused": 12, "tx_refused_policy": "lost"}
+        self.assertEqual(FA.loss_places(meta_)["lost_ingress"], 12)
+        meta_["tx_refused_policy"] = "retry"
+        self.assertIsNone(FA.loss_places(meta_)["lost_ingress"])
+        # the device's own counter, when the runner has it, wins
+        meta_.update(tx_refused_policy="lost",
+                     counters={"ingress_dropped": 3})
+        self.assertEqual(FA.loss_places(meta_)["lost_ingress"], 3)
 
     def test_control_ring_fraction(self):
         s = FA.traffic(FA.Run(), {"counters": {"control_ring_dropped": 5}},

@@ -57,6 +57,9 @@ struct bench_setup {
 	int refused;		/* enum bench_refused */
 	uint32_t fwd_cpu;	/* the forwarder's threads' CPU, or: */
 #define BENCH_ANY_CPU	UINT32_MAX
+	uint32_t rep;		/* the repetition, run.json's rep; 0: none */
+	uint32_t boot;		/* the runner's boot, run.json's boot; 0: none */
+	const char *ingress;	/* the ingress configuration's name, or NULL */
 };
 
 /* A frame the device refuses the source: sent again, or lost. */

@@ -476,10 +476,23 @@ static uint64_t rows_of(const struct bench_setup *s, uint32_t rate)
 }
 
 /* Its labels in run.json: what tw-tfib-analyze tells the modes by. */
-static void source_labels(struct argv_buf *b, const struct bench_point *p)
+static void source_labels(struct argv_buf *b, const struct bench_setup *s,
+			  const struct bench_point *p)
 {
 	const struct bench_method *m = p->method;
 
+	if (s->rep) {
+		arg_add(b, "--label");
+		arg_add(b, "rep=%" PRIu32, s->rep);
+	}
+	if (s->boot) {
+		arg_add(b, "--label");
+		arg_add(b, "boot=%" PRIu32, s->boot);
+	}
+	if (s->ingress) {
+		arg_add(b, "--label");
+		arg_add(b, "ingress=%s", s->ingress);
+	}
 	if (bench_is_xdp(m)) {
 		arg_add(b, "--label");
 		arg_add(b, "fwd=%s", m->fwd == BENCH_FWD_XDP ? "xdp" : "xdp-user");
@@ -523,7 +536,7 @@ static void source_argv(struct argv_buf *b, const struct bench_setup *s,
 	arg_add(b, "%s", p->cdr);
 	arg_add(b, "-s");
 	arg_add(b, "%" PRIu32, s->seed);
-	source_labels(b, p);
+	source_labels(b, s, p);
 	if (p->method->pace_omware) {
 		arg_add(b, "--pace");
 		arg_add(b, "omware");

@@ -155,6 +155,17 @@ static uint64_t control_sent(const struct run *r)
 	return n;
 }
 
+/* Control rows (control) or data rows handed to omware and not sent. */
+static uint64_t rows_not_sent(const struct run *r, bool control)
+{
+	uint64_t i, n = 0, sent = atomic_load(&r->sent);
+
+	for (i = 0; i < sent; i++)
+		n += !r->tx_ns[i] &&
+		     !(r->tr.word[i] & TW_AOI_WORD_CONTROL) == !control;
+	return n;
+}
+
 /* Rows that left: those handed to omware less those it did not send. */
 uint64_t rows_sent(const struct run *r)
 {
@@ -174,6 +185,9 @@ static void print_pace(const struct run *r)
 	const struct tfib_pace_result *p = &r->pace;
 
 	print_u64("tx_dropped", p->dropped);
+	/* lost before the wire: tw-tfib-analyze counts them by kind */
+	print_u64("tx_dropped_data", rows_not_sent(r, false));
+	print_u64("tx_dropped_control", rows_not_sent(r, true));
 	print_u64("tx_unreported", p->unreported);
 	open_object("omware_late_ns");
 	print_s64("min", p->late.min);

@@ -143,6 +143,7 @@ static int check_label(const char *s)
 		"stop", "sent_pps", "packets_sent", "control_sent",
 		"packets_received", "rx_other", "rx_no_record",
 		"rx_socket_drops", "tx_short", "counters", "tx_dropped",
+		"tx_dropped_data", "tx_dropped_control",
 		"tx_unreported", "omware_late_ns", "omware_late_over",
 		"omware_late_threshold_ns", "cpu_busy_permille",
 		"tx_sndbuf_bytes", "tx_refused_policy", "tx_refused",
