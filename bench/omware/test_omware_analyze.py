@@ -534,14 +534,15 @@ def omware_only(r):
 
 
 def missing_ref(hybrid_amp, rt_err="sched_setscheduler: EPERM", rt_lost=0,
-                rt_amp=10000):
+                rt_amp=10000, hybrid_cpu=1000000):
     """Two rounds of 500 packets; RSM-RT reported an error or lost every
-    rt_lost-th packet (None: all of them)."""
+    rt_lost-th packet (None: all of them); OIR-hybrid's CPU per trial
+    hybrid_cpu, RSM-RT's 1 ms."""
     def add(r):
         g = "a1000-s40-idle"
         for rnd in (1, 2):
             r.add(g, "OIR-hybrid", jitter(500, hybrid_amp), rnd=rnd,
-                  mode="hybrid")
+                  mode="hybrid", cpu=hybrid_cpu)
             rt = jitter(500, rt_amp)
             if rt_lost is None:
                 rt = [None] * 500
@@ -572,10 +573,11 @@ def check_missing_ref(check):
     res, _p, out = scenario(missing_ref(50000), irq=True)
     t = target(res, g, 4)
     check("a reference that reported an error but delivered: OIR-hybrid 5x"
-          " worse FAILs", t.get("result") == "FAIL" and
+          " worse FAILs, its CPU bound against the failed run NOT"
+          " MEASURED", t.get("result") == "FAIL" and
           cond(t, "p99").get("round_ratios") == [5.0, 5.0] and
           near(cond(t, "p99").get("point"), 5.0) and
-          cond(t, "cpu").get("result") == "PASS")
+          cond(t, "cpu").get("result") == "NOT MEASURED")
     check("a run of 2 rounds of 500: no short-run line",
           "Short run" not in out)
     res, _p, _out = scenario(missing_ref(2000), irq=True)
@@ -586,6 +588,17 @@ def check_missing_ref(check):
           cond(t, "p99").get("why") ==
           "RSM-RT failed: sched_setscheduler: EPERM" and
           t.get("missing") == ["RSM-RT"])
+    for cpu, how in ((100, "100x"), (0.01, "a hundredth of")):
+        res, _p, _out = scenario(missing_ref(2000, hybrid_cpu=int(
+            1000000 * cpu)), irq=True)
+        c = cond(target(res, g, 4), "cpu")
+        check("CPU per packet against a reference that reported an error:"
+              " OIR-hybrid at %s RSM-RT's is NOT MEASURED, neither pass nor"
+              " fail, naming the error" % how,
+              c.get("result") == "NOT MEASURED" and c.get("point") is None
+              and c.get("why") == "RSM-RT failed: sched_setscheduler:"
+              " EPERM: no CPU figure to compare with" and
+              c.get("missing") == "RSM-RT")
     # The case the old fallback could never fail: RSM-RT's p99 infinite.
     res, _p, _out = scenario(missing_ref(50000, "", 33), irq=True)
     t = target(res, g, 4)
@@ -805,6 +818,16 @@ def check_complete(check):
           p.returncode == 1 and
           run_check(res, "virtual time").get("result") == "NOT MEASURED" and
           "virtual time (every target)" in words(out))
+    res, p, out = scenario(complete(errs={"RSM-RT": "sched_setscheduler:"
+                                          " EPERM"}), "--strict",
+                           irq=True, meta=VIRTUAL)
+    t = target(res, "a100-s40-idle", 3)
+    check("RSM-RT failed but delivered, OIR's CPU a hundredth of its:"
+          " target 3's CPU bound NOT MEASURED, not PASS; --strict exits 1",
+          p.returncode == 1 and results_of(res)[3] == {"NOT MEASURED"} and
+          cond(t, "cpu").get("result") == "NOT MEASURED" and
+          cond(t, "cpu").get("point") is None and
+          results_of(res)[1] == {"PASS"})
     res, p, out = scenario(complete(change={"ETF-10000": None}), "--strict",
                            irq=True, meta=VIRTUAL)
     check("etf delivered nothing: target 6 N/A, no failure",
