@@ -1105,6 +1105,100 @@ def check_pairs(check):
           cond(t, "gap50").get("result") == "PASS")
 
 
+LOAD = {"busy_loop_cpu": 0, "cross_target_pps": 1000, "cross_ip_size": 1500,
+        "cross_achieved_pps": {"cells": 4, "min": 950.0, "median": 990.5,
+                               "max": 1001.0}}
+
+
+def write_rounds(d, amps, done, drops=None, commits=None):
+    """A run as bench.sh keeps it: run.json in d, round r (from 1) in
+    d/round-0r/ with the same tags every round, OIR amps[r - 1] off, RSM
+    100 us; done: the rounds marked done; drops: the observer's drops per
+    round."""
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(dict(WIRE, time_mode="virtual", load=LOAD), f)
+    for rnd, amp in enumerate(amps, 1):
+        r = Run()
+        r.add("a1000-s40-load", "OIR", jitter(200, amp), rnd=rnd)
+        r.add("a1000-s40-load", "RSM", jitter(200, 100000), rnd=rnd)
+        r.rx_summary = {"pkt_socket_drops": (drops or {}).get(rnd, 0),
+                        "nomem": 0}
+        sub = os.path.join(d, "round-%02d" % rnd)
+        os.makedirs(sub)
+        r.write(sub)
+        with open(os.path.join(sub, "round.json"), "w") as f:
+            json.dump({"round": rnd, "commit": (commits or {}).get(
+                rnd, "abc1234")}, f)
+        if rnd in done:
+            open(os.path.join(sub, "done"), "w").close()
+
+
+def analysed(d, *args):
+    p = analyze(d, "--no-plots", "--summary", *args)
+    res = {}
+    if os.path.exists(os.path.join(d, "analysis.json")):
+        with open(os.path.join(d, "analysis.json")) as f:
+            res = json.load(f)
+    return res, p
+
+
+def check_rounds(check):
+    with tempfile.TemporaryDirectory() as d:
+        # Round 3 was cut short: 1000x worse, and not to be read.
+        write_rounds(d, [2000, 10000, 10 ** 8], done=(1, 2),
+                     drops={2: 3, 3: 50})
+        res, p = analysed(d)
+        t = target(res, "a1000-s40-load", 1)
+        check("a run in round directories: the done rounds alone read, the"
+              " same tags apart per round, paired per round",
+              p.returncode == 0 and
+              res["info"]["round_dirs"] == ["round-01", "round-02"] and
+              row(res, "a1000-s40-load", "OIR").get("rounds") == 2 and
+              cond(t, "p99").get("round_ratios") == [0.02, 0.1] and
+              res["info"]["rx_unknown_tags"] == 0)
+        check("the observer's drops summed over the done rounds: its check"
+              " FAILs naming 3", "3 packets dropped by the observer" in
+              (run_check(res, "observer").get("why") or ""))
+        check("the load as run.json records it, in the header",
+              "Load: a busy loop on CPU 0 (the sending CPU) and UDP cross"
+              " traffic forwarded out the sending device, 1000 packets/s"
+              " of 1500 B fixed before the run; achieved median 990/s"
+              " (950-1001) over 4 loaded cells." in words(p.stdout))
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2),
+                     commits={2: "def5678"})
+        _res, p = analysed(d)
+        check("rounds on different commits: a warning naming both",
+              "warning: the rounds ran on different commits: abc1234,"
+              " def5678." in words(p.stdout))
+
+
+def check_beside(check):
+    with tempfile.TemporaryDirectory() as v, \
+            tempfile.TemporaryDirectory() as real:
+        write_rounds(v, [2000, 10000], done=(1, 2))
+        write_rounds(real, [50000, 50000], done=(1, 2))
+        with open(os.path.join(real, "run.json"), "w") as f:
+            json.dump(dict(WIRE, time_mode="real"), f)
+        res, p = analysed(v, "--beside", real, "--strict")
+        b = {x["method"]: x for x in res.get("beside", {}).get("rows", [])
+             if x["grid"] == "a1000-s40-load"}
+        check("--beside: the real-time run's p99 beside the virtual one's"
+              " and the difference per cell; judged on the first alone",
+              b.get("OIR", {}).get("this_ns") == 10000 and
+              b.get("OIR", {}).get("other_ns") == 50000 and
+              b.get("OIR", {}).get("diff_ns") == 40000 and
+              run_check(res, "virtual time") == {} and
+              "Beside: p99 schedule error" in p.stdout and
+              "(real time), and the difference, real - virtual" in
+              words(p.stdout))
+        p = subprocess.run([sys.executable, ANALYZE, "--no-plots", "-o", v,
+                            "--beside", os.path.join(real, "none"), v],
+                           capture_output=True, text=True)
+        check("--beside a directory without records: exit 2",
+              p.returncode == 2)
+
+
 def main():
     checks = []
 
@@ -1137,7 +1231,8 @@ def main():
                  check_strict, check_prereg, check_complete, check_factor1,
                  check_all_judged,
                  check_help,
-                 check_wide, check_observer, check_no_prereg, check_pairs):
+                 check_wide, check_observer, check_no_prereg, check_pairs,
+                 check_rounds, check_beside):
         each(check)
     check_png(check, skip)
 
