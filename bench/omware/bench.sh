@@ -243,7 +243,7 @@ bench() {
 	ip netns exec "$NS_S" taskset -c "$send_cpu" "$BENCH" dev tws0 \
 		dst-mac 02:74:77:00:00:02 dst 10.77.0.2 \
 		grid "$grid" round "$round" sport "$tag" seed "$seed" \
-		out "$dir" "$@" >> "$dir/bench.log" 2>&1
+		out "$dir" "$@" < /dev/null >> "$dir/bench.log" 2>&1
 	rc=$?
 	echo "$grid round $round: exit $rc" >> "$dir/bench.log"
 	# 0 everything sent, 5 some packets dropped or unreported (etf
