@@ -317,8 +317,12 @@ def check_old_run(check, res):
           hyb.get("guard_ns", 1) is None)
     check("every method at one timestamp point",
           run_check(res, "same point").get("result") == "PASS")
-    check("counts the checks", res.get("counts") ==
-          {"PASS": 1, "FAIL": 0, "N/A": 1, "NOT MEASURED": 7})
+    check("counts the checks: no rounds, no commits (N/A), no loaded"
+          " cells (cross traffic PASS)", res.get("counts") ==
+          {"PASS": 2, "FAIL": 0, "N/A": 3, "NOT MEASURED": 7} and
+          run_check(res, "rounds").get("result") == "N/A" and
+          run_check(res, "commits").get("result") == "N/A" and
+          run_check(res, "cross traffic").get("result") == "PASS")
     check("no observer summary: that check is N/A",
           run_check(res, "observer").get("result") == "N/A")
 
@@ -361,7 +365,7 @@ def check_summary(check, d):
           "warning: the observer is unknown, not the wire tap" in
           words(out))
     check("summary: counts N/A and not measured apart",
-          "Checks: 1 pass, 0 fail, 1 N/A, 7 not measured" in out)
+          "Checks: 2 pass, 0 fail, 3 N/A, 7 not measured" in out)
     check("summary: says where the full table is",
           "Full table: %s" % os.path.join(d, "table.txt") in out)
     with open(os.path.join(d, "table.txt")) as f:
@@ -1110,13 +1114,16 @@ LOAD = {"busy_loop_cpu": 0, "cross_target_pps": 1000, "cross_ip_size": 1500,
                                "max": 1001.0}}
 
 
-def write_rounds(d, amps, done, drops=None, commits=None):
-    """A run as bench.sh keeps it: run.json in d, round r (from 1) in
-    d/round-0r/ with the same tags every round, OIR amps[r - 1] off, RSM
-    100 us; done: the rounds marked done; drops: the observer's drops per
-    round."""
+def write_rounds(d, amps, done, drops=None, commits=None, planned=None,
+                 cross=None):
+    """A run as bench.sh keeps it: run.json in d (planned rounds: as many
+    as amps), round r (from 1) in d/round-0r/ with the same tags every
+    round, OIR amps[r - 1] off, RSM 100 us; done: the rounds marked done;
+    drops: the observer's drops per round; cross: the cross traffic's
+    achieved rate per round, of 1000/s, in its load.csv."""
     with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(dict(WIRE, time_mode="virtual", load=LOAD), f)
+        json.dump(dict(WIRE, time_mode="virtual", load=LOAD,
+                       rounds=planned or len(amps)), f)
     for rnd, amp in enumerate(amps, 1):
         r = Run()
         r.add("a1000-s40-load", "OIR", jitter(200, amp), rnd=rnd)
@@ -1129,6 +1136,11 @@ def write_rounds(d, amps, done, drops=None, commits=None):
         with open(os.path.join(sub, "round.json"), "w") as f:
             json.dump({"round": rnd, "commit": (commits or {}).get(
                 rnd, "abc1234")}, f)
+        if rnd in (cross or {}):
+            with open(os.path.join(sub, "load.csv"), "w") as f:
+                f.write("grid,round,secs,forwarded,pps,target_pps,ip_size,"
+                        "busy_cpu\na1000-s40-load,%d,10.0,%d,%.1f,1000,"
+                        "1500,0\n" % (rnd, cross[rnd] * 10, cross[rnd]))
         if rnd in done:
             open(os.path.join(sub, "done"), "w").close()
 
@@ -1171,6 +1183,53 @@ def check_rounds(check):
         check("rounds on different commits: a warning naming both",
               "warning: the rounds ran on different commits: abc1234,"
               " def5678." in words(p.stdout))
+        res, _p = analysed(d)
+        check("rounds on different commits: the commits check NOT"
+              " MEASURED (which --strict fails)",
+              run_check(res, "commits").get("result") == "NOT MEASURED" and
+              run_check(res, "commits").get("missing") ==
+              ["rounds of one commit"])
+    check_rounds_done(check)
+    check_cross(check)
+
+
+def check_rounds_done(check):
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000, 3000], done=(1, 2))
+        res, p = analysed(d)
+        t = run_check(res, "rounds: 2 of 3 done")
+        check("2 of 3 planned rounds done: NOT MEASURED; the one commit"
+              " passes", t.get("result") == "NOT MEASURED" and
+              "rounds: 2 of 3 done" in p.stdout and
+              run_check(res, "commits").get("result") == "PASS")
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2))
+        res, _p = analysed(d)
+        check("a full run of 2 planned rounds, both done: NOT MEASURED, a"
+              " full run needs 10",
+              run_check(res, "rounds: 2 of 2 done").get("result") ==
+              "NOT MEASURED")
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2))
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(dict(WIRE, mode="short", rounds=2), f)
+        res, _p = analysed(d)
+        check("a short run of 2 planned rounds, both done: PASS",
+              run_check(res, "rounds: 2 of 2 done").get("result") == "PASS")
+
+
+def check_cross(check):
+    for pps, result in ((850.0, "NOT MEASURED"), (900.0, "PASS")):
+        with tempfile.TemporaryDirectory() as d:
+            # Round 3's shortfall is not read: it is not done.
+            write_rounds(d, [2000, 10000, 3000], done=(1, 2),
+                         cross={1: 1000.0, 2: pps, 3: 10.0})
+            res, _p = analysed(d)
+            t = run_check(res, "cross traffic")
+            check("cross traffic %.0f/s of 1000/s in a done round's loaded"
+                  " cell: %s" % (pps, result), t.get("result") == result and
+                  (result == "PASS" or "1 of 2 loaded cells short" in
+                   t.get("why", "")))
 
 
 def check_beside(check):
