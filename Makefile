@@ -323,20 +323,25 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 # judge, then in real time, reported beside it; best alone on the machine.
 # Each mode's rounds are kept in .build/bench-omware/MODE/raw (vm.sh's
 # TW_OUT_KEEP): run again, it continues a stopped run; rm -rf
-# .build/bench-omware starts afresh.  The host then judges the virtual run
-# with the real one beside it; non-zero when a target fails or is not
-# measured, or a run broke.
+# .build/bench-omware (or make clean) starts afresh.  The real run takes
+# the virtual one's seed, the same cell and method orders.  The host then
+# judges the virtual run with the real one beside it, if a real round was
+# done; non-zero when a target fails or is not measured, or a run broke.
 bench-omware: .deps-ok ## the full OMware benchmark, virtual time (judged) then real time; resumes a stopped run
 	@$(MAKE) --no-print-directory modules-test userspace
-	@rc=0; for clock in virtual real; do \
-		o=.build/bench-omware/$$clock; \
+	@rc=0; b=.build/bench-omware; for clock in virtual real; do \
+		o=$$b/$$clock; \
+		[ $$clock = virtual ] || export TW_BENCH_SEED=$$(python3 -c \
+			'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' \
+			$$b/virtual/raw/run.json 2>/dev/null); \
 		TW_CLOCK=$$clock TW_OUT_KEEP=raw tests/vm/vm.sh -o $$o bench/omware & vm=$$!; \
 		tail -n +1 -F --pid=$$vm $$o/progress.log 2>/dev/null; \
 		wait $$vm || rc=1; \
 	 done; \
+	 beside="--beside $$b/real/raw"; ls $$b/real/raw/round-*/done >/dev/null 2>&1 || \
+		{ beside=; echo "bench-omware: no real-time round done, the virtual run judged alone"; }; \
 	 bench/omware/tw-omware-analyze --summary --strict --all-judged --plots cdf \
-		-o .build/bench-omware .build/bench-omware/virtual/raw \
-		--beside .build/bench-omware/real/raw || rc=1; \
+		-o $$b $$b/virtual/raw $$beside || rc=1; \
 	 echo "Tables: .build/bench-omware/table.txt (and virtual/, real/)"; exit $$rc
 
 # A benchmark in the guest: $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER).
