@@ -47,6 +47,7 @@ suites() { tests/lib/suites.sh "$@"; }
 # The runner runs every scheduler: narrowing the upstream scripts to one
 # is for a by-hand vm.sh run (Documentation/harness.rst).
 unset TW_MPTCP_SCHEDULERS
+unset TW_OUT_KEEP
 
 passed=0 failed=0 skipped=0
 failures=()
