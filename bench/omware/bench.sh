@@ -214,7 +214,9 @@ start_load() {
 	ip netns exec "$NS_R" iperf3 -s -1 -p "$CROSS_PORT" >/dev/null 2>&1 &
 	load_pids+=" $!"
 	sleep 0.5
-	ip netns exec "$NS_X" iperf3 -c 10.77.0.2 -p "$CROSS_PORT" -u \
+	# Pinned: the forwarding runs on the CPU that sends, here the
+	# sending CPU, with one vCPU or two alike.
+	ip netns exec "$NS_X" taskset -c "$send_cpu" iperf3 -c 10.77.0.2 -p "$CROSS_PORT" -u \
 		-l "$payload" -b $((cross_pps * payload * 8)) -t 86400 -i 0 \
 		>/dev/null 2>&1 &
 	load_pids+=" $!"
