@@ -260,7 +260,8 @@ static void filter_probes(int fd, uint16_t port)
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, ETH_HLEN + 9),	/* protocol */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_UDP, 0, 6),
 		BPF_STMT(BPF_LD | BPF_H | BPF_ABS, ETH_HLEN + 6),	/* fragment */
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x1fff, 4, 0),
+		/* MF or an offset: first fragments out too */
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x3fff, 4, 0),
 		BPF_STMT(BPF_LDX | BPF_B | BPF_MSH, ETH_HLEN),	/* IP header */
 		BPF_STMT(BPF_LD | BPF_H | BPF_IND, ETH_HLEN + 2),	/* dport */
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, port, 0, 1),
@@ -357,6 +358,7 @@ static int parse_frame(const uint8_t *f, size_t len, uint16_t port,
 
 struct counters {
 	uint64_t pkt_probes;	/* probes on the AF_PACKET socket */
+	uint64_t pkt_other;	/* other frames the filter let through */
 	uint64_t udp_probes;	/* probes on the UDP socket */
 	uint64_t dup;		/* the same (tag, seq) twice on one socket */
 	uint64_t nomem;
@@ -392,8 +394,10 @@ static void drain_packet(int fd, bool outgoing, struct table *t,
 		if (n > (ssize_t)sizeof(buf))
 			n = sizeof(buf);
 		off = parse_frame(buf, n, port, &sport, &ip_len);
-		if (off < 0 || tw_probe_parse(buf + off, n - off, &p))
+		if (off < 0 || tw_probe_parse(buf + off, n - off, &p)) {
+			c->pkt_other++;
 			continue;
+		}
 		r = table_get(t, sport, p.seq);
 		if (!r) {
 			c->nomem++;
@@ -544,9 +548,10 @@ static int write_summary(const char *path, const struct run *r)
 		" \"port\": %lu, \"stop\": \"%s\",\n",
 		r->ifname, r->outgoing ? "out" : "in", r->port, r->why);
 	fprintf(f, " \"probes\": %zu, \"pkt_probes\": %" PRIu64
-		", \"udp_probes\": %" PRIu64 ", \"duplicates\": %" PRIu64
-		", \"nomem\": %" PRIu64 ",\n", r->probes, r->c.pkt_probes,
-		r->c.udp_probes, r->c.dup, r->c.nomem);
+		", \"pkt_other\": %" PRIu64 ", \"udp_probes\": %" PRIu64
+		", \"duplicates\": %" PRIu64 ", \"nomem\": %" PRIu64 ",\n",
+		r->probes, r->c.pkt_probes, r->c.pkt_other, r->c.udp_probes,
+		r->c.dup, r->c.nomem);
 	fprintf(f, " \"rx_src\": {\"%s\": %" PRIu64 ", \"udp\": %" PRIu64
 		", \"user\": %" PRIu64 ", \"udp-only\": %" PRIu64 "},\n",
 		r->outgoing ? "wire" : "sw", r->v.sw, r->v.udp_fix,
