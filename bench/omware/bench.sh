@@ -146,6 +146,7 @@ cleanup() {
 	stop_load
 	# The observers go last: they hold the timestamping sockets.
 	stop_observers
+	release_timestamping
 	topo_cleanup
 }
 trap cleanup EXIT
@@ -167,7 +168,8 @@ setup() {
 	topo_veth "$NS_X" twxx "$NS_S" twxs addr 10.78.0.2/24 10.78.0.1/24 noipv6 &&
 	ip netns exec "$NS_S" sysctl -qw net.ipv4.ip_forward=1 &&
 	ip -n "$NS_X" route add default via 10.78.0.1 &&
-	ip -n "$NS_R" route add 10.78.0.0/24 via 10.77.0.1
+	ip -n "$NS_R" route add 10.78.0.0/24 via 10.77.0.1 &&
+	hold_timestamping
 }
 
 # observe NS NAME DIR TW-OMWARE-RX-ARGS...: a tw-omware-rx for a round;
@@ -182,6 +184,34 @@ observe() {
 		[ -e "$dir/$name.ready" ] && return
 		sleep 0.1
 	done
+}
+
+# hold_timestamping: one timestamping socket (a tw-omware-rx on the
+# sender's lo) open from before the first round to the end of the run.
+# Opening the first such socket and closing the last flips a static key;
+# the rounds' observers come and go, and without it each round would
+# patch the kernel's code under traffic, which multi-threaded TCG races
+# (Documentation/harness.rst, "Single-threaded emulation").
+hold_timestamping() {
+	local i
+
+	keep_dir=$(mktemp -d) || return 1
+	ip netns exec "$NS_S" "$RX" -r "$keep_dir/ready" -t 86400 -q -d out \
+		-i lo -o "$keep_dir/lo.csv" 2>> "$keep_dir/log" &
+	keep_pid=$!
+	for i in $(seq 50); do
+		[ -e "$keep_dir/ready" ] && return
+		sleep 0.1
+	done
+	return 1
+}
+
+release_timestamping() {
+	[ -n "${keep_pid:-}" ] || return 0
+	kill -INT "$keep_pid" 2>/dev/null
+	wait "$keep_pid" 2>/dev/null
+	rm -rf "$keep_dir"
+	keep_pid=
 }
 
 # SIGINT makes tw-omware-rx write its CSV; obs_rc is the worst exit status.
@@ -318,18 +348,16 @@ run_round() {
 	round_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 	short_cells=0
 	round_record "$dir" "$r"
-	# The observers before any traffic: opening a timestamping socket
-	# flips a static key, which must not race with traffic under
-	# multi-threaded TCG.  rx.csv (the wire) is what the analysis
-	# times; recv.csv records what arrived.
+	# The observers before any traffic (hold_timestamping keeps the
+	# static key on).  rx.csv (the wire) is what the analysis times;
+	# recv.csv records what arrived.
 	observe "$NS_S" wire "$dir" -d out -i tws0 -o "$dir/rx.csv" -s "$dir/rx-summary.json"
 	observe "$NS_R" recv "$dir" -i twr0 -o "$dir/recv.csv" -s "$dir/recv-summary.json"
 	if ! [ -e "$dir/wire.ready" ] || ! [ -e "$dir/recv.ready" ]; then
 		stop_observers
 		return 1
 	fi
-	# Let the deferred static-key switch settle before the first packet.
-	sleep 1
+	sleep 1	# the observers settle
 	all=$(cells)
 	while read -r grid; do
 		k=$(grep -nxF "$grid" <<< "$all" | cut -d: -f1)
@@ -472,7 +500,10 @@ if ! fresh_or_resume; then
 fi
 tap_result 0 "run.json: a new run, or one with the same grid to resume"
 meta
-tap_ok "setup: three namespaces, the cross traffic routed out tws0" setup
+tap_ok "setup: three namespaces, the cross traffic routed out tws0, a timestamping socket held" \
+	setup
+# Let the deferred static-key switch settle before the first packet.
+sleep 1
 tap_diag "order seed $seed (TW_BENCH_SEED=$seed repeats the order)"
 [ "$resumed" = 1 ] && tap_diag "resuming the run of $started in $raw"
 if [ "$omware" = false ]; then

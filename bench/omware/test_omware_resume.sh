@@ -8,7 +8,8 @@
 # libraries).  What is checked is what bench.sh decides: a round marked
 # done only when nothing in it broke, every loaded cell ran its cross
 # traffic and the observers wrote their records; a run resumed only on
-# the same plan, commit and seed; done rounds never deleted.
+# the same plan, commit and seed; done rounds never deleted; one
+# timestamping socket held open for the whole run.
 #
 #   bench/omware/test_omware_resume.sh
 #
@@ -54,16 +55,23 @@ fi
 exec "$@"'
 # The sender: its arguments logged; a cell whose grid is STUB_BREAK breaks.
 stub "$fake/bench/omware/tw-omware-bench" 'echo "$*" >> "$STUB_DIR/bench.log"
+echo bench >> "$STUB_DIR/seq.log"
 case " $* " in *" grid ${STUB_BREAK:-none} "*) exit 1 ;; esac
 exit 0'
-# The observer: ready at once; on SIGINT its CSV and summary.  Python:
+# The observer: ready at once; on SIGINT its CSV and summary; its start
+# and stop in seq.log, by interface, among the sender's runs.  Python:
 # a shell's trap cannot undo the SIGINT a background job ignores.
 cat > "$fake/bench/omware/tw-omware-rx" <<'EOF'
 #!/usr/bin/python3
-import signal, sys
+import os, signal, sys
 a = sys.argv
-opt = {k: a[i + 1] for i, k in enumerate(a[:-1]) if k in ("-r", "-o", "-s")}
+opt = {k: a[i + 1] for i, k in enumerate(a[:-1])
+       if k in ("-r", "-o", "-s", "-i")}
+def log(what):
+    with open(os.environ["STUB_DIR"] + "/seq.log", "a") as f:
+        f.write("%s %s\n" % (what, opt["-i"]))
 def finish(_s, _f):
+    log("stop")
     with open(opt["-o"], "w") as f:
         f.write("tag,seq,rx_ns\n")
     if "-s" in opt:
@@ -71,6 +79,7 @@ def finish(_s, _f):
             f.write('{"pkt_socket_drops": 0}\n')
     sys.exit(0)
 signal.signal(signal.SIGINT, finish)
+log("start")
 open(opt["-r"], "w").close()
 while True:
     signal.pause()
@@ -92,6 +101,7 @@ bench() {
 	local o=$1
 	shift
 	: > "$tmp/bench.log"
+	: > "$tmp/seq.log"
 	env "$@" PATH="$bin:$PATH" TW_ROOT="$fake" TW_BENCH_TOOL="$fake/bench/omware/tw-omware-bench" \
 		bash "$here/bench.sh" --short "$o" > "$tmp/out" 2>&1
 	rc=$?
@@ -108,11 +118,14 @@ refused() {	# refused DESC: status 1, the one line, no sender run
 	tap_ok "$why" test "$rc" = 1 -a ! -s "$tmp/bench.log"
 }
 
-tap_plan 11
+tap_plan 12
 
 bench "$tmp/o"
 tap_ok "a fresh run of 2 rounds: both done, exit 0" \
 	test "$rc" = 0 -a -e "$tmp/o/raw/round-01/done" -a -e "$tmp/o/raw/round-02/done"
+seq=$(sed -n '1p;$p' "$tmp/seq.log" | tr '\n' ' ')
+tap_ok "one timestamping socket held from before the first observer to after the last" \
+	test "$seq$(grep -c 'start lo' "$tmp/seq.log")" = "start lo stop lo 1"
 plan=no
 grep -q '"plan": ".*|abc1234|' "$tmp/o/raw/run.json" && plan=yes
 tap_ok "run.json's plan holds the commit; each round's record its commit" \
