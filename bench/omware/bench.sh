@@ -20,9 +20,10 @@
 # warm-up trial of the cell's first method, which the analysis leaves out.
 # TW_BENCH_SEED sets the seed, which the run prints and keeps in run.json.
 # Rounds resume: each round's records go to OUTDIR/raw/round-NN/, marked
-# done when it completed; run again on the same OUTDIR, the script skips
-# the done rounds, redoes a round that was cut short and keeps the seed
-# (a different grid in the environment is refused).
+# done when no cell broke, every loaded cell ran its cross traffic and
+# the observers wrote their records; run again on the same OUTDIR, the
+# script skips the done rounds, redoes the others and keeps the seed (a
+# different grid, commit, kernel, CPU count or seed is refused).
 # --full in virtual time (TW_CLOCK=virtual) fails when a pre-registered
 # target fails (tw-omware-analyze --strict); in real time, and the short
 # run, report their verdicts without asserting them: the targets judge
@@ -90,7 +91,7 @@ case "${1:-}" in
 --short) mode=short; shift ;;
 --full) mode=full; shift ;;
 -h|--help)
-	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0 ;;
 esac
 out=${1:-${TW_OUT:-}}
