@@ -317,8 +317,12 @@ def check_old_run(check, res):
           hyb.get("guard_ns", 1) is None)
     check("every method at one timestamp point",
           run_check(res, "same point").get("result") == "PASS")
-    check("counts the checks", res.get("counts") ==
-          {"PASS": 1, "FAIL": 0, "N/A": 1, "NOT MEASURED": 7})
+    check("counts the checks: no rounds, no commits (N/A), no loaded"
+          " cells (cross traffic PASS)", res.get("counts") ==
+          {"PASS": 2, "FAIL": 0, "N/A": 3, "NOT MEASURED": 7} and
+          run_check(res, "rounds").get("result") == "N/A" and
+          run_check(res, "commits").get("result") == "N/A" and
+          run_check(res, "cross traffic").get("result") == "PASS")
     check("no observer summary: that check is N/A",
           run_check(res, "observer").get("result") == "N/A")
 
@@ -361,7 +365,7 @@ def check_summary(check, d):
           "warning: the observer is unknown, not the wire tap" in
           words(out))
     check("summary: counts N/A and not measured apart",
-          "Checks: 1 pass, 0 fail, 1 N/A, 7 not measured" in out)
+          "Checks: 2 pass, 0 fail, 3 N/A, 7 not measured" in out)
     check("summary: says where the full table is",
           "Full table: %s" % os.path.join(d, "table.txt") in out)
     with open(os.path.join(d, "table.txt")) as f:
@@ -534,14 +538,15 @@ def omware_only(r):
 
 
 def missing_ref(hybrid_amp, rt_err="sched_setscheduler: EPERM", rt_lost=0,
-                rt_amp=10000):
+                rt_amp=10000, hybrid_cpu=1000000):
     """Two rounds of 500 packets; RSM-RT reported an error or lost every
-    rt_lost-th packet (None: all of them)."""
+    rt_lost-th packet (None: all of them); OIR-hybrid's CPU per trial
+    hybrid_cpu, RSM-RT's 1 ms."""
     def add(r):
         g = "a1000-s40-idle"
         for rnd in (1, 2):
             r.add(g, "OIR-hybrid", jitter(500, hybrid_amp), rnd=rnd,
-                  mode="hybrid")
+                  mode="hybrid", cpu=hybrid_cpu)
             rt = jitter(500, rt_amp)
             if rt_lost is None:
                 rt = [None] * 500
@@ -572,10 +577,11 @@ def check_missing_ref(check):
     res, _p, out = scenario(missing_ref(50000), irq=True)
     t = target(res, g, 4)
     check("a reference that reported an error but delivered: OIR-hybrid 5x"
-          " worse FAILs", t.get("result") == "FAIL" and
+          " worse FAILs, its CPU bound against the failed run NOT"
+          " MEASURED", t.get("result") == "FAIL" and
           cond(t, "p99").get("round_ratios") == [5.0, 5.0] and
           near(cond(t, "p99").get("point"), 5.0) and
-          cond(t, "cpu").get("result") == "PASS")
+          cond(t, "cpu").get("result") == "NOT MEASURED")
     check("a run of 2 rounds of 500: no short-run line",
           "Short run" not in out)
     res, _p, _out = scenario(missing_ref(2000), irq=True)
@@ -586,6 +592,17 @@ def check_missing_ref(check):
           cond(t, "p99").get("why") ==
           "RSM-RT failed: sched_setscheduler: EPERM" and
           t.get("missing") == ["RSM-RT"])
+    for cpu, how in ((100, "100x"), (0.01, "a hundredth of")):
+        res, _p, _out = scenario(missing_ref(2000, hybrid_cpu=int(
+            1000000 * cpu)), irq=True)
+        c = cond(target(res, g, 4), "cpu")
+        check("CPU per packet against a reference that reported an error:"
+              " OIR-hybrid at %s RSM-RT's is NOT MEASURED, neither pass nor"
+              " fail, naming the error" % how,
+              c.get("result") == "NOT MEASURED" and c.get("point") is None
+              and c.get("why") == "RSM-RT failed: sched_setscheduler:"
+              " EPERM: no CPU figure to compare with" and
+              c.get("missing") == "RSM-RT")
     # The case the old fallback could never fail: RSM-RT's p99 infinite.
     res, _p, _out = scenario(missing_ref(50000, "", 33), irq=True)
     t = target(res, g, 4)
@@ -805,6 +822,16 @@ def check_complete(check):
           p.returncode == 1 and
           run_check(res, "virtual time").get("result") == "NOT MEASURED" and
           "virtual time (every target)" in words(out))
+    res, p, out = scenario(complete(errs={"RSM-RT": "sched_setscheduler:"
+                                          " EPERM"}), "--strict",
+                           irq=True, meta=VIRTUAL)
+    t = target(res, "a100-s40-idle", 3)
+    check("RSM-RT failed but delivered, OIR's CPU a hundredth of its:"
+          " target 3's CPU bound NOT MEASURED, not PASS; --strict exits 1",
+          p.returncode == 1 and results_of(res)[3] == {"NOT MEASURED"} and
+          cond(t, "cpu").get("result") == "NOT MEASURED" and
+          cond(t, "cpu").get("point") is None and
+          results_of(res)[1] == {"PASS"})
     res, p, out = scenario(complete(change={"ETF-10000": None}), "--strict",
                            irq=True, meta=VIRTUAL)
     check("etf delivered nothing: target 6 N/A, no failure",
@@ -1082,6 +1109,155 @@ def check_pairs(check):
           cond(t, "gap50").get("result") == "PASS")
 
 
+LOAD = {"busy_loop_cpu": 0, "cross_target_pps": 1000, "cross_ip_size": 1500,
+        "cross_achieved_pps": {"cells": 4, "min": 950.0, "median": 990.5,
+                               "max": 1001.0}}
+
+
+def write_rounds(d, amps, done, drops=None, commits=None, planned=None,
+                 cross=None):
+    """A run as bench.sh keeps it: run.json in d (planned rounds: as many
+    as amps), round r (from 1) in d/round-0r/ with the same tags every
+    round, OIR amps[r - 1] off, RSM 100 us; done: the rounds marked done;
+    drops: the observer's drops per round; cross: the cross traffic's
+    achieved rate per round, of 1000/s, in its load.csv."""
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(dict(WIRE, time_mode="virtual", load=LOAD,
+                       rounds=planned or len(amps)), f)
+    for rnd, amp in enumerate(amps, 1):
+        r = Run()
+        r.add("a1000-s40-load", "OIR", jitter(200, amp), rnd=rnd)
+        r.add("a1000-s40-load", "RSM", jitter(200, 100000), rnd=rnd)
+        r.rx_summary = {"pkt_socket_drops": (drops or {}).get(rnd, 0),
+                        "nomem": 0}
+        sub = os.path.join(d, "round-%02d" % rnd)
+        os.makedirs(sub)
+        r.write(sub)
+        with open(os.path.join(sub, "round.json"), "w") as f:
+            json.dump({"round": rnd, "commit": (commits or {}).get(
+                rnd, "abc1234")}, f)
+        if rnd in (cross or {}):
+            with open(os.path.join(sub, "load.csv"), "w") as f:
+                f.write("grid,round,secs,forwarded,pps,target_pps,ip_size,"
+                        "busy_cpu\na1000-s40-load,%d,10.0,%d,%.1f,1000,"
+                        "1500,0\n" % (rnd, cross[rnd] * 10, cross[rnd]))
+        if rnd in done:
+            open(os.path.join(sub, "done"), "w").close()
+
+
+def analysed(d, *args):
+    p = analyze(d, "--no-plots", "--summary", *args)
+    res = {}
+    if os.path.exists(os.path.join(d, "analysis.json")):
+        with open(os.path.join(d, "analysis.json")) as f:
+            res = json.load(f)
+    return res, p
+
+
+def check_rounds(check):
+    with tempfile.TemporaryDirectory() as d:
+        # Round 3 was cut short: 1000x worse, and not to be read.
+        write_rounds(d, [2000, 10000, 10 ** 8], done=(1, 2),
+                     drops={2: 3, 3: 50})
+        res, p = analysed(d)
+        t = target(res, "a1000-s40-load", 1)
+        check("a run in round directories: the done rounds alone read, the"
+              " same tags apart per round, paired per round",
+              p.returncode == 0 and
+              res["info"]["round_dirs"] == ["round-01", "round-02"] and
+              row(res, "a1000-s40-load", "OIR").get("rounds") == 2 and
+              cond(t, "p99").get("round_ratios") == [0.02, 0.1] and
+              res["info"]["rx_unknown_tags"] == 0)
+        check("the observer's drops summed over the done rounds: its check"
+              " FAILs naming 3", "3 packets dropped by the observer" in
+              (run_check(res, "observer").get("why") or ""))
+        check("the load as run.json records it, in the header",
+              "Load: a busy loop on CPU 0 (the sending CPU) and UDP cross"
+              " traffic forwarded out the sending device, 1000 packets/s"
+              " of 1500 B fixed before the run; achieved median 990/s"
+              " (950-1001) over 4 loaded cells." in words(p.stdout))
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2),
+                     commits={2: "def5678"})
+        _res, p = analysed(d)
+        check("rounds on different commits: a warning naming both",
+              "warning: the rounds ran on different commits: abc1234,"
+              " def5678." in words(p.stdout))
+        res, _p = analysed(d)
+        check("rounds on different commits: the commits check NOT"
+              " MEASURED (which --strict fails)",
+              run_check(res, "commits").get("result") == "NOT MEASURED" and
+              run_check(res, "commits").get("missing") ==
+              ["rounds of one commit"])
+    check_rounds_done(check)
+    check_cross(check)
+
+
+def check_rounds_done(check):
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000, 3000], done=(1, 2))
+        res, p = analysed(d)
+        t = run_check(res, "rounds: 2 of 3 done")
+        check("2 of 3 planned rounds done: NOT MEASURED; the one commit"
+              " passes", t.get("result") == "NOT MEASURED" and
+              "rounds: 2 of 3 done" in p.stdout and
+              run_check(res, "commits").get("result") == "PASS")
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2))
+        res, _p = analysed(d)
+        check("a full run of 2 planned rounds, both done: NOT MEASURED, a"
+              " full run needs 10",
+              run_check(res, "rounds: 2 of 2 done").get("result") ==
+              "NOT MEASURED")
+    with tempfile.TemporaryDirectory() as d:
+        write_rounds(d, [2000, 10000], done=(1, 2))
+        with open(os.path.join(d, "run.json"), "w") as f:
+            json.dump(dict(WIRE, mode="short", rounds=2), f)
+        res, _p = analysed(d)
+        check("a short run of 2 planned rounds, both done: PASS",
+              run_check(res, "rounds: 2 of 2 done").get("result") == "PASS")
+
+
+def check_cross(check):
+    for pps, result in ((850.0, "NOT MEASURED"), (900.0, "PASS")):
+        with tempfile.TemporaryDirectory() as d:
+            # Round 3's shortfall is not read: it is not done.
+            write_rounds(d, [2000, 10000, 3000], done=(1, 2),
+                         cross={1: 1000.0, 2: pps, 3: 10.0})
+            res, _p = analysed(d)
+            t = run_check(res, "cross traffic")
+            check("cross traffic %.0f/s of 1000/s in a done round's loaded"
+                  " cell: %s" % (pps, result), t.get("result") == result and
+                  (result == "PASS" or "1 of 2 loaded cells short" in
+                   t.get("why", "")))
+
+
+def check_beside(check):
+    with tempfile.TemporaryDirectory() as v, \
+            tempfile.TemporaryDirectory() as real:
+        write_rounds(v, [2000, 10000], done=(1, 2))
+        write_rounds(real, [50000, 50000], done=(1, 2))
+        with open(os.path.join(real, "run.json"), "w") as f:
+            json.dump(dict(WIRE, time_mode="real"), f)
+        res, p = analysed(v, "--beside", real, "--strict")
+        b = {x["method"]: x for x in res.get("beside", {}).get("rows", [])
+             if x["grid"] == "a1000-s40-load"}
+        check("--beside: the real-time run's p99 beside the virtual one's"
+              " and the difference per cell; judged on the first alone",
+              b.get("OIR", {}).get("this_ns") == 10000 and
+              b.get("OIR", {}).get("other_ns") == 50000 and
+              b.get("OIR", {}).get("diff_ns") == 40000 and
+              run_check(res, "virtual time") == {} and
+              "Beside: p99 schedule error" in p.stdout and
+              "(real time), and the difference, real - virtual" in
+              words(p.stdout))
+        p = subprocess.run([sys.executable, ANALYZE, "--no-plots", "-o", v,
+                            "--beside", os.path.join(real, "none"), v],
+                           capture_output=True, text=True)
+        check("--beside a directory without records: exit 2",
+              p.returncode == 2)
+
+
 def main():
     checks = []
 
@@ -1114,7 +1290,8 @@ def main():
                  check_strict, check_prereg, check_complete, check_factor1,
                  check_all_judged,
                  check_help,
-                 check_wide, check_observer, check_no_prereg, check_pairs):
+                 check_wide, check_observer, check_no_prereg, check_pairs,
+                 check_rounds, check_beside):
         each(check)
     check_png(check, skip)
 

@@ -8,7 +8,9 @@
 # early; packets that wait in the taps' own queues (the observer and the
 # receiver stopped) keep their send time; a packet an etf qdisc holds for
 # 1 s (less its 400 ms delta) is stamped when the qdisc releases it, not
-# when it was queued.
+# when it was queued.  Its socket filter passes a probe whose IP header
+# carries options, and keeps UDP to another port (and anything else) out
+# of the socket.
 # Asserts brackets (the clock before and after each sendmsg()), which are
 # causal, not timings.
 #
@@ -79,10 +81,22 @@ stop_all() {
 	pids=""
 }
 
-# send SPORT TXTIME: COUNT probes from two-a.
+# send SPORT TXTIME [DPORT [ipopts]]: COUNT probes from two-a.
 send() {
-	ip netns exec two-a python3 "$SEND" 10.79.0.2 "$1" "$COUNT" "$2" \
-		"$t/sent-$1.csv"
+	local sport=$1 txtime=$2
+	shift 2
+	ip netns exec two-a python3 "$SEND" 10.79.0.2 "$sport" "$COUNT" \
+		"$txtime" "$t/sent-$sport.csv" "$@"
+}
+
+# filtered: no row of 31006 (sent to another port) in either CSV, and
+# no frame but probes reached either AF_PACKET socket (ARP, ICMP and
+# that UDP were all on the link).
+filtered() {
+	! grep -q '^31006,' "$t/wire.csv" "$t/recv.csv" &&
+		python3 -c 'import json, sys
+sys.exit(any(json.load(open(f))["pkt_other"] for f in sys.argv[1:]))' \
+			"$t/wire.json" "$t/recv.json"
 }
 
 # check SPORT SRC LOW_NS HIGH_NS: every probe of SPORT is in FILE with
@@ -111,16 +125,18 @@ sys.exit(bad > 0)
 PY
 }
 
-tap_plan 8
+tap_plan 10
 tap_ok "setup: two namespaces joined by veth" setup
 tap_ok "observer tw-omware-rx -d out and receiver tw-omware-rx started" \
 	start two-a "$t/wire.ready" -d out -i twoa -o "$t/wire.csv" -s "$t/wire.json" &&
-	start two-b "$t/recv.ready" -i twob -o "$t/recv.csv"
+	start two-b "$t/recv.ready" -i twob -o "$t/recv.csv" -s "$t/recv.json"
 sleep 1
 
 send 31001 none
 send 31002 +1000000000
 send 31003 -1000000000
+send 31006 none 29001
+send 31007 none 29000 ipopts
 # Held in the taps' queues: neither stamp may move to the moment of reading.
 for p in $pids; do kill -STOP "$p"; done
 send 31004 none
@@ -148,6 +164,10 @@ tap_ok "delivery time 1 s ahead: not recorded late" \
 	check wire.csv 31002 wire 0 "$SLACK_NS"
 tap_ok "delivery time 1 s behind: not recorded early" \
 	check wire.csv 31003 wire 0 "$SLACK_NS"
+tap_ok "a probe with IP options: recorded, stamped as the others" \
+	check wire.csv 31007 wire 0 "$SLACK_NS"
+tap_ok "UDP to another port: kept out of both sockets, as all but probes" \
+	filtered
 tap_ok "read 300 ms late: the stamp stays the send time" \
 	check wire.csv 31004 wire 0 "$SLACK_NS"
 tap_ok "held 1 s by etf: stamped when released, not when queued" \
