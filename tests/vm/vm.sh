@@ -25,6 +25,10 @@
 # virtual time, one vCPU; the guest's programs see TW_CLOCK too.
 # TW_OUT_KEEP="NAME...": those entries of OUTDIR survive its cleaning.
 #
+# TW_QEMU=PATH: the amd64 guest under that qemu-system-x86_64, not the
+# host's (scripts/qemu-backports.sh unpacks bookworm-backports' QEMU 10.0
+# and prints its path), with the modules and firmware unpacked beside it.
+#
 # -r ROOT: the modules and the CLI of installed packages instead: the
 # test kernel booted on a Debian root (tests/deb/boot), or ROOT's files
 # over the mips guest's root (an OpenWrt router's, tests/openwrt/boot).
@@ -101,6 +105,17 @@ virtual)
 		{ echo "vm: virtual time runs single-threaded TCG: not with TW_TCG_THREAD=$TW_TCG_THREAD" >&2; exit 2; } ;;
 *)	echo "vm: TW_CLOCK=$clock: real or virtual" >&2; exit 2 ;;
 esac
+# TW_QEMU: another build's QEMU must not load the host's modules or
+# firmware (mixed, the boot hung): its own, from the tree it was unpacked in.
+qemu_bin=()
+if [ -n "${TW_QEMU:-}" ]; then
+	[ "$arch" = amd64 ] ||
+		{ echo "vm: TW_QEMU runs amd64 guests only, not $arch" >&2; exit 2; }
+	[ -x "$TW_QEMU" ] || { echo "vm: TW_QEMU=$TW_QEMU: not an executable" >&2; exit 2; }
+	qemu_usr=$(cd "$(dirname "$TW_QEMU")/.." && pwd)
+	export QEMU_MODULE_DIR=$qemu_usr/lib/x86_64-linux-gnu/qemu
+	qemu_bin=(--qemu "$TW_QEMU" "--qemu-opts=-L $qemu_usr/share/qemu -L $qemu_usr/share/seabios")
+fi
 # TW_DEBUG_KERNEL=1 (make check-debug): the debug kernel of
 # scripts/debug-kernel.sh instead, every time limit times TW_TIMEOUT_MULT
 # (default 4 there, 1 here) and the throughput assertions off.
@@ -347,9 +362,9 @@ done < <(env)
 if [ "$mult" -gt 1 ]; then guest_env+=" TW_TIMEOUT_MULT=$mult"; fi
 [ -z "$pkg_root" ] || guest_env+=" TW_INSTALLED=1"
 
-echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kvm}, clock $clock, vCPUs $cpus${NICS:+, NICs $NICS}), limit ${limit}s${guest_env:+, with$guest_env}"
+echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kvm}, clock $clock, vCPUs $cpus${NICS:+, NICs $NICS}${TW_QEMU:+, QEMU $TW_QEMU}), limit ${limit}s${guest_env:+, with$guest_env}"
 boot() {
-	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
+	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${qemu_bin[@]}" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
 		--cpus "$cpus" --memory "${memory}M" -v "${vng_root[@]}" --rwdir "$out=$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
 		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TW_CLOCK=$clock$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}" \
