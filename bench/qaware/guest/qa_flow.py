@@ -7,17 +7,23 @@ subflows.
       for each connection, read to EOF, then answer one JSON line (bytes
       read, first and last read on CLOCK_MONOTONIC, the netns's MPTcpExt
       counters that changed since before accept()) and close; forever.
-  qa_flow.py send --dst IP --port P (--seconds T | --bytes N)
-                  [--interval S] [--competitor-at S --competitor CMD]
+  qa_flow.py send --dst IP --port P (--seconds T [--rate KBIT] | --bytes N)
+                  [--interval S] [--competitor-at S --competitor CMD
+                  [--competitor-count CMD]]
                   [--snapshot-at S --snapshot CMD] [--dql DIR] OUT
       one MPTCP connection: send T seconds' worth or N bytes, shut down,
+      with --rate as an application-limited source at KBIT kbit/s
+      (constant bit rate: what is due is written every 10 ms),
       wait for the receiver's answer; every S seconds (0.1) read each
       subflow's tcp_info (MPTCP_TCPINFO) and local address
       (MPTCP_SUBFLOW_ADDRS), and with --dql a device's BQL state (DIR its
       byte_queue_limits: inflight and limit, in bytes); keep the MPTcpExt
       counters that changed from before connect() to the close.  With
       --competitor, run CMD S seconds after the connection is up, its
-      output kept in OUT's competitor field; --snapshot likewise, in the
+      output kept in OUT's competitor field; --competitor-count CMD
+      prints `tc -s -j` JSON whose actions count the competitor's packets:
+      run just before CMD and just after it, the bytes they counted in
+      between are the field's dequeued_bytes; --snapshot likewise, in the
       snapshot field (a command that reads the connection's state).
       Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
@@ -144,29 +150,81 @@ class Sampler(threading.Thread):
             self.take()
 
 
-class Timed(threading.Thread):
-    """CMD started `at` seconds after t0; its start, end and output."""
+def action_bytes(doc):
+    """The bytes every tc action in a `tc -s -j` document counted."""
+    if isinstance(doc, list):
+        return sum(action_bytes(d) for d in doc)
+    if not isinstance(doc, dict):
+        return 0
+    n = sum(a.get("stats", {}).get("bytes", 0) for a in doc.get("actions", [])
+            if isinstance(a, dict))
+    return n + sum(action_bytes(v) for k, v in doc.items() if k != "actions")
 
-    def __init__(self, cmd, at, t0):
+
+def counted_bytes(cmd):
+    """action_bytes() of CMD's output, or None when it fails."""
+    p = subprocess.run(shlex.split(cmd), capture_output=True, text=True)
+    try:
+        return action_bytes(json.loads(p.stdout)) if p.returncode == 0 \
+            else None
+    except ValueError:
+        return None
+
+
+class Timed(threading.Thread):
+    """CMD started `at` seconds after t0; its start, end and output; with
+    count, the bytes count's command counted while CMD ran."""
+
+    def __init__(self, cmd, at, t0, count=None):
         super().__init__(daemon=True)
-        self.cmd, self.at, self.t0 = cmd, at, t0
+        self.cmd, self.at, self.t0, self.count = cmd, at, t0, count
         self.result = {"cmd": cmd}
 
     def run(self):
         time.sleep(max(0.0, self.t0 + self.at - time.monotonic()))
+        before = counted_bytes(self.count) if self.count else None
         self.result["start"] = round(time.monotonic() - self.t0, 4)
         p = subprocess.run(shlex.split(self.cmd), capture_output=True,
                            text=True)
         self.result["end"] = round(time.monotonic() - self.t0, 4)
         self.result["rc"] = p.returncode
+        after = counted_bytes(self.count) if self.count else None
+        if before is not None and after is not None:
+            # what left the egress queue while CMD ran, and the drain of
+            # its last queued packets in the moment before this count
+            self.result["counted"] = [before, after]
+            self.result["dequeued_bytes"] = after - before
         try:
             self.result["output"] = json.loads(p.stdout)
         except ValueError:
             self.result["output"] = (p.stdout + p.stderr)[-2000:]
 
 
+CBR_TICK = 0.01
+
+
+def send_cbr(sock, args, t_up):
+    """An application-limited source: every CBR_TICK s write what the
+    rate has made due since t_up (a blocked write delays the next, so the
+    data waits in the socket, as an application's would); bytes sent."""
+    chunk, sent, rate = bytes(CHUNK), 0, args.rate * 1000 / 8
+    while True:
+        now = time.monotonic() - t_up
+        if now >= args.seconds:
+            due = int(rate * args.seconds)
+        else:
+            due = int(rate * now)
+        while sent < due:
+            sent += sock.send(chunk[:min(due - sent, CHUNK)])
+        if now >= args.seconds:
+            return sent
+        time.sleep(CBR_TICK)
+
+
 def send_all(sock, args, t_up):
     """Send until the time or the byte count is reached; bytes sent."""
+    if args.rate:
+        return send_cbr(sock, args, t_up)
     chunk, sent = bytes(CHUNK), 0
     while True:
         if args.bytes is not None:
@@ -192,7 +250,8 @@ def read_answer(sock):
 
 
 def send(args):
-    out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes}
+    out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes,
+           "rate_kbit": args.rate}
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
     mib0 = mptcp_mib()
     t0 = time.monotonic()
@@ -202,7 +261,8 @@ def send(args):
     sampler.start()
     timed = {}
     if args.competitor:
-        timed["competitor"] = Timed(args.competitor, args.competitor_at, t0)
+        timed["competitor"] = Timed(args.competitor, args.competitor_at, t0,
+                                    args.competitor_count)
     if args.snapshot:
         timed["snapshot"] = Timed(args.snapshot, args.snapshot_at, t0)
     for th in timed.values():
@@ -274,14 +334,18 @@ def main():
     how = s.add_mutually_exclusive_group(required=True)
     how.add_argument("--seconds", type=float)
     how.add_argument("--bytes", type=int)
+    s.add_argument("--rate", type=float)
     s.add_argument("--interval", type=float, default=0.1)
     s.add_argument("--competitor")
+    s.add_argument("--competitor-count")
     s.add_argument("--competitor-at", type=float, default=0.0)
     s.add_argument("--snapshot")
     s.add_argument("--snapshot-at", type=float, default=0.0)
     s.add_argument("--dql")
     s.add_argument("out")
     args = ap.parse_args()
+    if args.cmd == "send" and args.rate and args.seconds is None:
+        ap.error("--rate needs --seconds")
     return recv(args) if args.cmd == "recv" else send(args)
 
 
