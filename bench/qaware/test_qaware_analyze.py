@@ -329,8 +329,23 @@ class Targets(unittest.TestCase):
         for r in range(1, ROUNDS + 1):
             extra.update(failed("S3", r))
         _, t = self.run_case(GOOD, extra=extra)
-        self.assertEqual([t[k]["result"] for k in (T_MINRTT, T_WINDOW,
-                                                   T_S3)], ["FAIL"] * 3)
+        self.assertEqual([t[k]["result"] for k in (T_ORACLE, T_MINRTT,
+                                                   T_WINDOW, T_S3)],
+                         ["FAIL"] * 4)
+
+    def test_failed_run_without_record(self):
+        # the runner's record of a run killed by its timeout: no window,
+        # no answer; it stays in the oracle's pairs as 0 of the CBR rate
+        extra = {"5-S3-qaware.json": {"failed": "exit 124", "sent": None,
+                                      "receiver": None, "t_done": 0}}
+        strict, t = self.run_case(GOOD, extra=extra)
+        self.assertEqual(t[T_ORACLE]["n"], ROUNDS)
+        # nine windows of 8.6 over the bound of 9, one of 0 over 12
+        self.assertAlmostEqual(t[T_ORACLE]["estimate"],
+                               8.6 * 0.9 / (0.9 * ORACLE + 0.1 * 12),
+                               places=2)
+        self.assertEqual(t[T_ORACLE]["result"], "FAIL")
+        self.assertIn("1 transfer(s) failed", strict.stdout)
 
     def test_too_few_rounds(self):
         strict, t = self.run_case(GOOD, rounds=5)
