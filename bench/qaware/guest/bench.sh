@@ -235,13 +235,15 @@ scenario() { scenarios | awk -v n="$1" '$1 == n'; }
 # at FRACTION SECONDS: FRACTION of SECONDS (awk's arithmetic).
 at() { awk -v f="$1" -v t="$2" 'BEGIN { print f * t }'; }
 
-# competitor_args SECONDS KBIT DEV1: qa_flow.py's options for the flood,
-# iperf3 UDP at path 1's rate, for the middle 40 % of SECONDS.
+# competitor_args SECONDS KBIT DEV1: qa_flow.py's arguments for the
+# flood, one a line: iperf3 UDP at path 1's rate, for the middle 40 % of
+# SECONDS.
 competitor_args() {
 	local counter=a1
 
 	[ "$3" = nic ] && counter=a3
-	echo "--competitor-at $(at 0.3 "$1")"
+	echo "--competitor-at"
+	at 0.3 "$1"
 	echo "--competitor"
 	echo "iperf3 -c 10.1.1.2 -p 5201 -u -b ${2}k -l 1400 -t $(at 0.4 "$1") -J"
 	echo "--competitor-count"
@@ -433,6 +435,9 @@ write_meta() {
 		echo " \"date\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}"
 	} > "$out/bench.json"
 }
+
+# Sourced (the host tests of the scenarios and the state), it stops here.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 for c in ip tc ethtool iperf3 $py; do
