@@ -55,6 +55,9 @@
 # per transfer the flood's bytes that reached the router from path 1's
 # egress while it ran (a counting tc action on the router's ingress,
 # read just before and just after the flood: competitor.dequeued_bytes).
+# The paths' rates are TCP payload, the flood's bytes its IP packets': the
+# bound errs low by their headers, some 3 % of the flood's rate, and
+# counts the up to 100 ms of flood still queued when it stops.
 #
 # The scale factor f: the smallest of 1 2 4 8 16 at which the guest
 # carries both paths at once: two plain TCP flows (iperf3), one per path
