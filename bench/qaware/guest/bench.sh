@@ -54,7 +54,8 @@
 # scenario has it, before the rounds (bench.json's measured_kbit), and
 # per transfer the flood's bytes that reached the router from path 1's
 # egress while it ran (a counting tc action on the router's ingress,
-# read just before and just after the flood: competitor.dequeued_bytes).
+# read before the flood is due and just after it ends:
+# competitor.dequeued_bytes).
 # The paths' rates are TCP payload, the flood's bytes its IP packets': the
 # bound errs low by their headers, some 3 % of the flood's rate, and
 # counts the up to 100 ms of flood still queued when it stops.

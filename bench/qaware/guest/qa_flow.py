@@ -22,8 +22,8 @@ subflows.
       --competitor, run CMD S seconds after the connection is up, its
       output kept in OUT's competitor field; --competitor-count CMD
       prints `tc -s -j` JSON whose actions count the competitor's packets:
-      run just before CMD and just after it, the bytes they counted in
-      between are the field's dequeued_bytes; --snapshot likewise, in the
+      run at the start (before CMD is due) and just after CMD ends, the
+      bytes they counted in between are the field's dequeued_bytes; --snapshot likewise, in the
       snapshot field (a command that reads the connection's state).
       Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
@@ -181,8 +181,10 @@ class Timed(threading.Thread):
         self.result = {"cmd": cmd}
 
     def run(self):
-        time.sleep(max(0.0, self.t0 + self.at - time.monotonic()))
+        # counted ahead: the count takes a while under emulation, and
+        # nothing runs to count before CMD does
         before = counted_bytes(self.count) if self.count else None
+        time.sleep(max(0.0, self.t0 + self.at - time.monotonic()))
         self.result["start"] = round(time.monotonic() - self.t0, 4)
         p = subprocess.run(shlex.split(self.cmd), capture_output=True,
                            text=True)
