@@ -46,8 +46,8 @@
 #           host, not in make check; full runs only, unless
 #           TW_QA_SCENARIOS names it
 # --full: T 6, T3 10, sizes 256K 4M 16M, 10 rounds (5 schedulers: about
-# 55 min of transfers, 12 of simult_flows.sh); --short: T 3, T3 5, sizes
-# 256K 2M 4M, 1 round.
+# 65 min of transfers, 13 of simult_flows.sh, 80 in all); --short: T 3,
+# T3 5, sizes 256K 2M 4M, 1 round (40 transfers in 4.5 min).
 #
 # In S3 the run records what the oracle bound of the flood window needs:
 # each path's rate alone, a plain TCP flow through it shaped as the
