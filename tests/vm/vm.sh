@@ -23,6 +23,7 @@
 #
 # TW_CLOCK=virtual (or a suite's CLOCK=virtual): the amd64 guest in
 # virtual time, one vCPU; the guest's programs see TW_CLOCK too.
+# TW_OUT_KEEP="NAME...": those entries of OUTDIR survive its cleaning.
 #
 # -r ROOT: the modules and the CLI of installed packages instead: the
 # test kernel booted on a Debian root (tests/deb/boot), or ROOT's files
@@ -149,7 +150,12 @@ vm_kvm=0
 	{ echo "vm: virtual time needs TCG (QEMU's icount), and KVM is used here" >&2; exit 2; }
 [[ $mult =~ ^[1-9][0-9]*$ ]] || { echo "vm: TW_TIMEOUT_MULT=$mult: not a count" >&2; exit 2; }
 [ -n "$out" ] || out=$top/.build/results/$name
-rm -rf "$out"
+# TW_OUT_KEEP="NAME...": OUTDIR's entries of those names stay, for a
+# benchmark that continues a stopped run (make bench-omware keeps raw).
+for f in "$out"/* "$out"/.[!.]*; do
+	[ -e "$f" ] || continue
+	[[ " ${TW_OUT_KEEP:-} " == *" ${f##*/} "* ]] || rm -rf "$f"
+done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)	# the guest does not share our working directory
 # make modules-test builds the modules of this kernel here.
