@@ -329,14 +329,16 @@ bench-omware: .deps-ok ## the full OMware benchmark in the guest
 	 wait $$vm; rc=$$?; \
 	 cat .build/bench-omware/table.txt 2>/dev/null; exit $$rc
 
-# A benchmark in the guest: $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER).
+# A benchmark in the guest:
+# $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER[,KEEP]).
 # The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
 # lines shown as they come; the host's ANALYSER reads OUTDIR/RUNS and
 # writes OUTDIR/analysis, --strict (a failed target fails the make) unless
-# SHORT, whose verdicts are indicative only.
+# SHORT, whose verdicts are indicative only.  KEEP: OUTDIR's entries that
+# survive a new boot (vm.sh's TW_OUT_KEEP), for a benchmark that resumes.
 define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
-	@$(if $(SHORT),TW_TESTS=short.sh) tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
+	@$(if $(SHORT),TW_TESTS=short.sh) $(if $(5),TW_OUT_KEEP="$(5)") tests/vm/vm.sh -o $(1) $(2) & vm=$$!; \
 	 tail -n +1 -F --pid=$$vm $(1)/progress.log 2>/dev/null; \
 	 wait $$vm; rc=$$?; \
 	 if [ -s $(1)/$(3)/bench.json ]; then \
@@ -352,9 +354,12 @@ endef
 bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short)
 	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,bench/tfib/tw-tfib-analyze)
 
-# The MPTCP schedulers side by side over two emulated paths.
-bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze)
+# The MPTCP schedulers side by side over two emulated paths.  Its runs
+# are kept in .build/bench-qaware/qaware: run again, it continues a
+# stopped run of the same configuration; rm -rf .build/bench-qaware starts
+# afresh.
+bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short); resumes a stopped run
+	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze,qaware)
 
 # The plots of the runs kept in the tree, from their plots.json alone.
 results-plots: ## the plots of each run in Documentation/results/ with a plots.json, in .build/results-plots/<run>/
