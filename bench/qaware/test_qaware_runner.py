@@ -158,6 +158,21 @@ class Runner(unittest.TestCase):
                          "no\n")
 
 
+class Record(unittest.TestCase):
+    def test_write_atomic(self):
+        # whole or not at all: the old record stays until the new is
+        # complete, and no temporary file is left
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "1-S1-qaware.json")
+            FLOW.write_atomic(f, {"sent": 1})
+            with self.assertRaises(TypeError):
+                FLOW.write_atomic(f, {"sent": object()})
+            with open(f) as fh:
+                self.assertEqual(json.load(fh), {"sent": 1})
+            os.unlink(f + ".tmp")
+            self.assertEqual(os.listdir(d), ["1-S1-qaware.json"])
+
+
 class FloodCount(unittest.TestCase):
     # what `tc -s -j filter show` prints of a u32 filter with a counting
     # action (iproute2 6.1): the action's stats
@@ -173,13 +188,15 @@ class FloodCount(unittest.TestCase):
 
     def test_action_bytes(self):
         self.assertEqual(FLOW.action_bytes(self.TC), 142800)
+        self.assertEqual(FLOW.action_bytes(self.TC, "packets"), 100)
         self.assertEqual(FLOW.action_bytes([]), 0)
 
     def test_counted_bytes(self):
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             json.dump(self.TC, f)
             f.flush()
-            self.assertEqual(FLOW.counted_bytes("cat " + f.name), 142800)
+            self.assertEqual(FLOW.counted_bytes("cat " + f.name),
+                             [142800, 100])
         self.assertIsNone(FLOW.counted_bytes("false"))
         self.assertIsNone(FLOW.counted_bytes("echo not json"))
 

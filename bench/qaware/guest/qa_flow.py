@@ -10,7 +10,7 @@ subflows.
   qa_flow.py send --dst IP --port P (--seconds T [--rate KBIT] | --bytes N)
                   [--interval S] [--competitor-at S --competitor CMD
                   [--competitor-count CMD]]
-                  [--snapshot-at S --snapshot CMD] [--dql DIR] OUT
+                  [--snapshot-at S --snapshot CMD] [--dql DIR] [--start N] OUT
       one MPTCP connection: send T seconds' worth or N bytes, shut down,
       with --rate as an application-limited source at KBIT kbit/s
       (constant bit rate: what is due is written every 10 ms),
@@ -23,9 +23,11 @@ subflows.
       output kept in OUT's competitor field; --competitor-count CMD
       prints `tc -s -j` JSON whose actions count the competitor's packets:
       run at the start (before CMD is due) and just after CMD ends, the
-      bytes they counted in between are the field's dequeued_bytes; --snapshot likewise, in the
+      bytes and packets they counted in between are the field's
+      dequeued_bytes and dequeued_packets; --snapshot likewise, in the
       snapshot field (a command that reads the connection's state).
-      Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
+      --start N is kept in OUT's start field.
+      Writes OUT (JSON, whole: a temporary file renamed) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
       the transfer fails.
 
@@ -35,6 +37,7 @@ Times are CLOCK_MONOTONIC, which the namespaces of one machine share.
 import argparse
 import ctypes
 import json
+import os
 import shlex
 import socket
 import struct
@@ -150,25 +153,29 @@ class Sampler(threading.Thread):
             self.take()
 
 
-def action_bytes(doc):
-    """The bytes every tc action in a `tc -s -j` document counted."""
+def action_bytes(doc, what="bytes"):
+    """The bytes (or packets) every tc action in a `tc -s -j` document
+    counted."""
     if isinstance(doc, list):
-        return sum(action_bytes(d) for d in doc)
+        return sum(action_bytes(d, what) for d in doc)
     if not isinstance(doc, dict):
         return 0
-    n = sum(a.get("stats", {}).get("bytes", 0) for a in doc.get("actions", [])
+    n = sum(a.get("stats", {}).get(what, 0) for a in doc.get("actions", [])
             if isinstance(a, dict))
-    return n + sum(action_bytes(v) for k, v in doc.items() if k != "actions")
+    return n + sum(action_bytes(v, what) for k, v in doc.items()
+                   if k != "actions")
 
 
 def counted_bytes(cmd):
-    """action_bytes() of CMD's output, or None when it fails."""
+    """[bytes, packets] the actions of CMD's output counted, or None when
+    it fails."""
     p = subprocess.run(shlex.split(cmd), capture_output=True, text=True)
     try:
-        return action_bytes(json.loads(p.stdout)) if p.returncode == 0 \
-            else None
+        doc = json.loads(p.stdout) if p.returncode == 0 else None
     except ValueError:
         return None
+    return None if doc is None else [action_bytes(doc),
+                                     action_bytes(doc, "packets")]
 
 
 class Timed(threading.Thread):
@@ -194,8 +201,9 @@ class Timed(threading.Thread):
         if before is not None and after is not None:
             # what left the egress queue while CMD ran, and the drain of
             # its last queued packets in the moment before this count
-            self.result["counted"] = [before, after]
-            self.result["dequeued_bytes"] = after - before
+            self.result["counted"] = [before[0], after[0]]
+            self.result["dequeued_bytes"] = after[0] - before[0]
+            self.result["dequeued_packets"] = after[1] - before[1]
         try:
             self.result["output"] = json.loads(p.stdout)
         except ValueError:
@@ -251,9 +259,17 @@ def read_answer(sock):
     return json.loads(data.decode()) if data else None
 
 
+def write_atomic(path, doc):
+    """path holds doc whole or not at all: a stop mid-write leaves no
+    record cut short."""
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f)
+    os.replace(path + ".tmp", path)
+
+
 def send(args):
     out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes,
-           "rate_kbit": args.rate}
+           "rate_kbit": args.rate, "start": args.start}
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
     mib0 = mptcp_mib()
     t0 = time.monotonic()
@@ -287,8 +303,7 @@ def send(args):
     out.update(t_connect=0.0, t_up=round(t_up - t0, 6),
                t_sent=round(t_sent - t0, 6), t_done=round(t_done - t0, 6),
                t0_monotonic=t0, receiver=answer, samples=sampler.samples)
-    with open(args.out, "w") as f:
-        json.dump(out, f)
+    write_atomic(args.out, out)
     if not answer or answer.get("bytes") != out["sent"]:
         print("failed: sent %d bytes, the receiver answered %r"
               % (out["sent"], answer))
@@ -344,6 +359,8 @@ def main():
     s.add_argument("--snapshot")
     s.add_argument("--snapshot-at", type=float, default=0.0)
     s.add_argument("--dql")
+    s.add_argument("--start", type=int, default=1,
+                   help="the benchmark's start (boot) that ran it")
     s.add_argument("out")
     args = ap.parse_args()
     if args.cmd == "send" and args.rate and args.seconds is None:
