@@ -44,7 +44,14 @@ FLOW = load("qa_flow", os.path.join(HERE, "guest", "qa_flow.py"))
 PROBED = """
 scale=2 nic_kbit=21000 nic_driver=virtio_net nic_ok=1 starts=1
 probe_log="[1, 17.0, 17.5], [2, 9.6, 9.5]"
-measured_S3="4300 2900" measured_S3_bql="20500 13800"
+measured_S3_1="4300 2900" measured_S3_bql_1="20500 13800"
+both_S3=7000 both_S3_bql=33000 start_commits='"abc"'
+"""
+# A stand-in for the probes' iperf3 flows: path 1 (10.1.1.2) carries
+# RATE1 Mbit/s, path 2 RATE2; no paths to shape.
+FAKE_PATHS = """
+path1_via() { :; }; shape() { :; }; say() { echo "# $*"; }
+tcp_mbit() { if [ "$2" = 10.1.1.2 ]; then echo $RATE1; else echo $RATE2; fi; }
 """
 
 
@@ -95,6 +102,9 @@ class Runner(unittest.TestCase):
         meta = self.meta()
         self.assertEqual(meta["scenarios"]["S3"]["measured_kbit"],
                          [4300, 2900])
+        self.assertEqual(meta["scenarios"]["S3"]["measured_kbit_by_start"],
+                         {"1": [4300, 2900]})
+        self.assertEqual(meta["start_commits"], ["abc"])
         self.assertEqual(meta["rounds"], 10)
         self.assertEqual(meta["schedulers"].split(),
                          ["default", "qaware", "minrtt", "ecf", "blest"])
@@ -141,21 +151,127 @@ class Runner(unittest.TestCase):
         with open(f) as fh:
             self.assertEqual(json.load(fh)["failed"], "exit 124, x y")
 
+    def resumable(self, env=None, mode="--full", script=""):
+        return bench(self.out, script + "\nresumable && echo yes || "
+                     "echo no; refused_fields", mode, env=env)
+
     def test_resume(self):
-        script = ('save_state; resumable && echo yes || echo no; '
-                  '(. "$out/state"; echo "$seed $scale $measured_S3_bql")')
+        script = ('save_config; save_state; resumable && echo yes || '
+                  'echo no; (. "$out/state"; echo "$seed $scale '
+                  '$measured_S3_bql_1 $start_commits")')
         said = bench(self.out, script, env={"TW_BENCH_SEED": "77"})
-        self.assertEqual(said.split("\n")[:2], ["yes", "77 2 20500 13800"])
+        self.assertEqual(said.split("\n")[:2],
+                         ["yes", '77 2 20500 13800 "abc"'])
+        # the seed may be left out, not changed
+        self.assertEqual(self.resumable(), "yes\n\n")
+        self.assertEqual(self.resumable({"TW_BENCH_SEED": "78"}),
+                         "no\nseed\n")
         # another configuration: not this run's to continue
-        self.assertEqual(bench(self.out, "resumable && echo yes || echo no",
-                               env={"TW_QA_SCHEDS": "default qaware"}),
-                         "no\n")
-        self.assertEqual(bench(self.out, "resumable && echo yes || echo no",
-                               "--short"), "no\n")
+        self.assertEqual(self.resumable({"TW_QA_SCHEDS": "default qaware"}),
+                         "no\nschedulers\n")
+        self.assertEqual(self.resumable(mode="--short"), "no\nmode rounds\n")
+        self.assertEqual(self.resumable({"TW_CLOCK": "virtual"}),
+                         "no\nclock\n")
         # a finished run starts afresh
         open(os.path.join(self.out, "complete"), "w").close()
-        self.assertEqual(bench(self.out, "resumable && echo yes || echo no"),
-                         "no\n")
+        self.assertEqual(self.resumable(), "no\n\n")
+
+    def test_resume_other_commit(self):
+        # only the commit differs: refused, naming it
+        bench(self.out, "tree_commit() { echo v1-1-gabc; }; save_config; "
+              "save_state")
+        self.assertEqual(self.resumable(script="tree_commit() { echo "
+                                        "v1-2-gdef; }"), "no\ncommit\n")
+        self.assertEqual(self.resumable(script="tree_commit() { echo "
+                                        "v1-1-gabc; }"), "yes\n\n")
+
+    def test_resume_other_code(self):
+        # the module, qa_flow.py, bench.sh: their sha256 kept
+        bench(self.out, "ko=$out/m.ko; echo 1 > $ko; save_config; save_state")
+        self.assertEqual(self.resumable(script="ko=$out/m.ko"), "yes\n\n")
+        self.assertEqual(self.resumable(script="ko=$out/m.ko; echo 2 > $ko"),
+                         "no\nmodule_sha256\n")
+        names = bench(self.out, "cut -d= -f1 $out/config").split()
+        self.assertEqual(names, ["mode", "schedulers", "rounds", "scenarios",
+                                 "params", "scale", "commit",
+                                 "module_sha256", "qa_flow_sha256",
+                                 "bench_sha256", "kernel", "clock", "seed"])
+
+    def test_refused_without_config(self):
+        # a stopped run of an older layout: every field named
+        bench(self.out, "save_state")
+        said = self.resumable().split("\n")
+        self.assertEqual(said[0], "no")
+        self.assertIn("commit", said[1].split())
+
+    def test_measure_paths(self):
+        def measured(r1, r2):
+            script = FAKE_PATHS + ("unset measured_S3_1 measured_S3_bql_1; "
+                                   "measure_paths; echo rc $?; "
+                                   "echo \"${measured_S3_1:-none} "
+                                   "$both_S3\"; heterogeneous && echo het "
+                                   "|| echo not het")
+            lines = bench(self.out, script, env={"RATE1": r1, "RATE2": r2,
+                                                 "TW_QA_SCENARIOS": "S3"})
+            return [ln for ln in lines.splitlines() if ln[0] != "#"]
+        self.assertEqual(measured("4.3", "2.9"),
+                         ["rc 0", "4300 2900 7200", "het"])
+        # a path that carried nothing: no rates, and a failure
+        self.assertEqual(measured("0", "0"), ["rc 1", "none 0", "not het"])
+        self.assertEqual(measured("0", "6"), ["rc 1", "none 6000",
+                                              "not het"])
+        # path 1 alone carries the source: not Fig. 2.13's paths
+        self.assertEqual(measured("6.5", "2.9")[2], "not het")
+
+    def test_carried_together(self):
+        self.assertEqual(bench(self.out, "carried_together && echo yes"),
+                         "yes\n")
+        self.assertEqual(bench(self.out, "both_S3=5999; carried_together "
+                               "|| echo no"), "no\n")
+
+    def round_files(self, rnd):
+        return bench(self.out, "round_records %d" % rnd).split()
+
+    def test_unfinished_round_set_aside(self):
+        files = self.round_files(2)
+        self.assertEqual(len(files), 8 * 5)     # S1..D16384K x 5 scheds
+        os.makedirs(os.path.join(self.out, "runs"))
+        for f in files[:3]:
+            with open(f, "w") as fh:
+                json.dump({"sent": 1}, fh)
+        with open(files[3], "w") as fh:
+            fh.write('{"sent": 1, "samp')     # cut short by a stop
+        one = os.path.join(self.out, "runs", "1-S1-default.json")
+        with open(one, "w") as fh:
+            json.dump({}, fh)
+        ok = 'records_ok "$@" && echo ok || echo no'
+        self.assertEqual(bench(self.out, ok + "\n" + "set -- %s" %
+                               " ".join(files[:3]) + "\n" + ok),
+                         "ok\nok\n")
+        self.assertEqual(bench(self.out, "set -- %s\n%s" % (
+            " ".join(files[:4]), ok)), "no\n")
+        bench(self.out, "starts=3; set_aside 2")
+        aside = os.path.join(self.out, "runs", "stopped-3")
+        self.assertEqual(sorted(os.listdir(aside)),
+                         sorted(os.path.basename(f) for f in files[:4]))
+        self.assertFalse(any(os.path.exists(f) for f in files[:4]))
+        self.assertTrue(os.path.exists(one))    # round 1 not touched
+        # the analyser reads none of them
+        self.assertEqual(sorted(n for n in os.listdir(
+            os.path.join(self.out, "runs")) if QA.parse_name(n)
+            if n.endswith(".json")), ["1-S1-default.json"])
+
+    def test_setup_failed(self):
+        f = os.path.join(self.out, "1-S1-qaware.json")
+        bench(self.out, "starts=2; setup_failed %s 'scheduler qaware' "
+              "|| echo failed" % f)
+        with open(f) as fh:
+            rec = json.load(fh)
+        self.assertEqual((rec["failed"], rec["start"]),
+                         ("setup: scheduler qaware", 2))
+        self.assertFalse(QA.Transfer(1, rec).ok)
+        with open(f + ".log") as fh:
+            self.assertIn("FAILED setup", fh.read())
 
 
 class Record(unittest.TestCase):

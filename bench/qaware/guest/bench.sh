@@ -120,9 +120,43 @@ esac
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
-nic_kbit=0 nic_driver=
-# What a resumed run must share with the one it continues.
-config="$mode|$scheds|$rounds|${TW_QA_SCENARIOS:-}|$qa_params|${TW_QA_SCALE:-}"
+nic_kbit=0 nic_now=0 nic_driver='' nic_by_start=''
+
+# tree_commit: the tree's commit, as git describes it (dirty or not).
+tree_commit() {
+	git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always \
+		--dirty 2>/dev/null || echo unknown
+}
+
+sha() { sha256sum "$1" 2>/dev/null | awk '{ print $1 }'; }
+
+# config_lines: what a resumed run must share with the one it continues,
+# NAME=VALUE a line: its settings, code, module, kernel and clock; the
+# order seed only when TW_BENCH_SEED gives one.
+config_lines() {
+	printf '%s\n' "mode=$mode" "schedulers=$scheds" "rounds=$rounds" \
+		"scenarios=${TW_QA_SCENARIOS:-}" "params=$qa_params" \
+		"scale=${TW_QA_SCALE:-}" "commit=$(tree_commit)" \
+		"module_sha256=$(sha "$ko")" "qa_flow_sha256=$(sha "$flow")" \
+		"bench_sha256=$(sha "$here/bench.sh")" "kernel=$(uname -r)" \
+		"clock=${TW_CLOCK:-real}"
+	[ -z "${TW_BENCH_SEED:-}" ] || echo "seed=$TW_BENCH_SEED"
+}
+
+# config_diff: the names of the fields of config_lines that differ from
+# the stopped run's (OUTDIR/config), one a line.
+config_diff() {
+	config_lines | awk 'NR == FNR { i = index($0, "="); was[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+		{ i = index($0, "="); n = substr($0, 1, i - 1) }
+		!(n in was) || was[n] != substr($0, i + 1) { print n }' \
+		"$out/config" -
+}
+
+# save_config: this run's config_lines, with the seed it uses.
+save_config() {
+	{ config_lines; [ -n "${TW_BENCH_SEED:-}" ] || echo "seed=$seed"; } \
+		> "$out/config"
+}
 
 cleanup() {
 	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
@@ -258,8 +292,16 @@ competitor_args() {
 # its timeout, say): a transfer that delivered nothing, so that it counts.
 failed_record() {
 	[ -s "$1" ] && return
-	printf '{"failed": "%s", "sent": null, "receiver": null, "t_done": 0}\n' \
-		"$(printf %s "$2" | tr -d '"\\' | tr '[:cntrl:]' ' ')" > "$1"
+	printf '{"failed": "%s", "start": %d, "sent": null, "receiver": null, "t_done": 0}\n' \
+		"$(printf %s "$2" | tr -d '"\\' | tr '[:cntrl:]' ' ')" "$starts" > "$1"
+}
+
+# setup_failed OUT WHY: a run whose paths or scheduler could not be set
+# up: its failed record (it counts, as any failed run) and log.
+setup_failed() {
+	echo "FAILED setup: $2" > "$1.log"
+	failed_record "$1" "setup: $2"
+	return 1
 }
 
 # run SCENARIO SCHED OUT: one transfer.
@@ -269,12 +311,13 @@ run() {
 
 	read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr <<< "$(scenario "$1")"
 	path1_via "$dev1" && shape 1 "$kb1" "$d1" "$loss" "$dev1" &&
-		shape 2 "$kb2" "$d2" 0 || return 1
-	in_snd sysctl -qw net.mptcp.scheduler="$2" || return 1
+		shape 2 "$kb2" "$d2" 0 || { setup_failed "$3" paths; return 1; }
+	in_snd sysctl -qw net.mptcp.scheduler="$2" ||
+		{ setup_failed "$3" "scheduler $2"; return 1; }
 	# No run inherits another's cached ssthresh or RTT.
 	ip -n "$snd" tcp_metrics flush all 2>/dev/null
 	ip -n "$rcv" tcp_metrics flush all 2>/dev/null
-	args=(--dst 10.1.1.2 --port "$port")
+	args=(--dst 10.1.1.2 --port "$port" --start "$starts")
 	if [ "$how" = bytes ]; then
 		args+=(--bytes "$amount")
 		limit=$dl_timeout
@@ -358,36 +401,95 @@ nic_probe() {
 
 	path1_via nic && shape 1 $((20000 / scale)) 20 0 nic || return 1
 	mbit=$(tcp_mbit 5201 10.1.1.2)
-	nic_kbit=$(kbit "$mbit")
+	nic_now=$(kbit "$mbit")
+	nic_by_start+="${nic_by_start:+, }$nic_now"
+	# the first start's rate is S3-bql's for every round
+	[ "$nic_kbit" -gt 0 ] || nic_kbit=$nic_now
 	nic_driver=$(basename "$(in_snd readlink /sys/class/net/c3/device/driver)")
 	path1_via veth
 	say "NIC path: one TCP flow at $mbit Mbit/s, DQL limit $(in_snd cat "$dql/limit") bytes"
-	[ "$nic_kbit" -gt 0 ]
+	[ "$nic_now" -gt 0 ]
 }
 
-# measure_paths: each flooded scenario's paths, one at a time, a plain
-# TCP flow alone through each as the scenario shapes it: the rates its
-# oracle bound takes (measured_<name>, kbit/s, "path1 path2").
+# measure_paths: at this start, each flooded scenario's paths as it
+# shapes them: a plain TCP flow alone through each, the rates its oracle
+# bound takes (measured_<name>_<start>, kbit/s, "path1 path2"), and one
+# through each at once (both_<name>, their sum).  A scenario where a
+# path carried nothing gets no rates, and this fails.
 measure_paths() {
-	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr r1 r2
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr r1 r2 b2 v bad=0
 
 	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
 		[ "$comp" = - ] && continue
-		path1_via "$dev1" && shape 1 "$kb1" "$d1" 0 "$dev1" &&
-			shape 2 "$kb2" "$d2" 0 || return 1
-		r1=$(tcp_mbit 5201 10.1.1.2)
-		r2=$(tcp_mbit 5202 10.1.2.2)
-		printf -v "measured_${name//-/_}" '%s %s' "$(kbit "$r1")" "$(kbit "$r2")"
-		say "$name alone: path 1 $r1, path 2 $r2 Mbit/s (its source $cbr kbit/s)"
+		v=${name//-/_}
+		if ! { path1_via "$dev1" && shape 1 "$kb1" "$d1" 0 "$dev1" &&
+			shape 2 "$kb2" "$d2" 0; }; then
+			bad=1
+			continue
+		fi
+		r1=$(kbit "$(tcp_mbit 5201 10.1.1.2)")
+		r2=$(kbit "$(tcp_mbit 5202 10.1.2.2)")
+		tcp_mbit 5201 10.1.1.2 > "$out/both.1" &
+		b2=$(kbit "$(tcp_mbit 5202 10.1.2.2)")
+		wait $!
+		printf -v "both_$v" %d $(($(kbit "$(cat "$out/both.1")") + b2))
+		rm -f "$out/both.1"
+		v=both_$v
+		say "$name: path 1 alone $r1, path 2 alone $r2, both at once ${!v} kbit/s (its source $cbr kbit/s)"
+		if [ "$r1" -le 0 ] || [ "$r2" -le 0 ]; then
+			bad=1
+			continue
+		fi
+		printf -v "measured_${name//-/_}_$starts" '%s %s' "$r1" "$r2"
 	done < <(scenarios)
 	path1_via veth
+	return $bad
 }
 
-# measured NAME: the JSON list of NAME's measured rates, or null.
+# measured NAME [START]: the JSON list of NAME's rates measured at START
+# (this start), or null.
 measured() {
-	local v="measured_${1//-/_}"
+	local v="measured_${1//-/_}_${2:-$starts}"
 
 	[ -n "${!v:-}" ] && echo "[${!v// /, }]" || echo null
+}
+
+# measured_by_start NAME: {start: measured NAME START} of every start.
+measured_by_start() {
+	local i sep=
+
+	printf '{'
+	for i in $(seq "$starts"); do
+		printf '%s"%d": %s' "$sep" "$i" "$(measured "$1" "$i")"
+		sep=', '
+	done
+	printf '}'
+}
+
+# heterogeneous: each flooded scenario's path 1 alone, as measured at this
+# start, under its source, and the source under the paths alone summed.
+heterogeneous() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr v
+
+	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
+		[ "$comp" = - ] && continue
+		v=measured_${name//-/_}_$starts
+		read -r kb1 kb2 <<< "${!v:-0 0}"
+		[ "$kb1" -gt 0 ] && [ "$kb1" -lt "$cbr" ] &&
+			[ "$cbr" -lt $((kb1 + kb2)) ] || return 1
+	done < <(scenarios)
+}
+
+# carried_together: both paths at once carry each flooded scenario's
+# source (both_<name> from measure_paths).
+carried_together() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr v
+
+	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
+		[ "$comp" = - ] && continue
+		v=both_${name//-/_}
+		[ "${!v:-0}" -ge "$cbr" ] || return 1
+	done < <(scenarios)
 }
 
 # save_state: what a resumed run takes over (sourced by it).
@@ -395,19 +497,38 @@ save_state() {
 	local v
 
 	{
-		printf 'config=%q\nseed=%q\nscale=%q\nprobe_log=%q\n' \
-			"$config" "$seed" "$scale" "$probe_log"
+		printf 'seed=%q\nscale=%q\nprobe_log=%q\n' \
+			"$seed" "$scale" "$probe_log"
 		printf 'nic_kbit=%q\nnic_driver=%q\nstarts=%q\n' \
 			"$nic_kbit" "$nic_driver" "$starts"
+		printf 'start_commits=%q\nnic_by_start=%q\n' \
+			"$start_commits" "$nic_by_start"
 		for v in ${!measured_*}; do printf '%s=%q\n' "$v" "${!v}"; done
 	} > "$out/state"
 }
 
-# resumable: OUTDIR holds a stopped run of this configuration.
-resumable() {
-	[ -f "$out/state" ] && [ ! -f "$out/complete" ] &&
-		[ "$(. "$out/state" && echo "$config")" = "$config" ]
+# refused_fields: config_diff's fields, space-separated (all, when the
+# stopped run kept no configuration).
+refused_fields() {
+	if [ -f "$out/config" ]; then
+		config_diff | paste -sd ' '
+	else
+		config_lines | cut -d= -f1 | paste -sd ' '
+	fi
 }
+
+# kept_state: the stopped run's state gave a scale and, when S3-bql runs,
+# the NIC's rate.
+kept_state() {
+	[ "${scale:-0}" -ge 1 ] 2>/dev/null &&
+		{ [ "$nic_kbit" -gt 0 ] || ! scenario S3-bql | grep -q .; }
+}
+
+# stopped: OUTDIR holds a stopped run (to continue, or to refuse).
+stopped() { [ -f "$out/state" ] && [ ! -f "$out/complete" ]; }
+
+# resumable: OUTDIR holds a stopped run of this configuration.
+resumable() { stopped && [ -f "$out/config" ] && [ -z "$(config_diff)" ]; }
 
 write_meta() {
 	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr first=1
@@ -419,7 +540,7 @@ write_meta() {
 		echo " \"sample_interval\": 0.1,"
 		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2, \"10.0.3.1\": 1},"
 		[ "$nic_kbit" -gt 0 ] &&
-			echo " \"nic\": {\"mbit\": $(at 0.001 "$nic_kbit"), \"driver\": \"$nic_driver\"},"
+			echo " \"nic\": {\"mbit\": $(at 0.001 "$nic_kbit"), \"driver\": \"$nic_driver\", \"kbit_by_start\": [$nic_by_start]},"
 		echo " \"scenarios\": {"
 		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
 			[ $first -eq 1 ] || echo ","
@@ -428,16 +549,54 @@ write_meta() {
 				"$name" "$kb1" "$kb2" "$d1" "$d2" "$loss" \
 				"$how" "$amount" "$comp" "$dev1"
 			[ "$cbr" -gt 0 ] && printf ', "cbr_kbit": %d' "$cbr"
-			[ "$comp" != - ] && printf ', "measured_kbit": %s, "flood_s": [%s, %s]' \
-				"$(measured "$name")" "$(at 0.3 "$amount")" "$(at 0.7 "$amount")"
+			[ "$comp" != - ] && printf ', "measured_kbit": %s, "measured_kbit_by_start": %s, "flood_s": [%s, %s]' \
+				"$(measured "$name")" "$(measured_by_start "$name")" \
+				"$(at 0.3 "$amount")" "$(at 0.7 "$amount")"
 			[ "$how" = bytes ] && printf ', "timeout_s": %d' "$dl_timeout"
 			printf '}'
 		done
 		echo "},"
 		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc), \"clock\": \"${TW_CLOCK:-real}\","
-		echo " \"commit\": \"$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)\","
+		echo " \"commit\": \"$(tree_commit)\", \"start_commits\": [$start_commits],"
 		echo " \"date\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}"
 	} > "$out/bench.json"
+}
+
+# pairs: the (scenario, scheduler) pairs of a round, SCENARIO/SCHED a line.
+pairs() {
+	local sc s
+
+	for sc in $(scenarios | awk '{ print $1 }'); do
+		for s in $scheds; do echo "$sc/$s"; done
+	done
+}
+
+# round_records R: the records round R leaves, one a line.
+round_records() {
+	local p
+
+	for p in $(pairs); do echo "$out/runs/$1-${p%/*}-${p#*/}.json"; done
+}
+
+# records_ok FILE...: each exists and parses (a record cut short by a
+# stop does not).
+records_ok() {
+	$py -c 'import json, sys
+for f in sys.argv[1:]:
+    with open(f) as fh:
+        json.load(fh)' "$@" 2>/dev/null
+}
+
+# set_aside R: round R's records, a stopped round's, moved to
+# runs/stopped-<start>/ (kept to look at, not analysed): the round is run
+# again whole, so that its pairs share one boot's emulator.
+set_aside() {
+	local f d=$out/runs/stopped-$starts
+
+	for f in "$out/runs/$1"-*.json*; do
+		[ -e "$f" ] || continue
+		mkdir -p "$d" && mv "$f" "$d/" || return 1
+	done
 }
 
 # Sourced (the host tests of the scenarios and the state), it stops here.
@@ -454,16 +613,23 @@ command -v timewire >/dev/null || { echo "Bail out! timewire not built"; exit "$
 ! loaded || tap_skip_all "mptcp_qaware is loaded already"
 
 mark=$(tw_kmsg_mark)
-tap_plan 8
-resumed=false starts=1
+tap_plan 10
+resumed=false starts=1 start_commits=
 if resumable; then
 	resumed=true
 	# shellcheck source=/dev/null
 	. "$out/state"
 	starts=$((starts + 1))
+elif stopped; then
+	# never thrown away unasked: the hours it holds are the user's
+	echo "Bail out! $out holds a stopped run of another configuration" \
+		"(differs: $(refused_fields)):" \
+		"rm -rf .build/bench-qaware to start afresh"
+	exit "$KSFT_FAIL"
 else
 	rm -rf "$out" "$progress"
 fi
+start_commits+="${start_commits:+, }\"$(tree_commit)\""
 mkdir -p "$out/runs" "$out/warmup" || exit 1
 tap_ok "mptcp_qaware loads (timewire qaware load)" \
 	timewire qaware load ko "$ko" params "$qa_params"
@@ -486,22 +652,26 @@ ip netns exec "$rcv" iperf3 -s -p 5202 -D >/dev/null 2>&1
 sleep 1
 
 if $resumed; then
-	say "$mode run resumed (start $starts), order seed $seed, scale $scale: runs with a record are kept"
-	tap_ok "scale probe: kept from the stopped run (/ $scale)" true
+	say "$mode run resumed (start $starts), order seed $seed, scale $scale: finished rounds are kept"
+	tap_ok "scale probe: kept from the stopped run (/ $scale)" kept_state
 else
 	say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 	scale=1 probe_log=
 	probe
 	tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
 	say "scale factor $scale: rates and sizes / $scale"
-	if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
-		nic_probe || say "NIC path: the probe carried nothing"
-	fi
-	# S3-bql needs the NIC's rate: without it, it is left out.
-	[ "$nic_kbit" -gt 0 ] || nic_ok=
-	measure_paths || say "the flooded scenarios' paths could not be measured"
 fi
+# every start measures its own rates: a new boot is a new emulator
+if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
+	nic_probe || say "NIC path: the probe carried nothing"
+fi
+# S3-bql needs the NIC's rate: without it, it is left out.
 [ "$nic_kbit" -gt 0 ] || nic_ok=
+measure_paths || say "a flooded scenario's paths could not be measured"
+tap_ok "flooded scenarios: path 1 alone < the source < both paths alone" \
+	heterogeneous
+tap_ok "flooded scenarios: both paths at once carry the source" \
+	carried_together
 save_state
 write_meta
 
@@ -542,22 +712,22 @@ if [ -n "$warm" ]; then
 	say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
 fi
 
-pairs() {
-	local sc s
-
-	for sc in $(scenarios | awk '{ print $1 }'); do
-		for s in $scheds; do echo "$sc/$s"; done
-	done
-}
 total=$((rounds * $(pairs | wc -l)))
 done_n=0 failed=0 kept=0 start=$(date +%s)
 for r in $(seq "$rounds"); do
+	# a stopped run's finished round is kept, an unfinished one set aside
+	keep=false
+	if mapfile -t recs < <(round_records "$r") && records_ok "${recs[@]}"; then
+		keep=true
+	else
+		set_aside "$r"
+	fi
 	for p in $(pairs | shuffle $((seed + r))); do
 		sc=${p%/*} s=${p#*/}
 		f=$out/runs/$r-$sc-$s.json
 		done_n=$((done_n + 1))
-		if [ -s "$f" ]; then
-			# a stopped run's record: kept, its failure counted
+		if $keep; then
+			# its failures counted
 			kept=$((kept + 1))
 			[ "$(goodput "$f.log")" != 0 ] || failed=$((failed + 1))
 		elif run "$sc" "$s" "$f"; then
@@ -578,7 +748,8 @@ else
 fi
 touch "$out/complete"
 tap_result $((failed > 0)) "every run completed ($failed of $done_n failed)"
-tap_ok "each run left its record" \
-	test "$(find "$out/runs" -name '*.json' | wc -l)" -ge "$done_n"
+all_records() { local r; for r in $(seq "$rounds"); do round_records "$r"; done; }
+mapfile -t recs < <(all_records)
+tap_ok "each run left its record (${#recs[@]})" records_ok "${recs[@]}"
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 tap_done
