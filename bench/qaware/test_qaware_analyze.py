@@ -880,7 +880,8 @@ class Simult(unittest.TestCase):
 
 
 class Documented(unittest.TestCase):
-    FIELDS = ("cbr_kbit", "measured_kbit", "timeout_s", "dequeued_bytes")
+    FIELDS = ("cbr_kbit", "measured_kbit", "timeout_s", "dequeued_bytes",
+              "measured_kbit_by_start", "dequeued_packets", "start_commits")
 
     def test_fields_named(self):
         """The fields the runner must write, in --help and the man page

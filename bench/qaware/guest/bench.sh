@@ -51,14 +51,14 @@
 #
 # In S3 the run records what the oracle bound of the flood window needs:
 # each path's rate alone, a plain TCP flow through it shaped as the
-# scenario has it, before the rounds (bench.json's measured_kbit), and
-# per transfer the flood's bytes that reached the router from path 1's
-# egress while it ran (a counting tc action on the router's ingress,
-# read before the flood is due and just after it ends:
-# competitor.dequeued_bytes).
-# The paths' rates are TCP payload, the flood's bytes its IP packets': the
-# bound errs low by their headers, some 3 % of the flood's rate, and
-# counts the up to 100 ms of flood still queued when it stops.
+# scenario has it, before the rounds of every start (bench.json's
+# measured_kbit_by_start; a path that carried nothing leaves the
+# scenario none), and per transfer the flood's bytes and packets that
+# reached the router from path 1's egress while it ran (a counting tc
+# action on the router's ingress, read before the flood is due and just
+# after it ends: competitor.dequeued_bytes and _packets).  TAP lines
+# check that the measured paths are Fig. 2.13's (path 1 < the source <
+# both) and that both at once carry the source.
 #
 # The scale factor f: the smallest of 1 2 4 8 16 at which the guest
 # carries both paths at once: two plain TCP flows (iperf3), one per path
@@ -67,12 +67,17 @@
 # scenario, the (scenario, scheduler) pairs in an order shuffled from the
 # printed seed plus the round, after one discarded warm-up transfer.
 # Every run leaves OUTDIR/runs/<round>-<scenario>-<sched>.json
-# (qa_flow.py's record; a run that left none gets one that says it
-# failed); OUTDIR/bench.json says what ran.  A stopped run continues
-# where it stopped when started again with the same OUTDIR and mode: its
-# seed, scale and measured rates are kept (OUTDIR/state), runs with a
-# record are not run again; a finished one (OUTDIR/complete) starts
-# afresh.  The host analyses them (tw-qaware-analyze).  Runs as root;
+# (qa_flow.py's record, tagged with its start; a run that left none or
+# could not be set up gets one that says it failed); OUTDIR/bench.json
+# says what ran.  A stopped run continues when started again with the
+# same OUTDIR and configuration (OUTDIR/config: the settings, the tree's
+# commit, the sha256 of the module, qa_flow.py and bench.sh, the kernel,
+# the clock, a given seed): its seed and scale are kept (OUTDIR/state),
+# finished rounds are not run again, an unfinished one's records go to
+# runs/stopped-<start>/ and it is rerun whole.  A stopped run of another
+# configuration is refused (rm -rf .build/bench-qaware starts afresh);
+# a finished one (OUTDIR/complete) starts afresh.  The host analyses
+# them (tw-qaware-analyze).  Runs as root;
 # loads mptcp_qaware itself (timewire qaware load); prints TAP and a
 # progress line per run (also to OUTDIR/../progress.log).
 set -u
