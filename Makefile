@@ -356,8 +356,9 @@ bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XD
 
 # The MPTCP schedulers side by side over two emulated paths.  Its runs
 # are kept in .build/bench-qaware/qaware: run again, it continues a
-# stopped run of the same configuration; rm -rf .build/bench-qaware starts
-# afresh.
+# stopped run of the same configuration (settings, commit, module,
+# programs, kernel, clock) and refuses one of another, never deleting it:
+# rm -rf .build/bench-qaware to start afresh.
 bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short); resumes a stopped run
 	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze,qaware)
 

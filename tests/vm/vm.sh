@@ -151,7 +151,7 @@ vm_kvm=0
 [[ $mult =~ ^[1-9][0-9]*$ ]] || { echo "vm: TW_TIMEOUT_MULT=$mult: not a count" >&2; exit 2; }
 [ -n "$out" ] || out=$top/.build/results/$name
 # TW_OUT_KEEP="NAME...": OUTDIR's entries of those names stay, for a
-# benchmark that continues a stopped run (make bench-omware keeps raw).
+# benchmark that continues a stopped run (make bench-qaware keeps qaware).
 for f in "$out"/* "$out"/.[!.]*; do
 	[ -e "$f" ] || continue
 	[[ " ${TW_OUT_KEEP:-} " == *" ${f##*/} "* ]] || rm -rf "$f"
