@@ -197,6 +197,15 @@ class Runner(unittest.TestCase):
                                  "module_sha256", "qa_flow_sha256",
                                  "bench_sha256", "kernel", "clock", "seed"])
 
+    def test_main_keeps_config(self):
+        # the main part writes what resumable() compares, before the
+        # rounds: else every stopped run would be refused
+        with open(BENCH) as f:
+            main = f.read().split("# Sourced (the host tests")[1]
+        self.assertIn("\nsave_config\nsave_state\n", main)
+        self.assertLess(main.index("\nsave_config\n"),
+                        main.index("for r in $(seq \"$rounds\")"))
+
     def test_refused_without_config(self):
         # a stopped run of an older layout: every field named
         bench(self.out, "save_state")

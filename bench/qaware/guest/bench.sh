@@ -677,6 +677,7 @@ tap_ok "flooded scenarios: path 1 alone < the source < both paths alone" \
 	heterogeneous
 tap_ok "flooded scenarios: both paths at once carry the source" \
 	carried_together
+save_config
 save_state
 write_meta
 
