@@ -371,9 +371,13 @@ endef
 bench-tfib: .deps-ok ## the AoI experiment in the guest: tfib's modes and the XDP peer over R (SHORT=1: short); resumes a stopped run
 	$(call guest_bench,.build/bench-tfib,bench/tfib/guest,tfib,bench/tfib/tw-tfib-analyze,tfib)
 
-# The MPTCP schedulers side by side over two emulated paths.
-bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short)
-	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze)
+# The MPTCP schedulers side by side over two emulated paths.  Its runs
+# are kept in .build/bench-qaware/qaware: run again, it continues a
+# stopped run of the same configuration (settings, commit, module,
+# programs, kernel, clock) and refuses one of another, never deleting it:
+# rm -rf .build/bench-qaware to start afresh.
+bench-qaware: .deps-ok ## the MPTCP schedulers over two emulated paths in the guest (SHORT=1: short); resumes a stopped run
+	$(call guest_bench,.build/bench-qaware,bench/qaware/guest,qaware,bench/qaware/tw-qaware-analyze,qaware)
 
 # The plots of the runs kept in the tree, from their plots.json alone.
 results-plots: ## the plots of each run in Documentation/results/ with a plots.json, in .build/results-plots/<run>/

@@ -55,10 +55,13 @@ SCENARIOS = {
     "D4096K": {"kbit": [10000, 10000], "bytes": 4194304, "competitor": "-",
                "timeout_s": 20},
 }
-# The flood dequeued at 6 Mbit/s over the 4 s window: the oracle bound
-# is min(12, 9 - 6 + 6) = 9 Mbit/s.
+# The flood dequeued at 6 Mbit/s of IP packets of 1428 bytes over the
+# 4 s window, as TCP payload on the wire (14 bytes more a frame, 1448 of
+# 1514 payload) 5.79 Mbit/s: the oracle bound is min(12, 9 - 5.79 + 6).
 FLOOD_BYTES = 6e6 / 8 * 4
-ORACLE = 9.0
+FLOOD_PACKETS = 2100
+FLOOD_MBIT = (FLOOD_BYTES + 14 * FLOOD_PACKETS) * 1448 / 1514 * 8 / 4 / 1e6
+ORACLE = 9 - FLOOD_MBIT + 6
 
 # Per scenario and scheduler, the mean goodput (Mbit/s; for S3 the whole
 # run's and the flood window's; for D the completion time in s) that
@@ -117,7 +120,8 @@ def record(scen, value):
            "receiver": {"bytes": size, "t_first": 0, "t_last": t_done}}
     if window:
         rec["competitor"] = {"start": window[0], "end": window[1], "rc": 0,
-                             "dequeued_bytes": FLOOD_BYTES}
+                             "dequeued_bytes": FLOOD_BYTES,
+                             "dequeued_packets": FLOOD_PACKETS}
     return rec
 
 
@@ -127,12 +131,13 @@ def jittered(m, r, k):
 
 
 def write_bench(d, means, rounds=ROUNDS, mode="full", extra=None,
-                subset=False, scenarios=None):
+                subset=False, scenarios=None, meta_extra=None):
     meta = {"mode": mode, "subset": subset, "seed": 7, "rounds": rounds,
             "scale": 2, "probe": [[1, 15.0, 16.0], [2, 9.5, 9.6]],
             "schedulers": " ".join(SCHEDS), "paths": PATHS,
             "scenarios": scenarios or SCENARIOS, "kernel": "test",
-            "commit": "test"}
+            "commit": "test", "starts": 1, "start_commits": ["test"]}
+    meta.update(meta_extra or {})
     os.makedirs(os.path.join(d, "runs"), exist_ok=True)
     with open(os.path.join(d, "bench.json"), "w") as f:
         json.dump(meta, f)
@@ -182,6 +187,7 @@ T_S1 = "S1: qaware not significantly below default's"
 T_S1_RATE = "S1: qaware >= 90 % of the summed path rate"
 T_S2_RATE = "S2: qaware >= 90 % of the summed path rate"
 T_D_MINRTT = "D4096K: qaware completion time <= 0.8 x minrtt's"
+T_COMMIT = "run: every start at one commit"
 T_D_DEFAULT = ("D4096K: qaware completion time not significantly above "
                "default's")
 
@@ -213,8 +219,10 @@ class Targets(unittest.TestCase):
         self.assertEqual(strict.returncode, 0, strict.stdout)
         self.assertEqual({v["result"] for v in t.values()}, {"PASS"},
                          strict.stdout)
-        # 4 per S3 variant, 2 for S1 and S2, 2 per download
-        self.assertEqual(len(t), 14)
+        # 4 per S3 variant, 2 for S1 and S2, 2 per download; the run's
+        # check of its starts' commits
+        self.assertEqual(len(t), 15)
+        self.assertEqual(t[T_COMMIT]["result"], "PASS")
         self.assertAlmostEqual(t[T_ORACLE]["estimate"], 8.6 / ORACLE,
                                places=2)
         self.assertIn("Holm's correction over all 14", strict.stdout)
@@ -329,11 +337,27 @@ class Targets(unittest.TestCase):
         for r in range(1, ROUNDS + 1):
             extra.update(failed("S3", r))
         _, t = self.run_case(GOOD, extra=extra)
-        self.assertEqual([t[k]["result"] for k in (T_MINRTT, T_WINDOW,
-                                                   T_S3)], ["FAIL"] * 3)
+        self.assertEqual([t[k]["result"] for k in (T_ORACLE, T_MINRTT,
+                                                   T_WINDOW, T_S3)],
+                         ["FAIL"] * 4)
+
+    def test_failed_run_without_record(self):
+        # the runner's record of a run killed by its timeout: no window,
+        # no answer; it stays in the oracle's pairs as 0 of the CBR rate
+        extra = {"5-S3-qaware.json": {"failed": "exit 124", "sent": None,
+                                      "receiver": None, "t_done": 0}}
+        strict, t = self.run_case(GOOD, extra=extra)
+        self.assertEqual(t[T_ORACLE]["n"], ROUNDS)
+        # nine windows of 8.6 over the bound of 9, one of 0 over 12
+        self.assertAlmostEqual(t[T_ORACLE]["estimate"],
+                               8.6 * 0.9 / (0.9 * ORACLE + 0.1 * 12),
+                               places=2)
+        self.assertEqual(t[T_ORACLE]["result"], "FAIL")
+        self.assertIn("1 transfer(s) failed", strict.stdout)
 
     def test_too_few_rounds(self):
         strict, t = self.run_case(GOOD, rounds=5)
+        del t[T_COMMIT]
         self.assertEqual({v["result"] for v in t.values()},
                          {"NOT MEASURED"})
         self.assertEqual(strict.returncode, 1)
@@ -365,6 +389,59 @@ class Targets(unittest.TestCase):
         self.assertIn("competitor.dequeued_bytes", t[T_ORACLE]["why"])
         self.assertEqual(t[T_MINRTT]["result"], "PASS")
         self.assertEqual(strict.returncode, 1)
+
+    def test_mixed_commits(self):
+        # a run continued on other code: its records are not one run's
+        strict, t = self.run_case(GOOD, meta_extra={
+            "starts": 2, "start_commits": ["v1-3-gabc", "v1-4-gdef"]})
+        self.assertEqual(t[T_COMMIT]["result"], "NOT MEASURED")
+        self.assertIn("v1-3-gabc, v1-4-gdef", t[T_COMMIT]["why"])
+        self.assertIn("Started 2 time(s), commits: v1-3-gabc, v1-4-gdef",
+                      strict.stdout)
+        self.assertEqual(strict.returncode, 1)
+        self.assertEqual(t[T_ORACLE]["result"], "PASS")
+
+    def test_unmeasured_paths(self):
+        # a path measured at nothing: no bound, not a bound of the other
+        for rates in ([0, 0], [0, 6000], [9000, 0]):
+            scen = dict(SCENARIOS, S3=dict(S3, measured_kbit=rates))
+            strict, t = self.run_case(GOOD, scenarios=scen)
+            self.assertEqual(t[T_ORACLE]["result"], "NOT MEASURED", rates)
+            self.assertIn("two positive rates", t[T_ORACLE]["why"])
+            self.assertEqual(strict.returncode, 1)
+
+    def test_rates_of_the_start(self):
+        # each record's bound takes the rates measured at its start
+        scen = dict(S3, measured_kbit_by_start={"1": [9000, 6000],
+                                                "2": [8000, 5000]})
+        rec = record("S3", (10.0, 8.0))
+        meta = {"scenarios": {"S3": scen}}
+        self.assertAlmostEqual(QA.oracle_bound(meta, "S3", QA.Transfer(
+            1, dict(rec, start=1))), ORACLE)
+        self.assertAlmostEqual(QA.oracle_bound(meta, "S3", QA.Transfer(
+            1, dict(rec, start=2))), ORACLE - 2)
+        self.assertIsNone(QA.oracle_bound(meta, "S3", QA.Transfer(
+            1, dict(rec, start=3))))
+
+    def test_flood_payload(self):
+        # 1000 frames of 1428 IP bytes: less than their IP bytes, so the
+        # bound is not lowered by the unit
+        self.assertLess(QA.flood_payload(1428000, 1000), 1428000)
+        self.assertAlmostEqual(QA.flood_payload(1428000, 1000),
+                               1442000 * 1448 / 1514)
+        self.assertAlmostEqual(QA.flood_payload(1428000, None),
+                               1428000 * 1448 / 1514)
+
+    def test_flood_that_did_not_run(self):
+        scen = dict(S3, seconds=12, flood_s=[4, 8])
+        for change in ({"rc": 1}, {"dequeued_bytes": 0}, {"end": 7.5}):
+            rec = record("S3", (10.0, 8.0))
+            rec["competitor"].update(change)
+            self.assertIsNone(QA.Transfer(1, rec, scen).window, change)
+        rec = record("S3", (10.0, 8.0))
+        self.assertAlmostEqual(QA.Transfer(1, rec, scen).window, 8.0)
+        rec["competitor"]["end"] = 7.7      # 0.925 of its plan
+        self.assertIsNotNone(QA.Transfer(1, rec, scen).window)
 
     def test_no_downloads(self):
         scen = {k: v for k, v in SCENARIOS.items() if k != "D4096K"}
@@ -803,7 +880,8 @@ class Simult(unittest.TestCase):
 
 
 class Documented(unittest.TestCase):
-    FIELDS = ("cbr_kbit", "measured_kbit", "timeout_s", "dequeued_bytes")
+    FIELDS = ("cbr_kbit", "measured_kbit", "timeout_s", "dequeued_bytes",
+              "measured_kbit_by_start", "dequeued_packets", "start_commits")
 
     def test_fields_named(self):
         """The fields the runner must write, in --help and the man page

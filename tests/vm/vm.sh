@@ -169,7 +169,8 @@ vm_kvm=0
 [[ ${TW_OUT_KEEP:-} != */* ]] ||
 	{ echo "vm: TW_OUT_KEEP=$TW_OUT_KEEP: names of OUTDIR's entries, not paths" >&2; exit 2; }
 # TW_OUT_KEEP="NAME...": OUTDIR's entries of those names stay, for a
-# benchmark that continues a stopped run (make bench-omware keeps raw).
+# benchmark that continues a stopped run (make bench-omware, bench-tfib,
+# bench-qaware).
 for f in "$out"/* "$out"/.[!.]*; do
 	[ -e "$f" ] || continue
 	[[ " ${TW_OUT_KEEP:-} " == *" ${f##*/} "* ]] || rm -rf "$f"

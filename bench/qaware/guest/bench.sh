@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The QAware benchmark (make bench-qaware): MPTCP transfers over two
-# emulated paths with every scheduler, the kernel's default included.
+# emulated paths with qaware, its baselines (minrtt, ecf, blest) and the
+# kernel's default.
 #
 #   bench/qaware/guest/bench.sh [--short|--full] OUTDIR
 #
@@ -18,43 +19,67 @@
 # (tests/lib/topo.sh: sender c3 10.0.3.1 - router a3 10.0.3.2, the
 # suite boots with NICS=pair): its local queue is then the device's ring,
 # as much as DQL lets in, and a bfifo of 100 ms at the path's rate above
-# it, no tbf: the NIC's own rate (some 15-20 Mbit/s under TCG) is the
-# path's.  The sender's route to 10.1.1.0/24 picks the device per run.
+# it, no tbf: the NIC's own rate (some 15-20 Mbit/s under TCG, measured
+# by a probe) is the path's.  The sender's route to 10.1.1.0/24 picks the
+# device per run.
 #
 # Scenarios (rates in Mbit/s and delays in ms of path 1 / path 2), every
 # rate and transfer size divided by the scale factor f:
 #   S1      20/20, 20/20 ms, bulk for T s
 #   S2      20/5, 10/60 ms, bulk for T s
-#   S3-tcp  S1 with an iperf3 TCP flow through path 1's egress from T3/3
-#           to 2 T3/3 of a T3 s bulk transfer
-#   S3-udp  the same with iperf3 UDP at path 1's rate (constant bit rate:
-#           the thesis's Fig. 2.13)
-#   S4      S1 for T4 s (long bulk)
+#   S3      the thesis's Fig. 2.13: 9/6, 10/60 ms, a constant-bit-rate
+#           source at 12 (more than either path, less than both) for T3
+#           s, and an iperf3 UDP flood at path 1's rate through path 1's
+#           egress for the middle 40 % (from 0.3 T3 to 0.7 T3)
+#   S3-bql  S3 with path 1 through the NIC with BQL (above): path 1 the
+#           NIC's probed rate R, path 2 2/3 R, the source at 4/5 of their
+#           sum, the flood at R; each run samples DQL's in flight and,
+#           mid-flood, takes `timewire -j qaware stats` (the module's
+#           schedulers)
 #   S5      S1 with 0.5 % loss on path 1
-#   S3-bql  S3-udp with path 1 through the NIC with BQL (above); each run
-#           samples DQL's in flight and, mid-competitor, takes
-#           `timewire -j qaware stats` (the module's schedulers)
-#   D<size> S1, one transfer of size bytes (completion time)
+#   D<size> S1, one transfer of size bytes (completion time; a transfer
+#           not done in 60 s fails)
 #   SF      the upstream simult_flows.sh, unmodified (tests/mptcp-peer,
-#           built from the kernel's source): once per scheduler but
-#           redundant, after the rounds, its output in OUTDIR/simult/
-#           <sched>.txt; its bounds are wall-clock times, so it is run
-#           here, on a quiet host, not in make check; full runs only,
-#           unless TW_QA_SCENARIOS names it
-# --full: T 8, T3 12, T4 30, sizes 256K 4M 32M, 5 rounds; --short: T 3,
-# T3 6, T4 6, sizes 256K 2M 8M, 1 round.
+#           built from the kernel's source): once per scheduler, after
+#           the rounds, its output in OUTDIR/simult/<sched>.txt; its
+#           bounds are wall-clock times, so it is run here, on a quiet
+#           host, not in make check; full runs only, unless
+#           TW_QA_SCENARIOS names it
+# --full: T 6, T3 10, sizes 256K 4M 16M, 10 rounds (5 schedulers: about
+# 65 min of transfers, 13 of simult_flows.sh, 80 in all); --short: T 3,
+# T3 5, sizes 256K 2M 4M, 1 round (40 transfers in 4.5 min).
+#
+# In S3 the run records what the oracle bound of the flood window needs:
+# each path's rate alone, a plain TCP flow through it shaped as the
+# scenario has it, before the rounds of every start (bench.json's
+# measured_kbit_by_start; a path that carried nothing leaves the
+# scenario none), and per transfer the flood's bytes and packets that
+# reached the router from path 1's egress while it ran (a counting tc
+# action on the router's ingress, read before the flood is due and just
+# after it ends: competitor.dequeued_bytes and _packets).  TAP lines
+# check that the measured paths are Fig. 2.13's (path 1 < the source <
+# both) and that both at once carry the source.
 #
 # The scale factor f: the smallest of 1 2 4 8 16 at which the guest
 # carries both paths at once: two plain TCP flows (iperf3), one per path
 # through its tbf at 20/f Mbit/s (20 ms), each reach 90 % of that rate;
-# TW_QA_SCALE=N fixes it.  Each round
-# runs every (scenario, scheduler) pair in an order shuffled from the
-# printed seed (TW_BENCH_SEED=N repeats it), after one discarded warm-up
-# transfer.  Every run leaves OUTDIR/runs/<round>-<scenario>-<sched>.json
-# (qa_flow.py's record); OUTDIR/bench.json says what ran.  The host
-# analyses them (tw-qaware-analyze).  Runs as root; loads mptcp_qaware
-# itself (timewire qaware load); prints TAP and a progress line per run
-# (also to OUTDIR/../progress.log).
+# TW_QA_SCALE=N fixes it.  Each round runs every scheduler once per
+# scenario, the (scenario, scheduler) pairs in an order shuffled from the
+# printed seed plus the round, after one discarded warm-up transfer.
+# Every run leaves OUTDIR/runs/<round>-<scenario>-<sched>.json
+# (qa_flow.py's record, tagged with its start; a run that left none or
+# could not be set up gets one that says it failed); OUTDIR/bench.json
+# says what ran.  A stopped run continues when started again with the
+# same OUTDIR and configuration (OUTDIR/config: the settings, the tree's
+# commit, the sha256 of the module, qa_flow.py and bench.sh, the kernel,
+# the clock, a given seed): its seed and scale are kept (OUTDIR/state),
+# finished rounds are not run again, an unfinished one's records go to
+# runs/stopped-<start>/ and it is rerun whole.  A stopped run of another
+# configuration is refused (rm -rf .build/bench-qaware starts afresh);
+# a finished one (OUTDIR/complete) starts afresh.  The host analyses
+# them (tw-qaware-analyze).  Runs as root;
+# loads mptcp_qaware itself (timewire qaware load); prints TAP and a
+# progress line per run (also to OUTDIR/../progress.log).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 TW_ROOT=${TW_ROOT:-$(cd "$here/../../.." && pwd)}
@@ -76,17 +101,18 @@ dql=/sys/class/net/c3/queues/tx-0/byte_queue_limits
 rtr=qab-rtr
 rcv=qab-rcv
 port=5300
+dl_timeout=60	# s: a download not done by then failed
 # TW_QA_SCHEDS and TW_QA_SCENARIOS (names, space-separated) run a subset,
 # TW_QA_ROUNDS another number of rounds, TW_QA_PARAMS module parameters
 # ("backlog_pct=100"): for looking into a few cells, never for a reported
 # result.
-scheds=${TW_QA_SCHEDS:-"default qaware minrtt rr redundant ecf blest qaware_wait"}
+scheds=${TW_QA_SCHEDS:-"default qaware minrtt ecf blest"}
 
 bench_args "$@"
 if [ "$mode" = full ]; then
-	T=8 T3=12 T4=30 sizes="262144 4194304 33554432" rounds=5
+	T=6 T3=10 sizes="262144 4194304 16777216" rounds=10
 else
-	T=3 T3=6 T4=6 sizes="262144 2097152 8388608" rounds=1
+	T=3 T3=5 sizes="262144 2097152 4194304" rounds=1
 fi
 rounds=${TW_QA_ROUNDS:-$rounds}	# as TW_QA_SCHEDS: not for reported results
 subset=false
@@ -99,7 +125,43 @@ esac
 seed=$bench_seed
 progress=$(dirname "$out")/progress.log
 receiver=
-nic_mbit= nic_driver=
+nic_kbit=0 nic_now=0 nic_driver='' nic_by_start=''
+
+# tree_commit: the tree's commit, as git describes it (dirty or not).
+tree_commit() {
+	git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always \
+		--dirty 2>/dev/null || echo unknown
+}
+
+sha() { sha256sum "$1" 2>/dev/null | awk '{ print $1 }'; }
+
+# config_lines: what a resumed run must share with the one it continues,
+# NAME=VALUE a line: its settings, code, module, kernel and clock; the
+# order seed only when TW_BENCH_SEED gives one.
+config_lines() {
+	printf '%s\n' "mode=$mode" "schedulers=$scheds" "rounds=$rounds" \
+		"scenarios=${TW_QA_SCENARIOS:-}" "params=$qa_params" \
+		"scale=${TW_QA_SCALE:-}" "commit=$(tree_commit)" \
+		"module_sha256=$(sha "$ko")" "qa_flow_sha256=$(sha "$flow")" \
+		"bench_sha256=$(sha "$here/bench.sh")" "kernel=$(uname -r)" \
+		"clock=${TW_CLOCK:-real}"
+	[ -z "${TW_BENCH_SEED:-}" ] || echo "seed=$TW_BENCH_SEED"
+}
+
+# config_diff: the names of the fields of config_lines that differ from
+# the stopped run's (OUTDIR/config), one a line.
+config_diff() {
+	config_lines | awk 'NR == FNR { i = index($0, "="); was[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+		{ i = index($0, "="); n = substr($0, 1, i - 1) }
+		!(n in was) || was[n] != substr($0, i + 1) { print n }' \
+		"$out/config" -
+}
+
+# save_config: this run's config_lines, with the seed it uses.
+save_config() {
+	{ config_lines; [ -n "${TW_BENCH_SEED:-}" ] || echo "seed=$seed"; } \
+		> "$out/config"
+}
 
 cleanup() {
 	[ -n "$receiver" ] && kill "$receiver" 2>/dev/null
@@ -124,13 +186,28 @@ trap cleanup EXIT
 
 in_snd() { ip netns exec "$snd" "$@"; }
 
-topology() { topo_mptcp "$snd" "$rcv" via "$rtr" nogso; }
+# flood_counter DEV: on the router's ingress from path 1 (DEV a1 or a3), a
+# tc action that counts the UDP packets (the flood's; the transfer is
+# TCP): what left path 1's egress queue of the flood.
+flood_counter() {
+	tc -n "$rtr" qdisc add dev "$1" clsact &&
+	tc -n "$rtr" filter add dev "$1" ingress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff action pass
+}
+
+# flood_count DEV: the command that prints flood_counter's state (JSON).
+flood_count() { echo "ip netns exec $rtr tc -s -j filter show dev $1 ingress"; }
+
+topology() {
+	topo_mptcp "$snd" "$rcv" via "$rtr" nogso && flood_counter a1
+}
 
 # The NIC with BQL as path 1's other way out: c3 - a3, 10.0.3.0/24.
 nic_path() {
 	topo_nicpair "$snd" c3 "$rtr" a3 addr 10.0.3.1/24 10.0.3.2/24 &&
 	ip netns exec "$snd" ethtool -K c3 tso off gso off >/dev/null &&
-	ip -n "$rcv" route add 10.0.3.0/24 via 10.1.1.1 dev d1
+	ip -n "$rcv" route add 10.0.3.0/24 via 10.1.1.1 dev d1 &&
+	flood_counter a3
 }
 
 # path1_via veth|nic: the sender's route to the receiver's first address.
@@ -145,10 +222,12 @@ path1_via() {
 # shape PATH KBIT DELAY_MS LOSS [DEV]: the local queue (tbf, 100 ms of
 # queue, at least 20 packets) and, beyond it, the delay and loss (netem);
 # KBIT 0: no tbf.  DEV nic (path 1): the NIC's ring and a bfifo of 100 ms
-# at KBIT above it, the NIC's rate.  The burst, 50 ms of the rate, lets tbf catch up after its timer
-# fired late: in a starved TCG guest it does, by many ms, and with 10 ms
-# two TCP flows reached under half the rate at every rate probed.  The sender's veths send no GSO bursts
-# (topology): a 64 KB burst would not fit the small queues of the low rates.
+# at KBIT above it, the NIC's rate.  The burst, 50 ms of the rate, lets
+# tbf catch up after its timer fired late: in a starved TCG guest it
+# does, by many ms, and with 10 ms two TCP flows reached under half the
+# rate at every rate probed.  The sender's veths send no GSO bursts
+# (topology): a 64 KB burst would not fit the small queues of the low
+# rates.
 shape() {
 	local i=$1 kbit=$2 delay=$3 loss=$4 dev=${5:-veth} burst limit
 
@@ -170,21 +249,20 @@ shape() {
 		loss "${loss}%" limit 100000
 }
 
-# The scenarios: NAME KBIT1 KBIT2 DELAY1 DELAY2 LOSS1 HOW AMOUNT COMPETITOR
-# DEV1 (unscaled; HOW seconds or bytes; COMPETITOR - tcp udp; DEV1 path
-# 1's way out, veth or nic).
+# The scenarios, scaled: NAME KBIT1 KBIT2 DELAY1 DELAY2 LOSS HOW AMOUNT
+# COMPETITOR DEV1 CBR_KBIT (HOW seconds or bytes; COMPETITOR - or udp;
+# DEV1 path 1's way out, veth or nic; CBR_KBIT 0: bulk).  S3-bql's rates
+# follow the NIC's (nic_kbit, 0 until probed).
 all_scenarios() {
-	local s
+	local s nic2=$((nic_kbit * 2 / 3)) f=$scale
 
-	echo "S1 20000 20000 20 20 0 seconds $T - veth"
-	echo "S2 20000 5000 10 60 0 seconds $T - veth"
-	echo "S3-tcp 20000 20000 20 20 0 seconds $T3 tcp veth"
-	echo "S3-udp 20000 20000 20 20 0 seconds $T3 udp veth"
-	echo "S3-bql 20000 20000 20 20 0 seconds $T3 udp nic"
-	echo "S4 20000 20000 20 20 0 seconds $T4 - veth"
-	echo "S5 20000 20000 20 20 0.5 seconds $T - veth"
+	echo "S1 $((20000 / f)) $((20000 / f)) 20 20 0 seconds $T - veth 0"
+	echo "S2 $((20000 / f)) $((5000 / f)) 10 60 0 seconds $T - veth 0"
+	echo "S3 $((9000 / f)) $((6000 / f)) 10 60 0 seconds $T3 udp veth $((12000 / f))"
+	echo "S3-bql $nic_kbit $nic2 10 60 0 seconds $T3 udp nic $(((nic_kbit + nic2) * 4 / 5))"
+	echo "S5 $((20000 / f)) $((20000 / f)) 20 20 0.5 seconds $T - veth 0"
 	for s in $sizes; do
-		echo "D$((s / 1024))K 20000 20000 20 20 0 bytes $s - veth"
+		echo "D$((s / 1024))K $((20000 / f)) $((20000 / f)) 20 20 0 bytes $((s / f)) - veth 0"
 	done
 }
 
@@ -197,46 +275,77 @@ scenarios() {
 
 scenario() { scenarios | awk -v n="$1" '$1 == n'; }
 
-# competitor KIND KBIT SECONDS: the iperf3 command through path 1.
-competitor() {
-	case $1 in
-	tcp) echo "iperf3 -c 10.1.1.2 -p 5201 -t $3 -J" ;;
-	udp) echo "iperf3 -c 10.1.1.2 -p 5201 -u -b ${2}k -l 1400 -t $3 -J" ;;
-	esac
+# at FRACTION SECONDS: FRACTION of SECONDS (awk's arithmetic).
+at() { awk -v f="$1" -v t="$2" 'BEGIN { print f * t }'; }
+
+# competitor_args SECONDS KBIT DEV1: qa_flow.py's arguments for the
+# flood, one a line: iperf3 UDP at path 1's rate, for the middle 40 % of
+# SECONDS.
+competitor_args() {
+	local counter=a1
+
+	[ "$3" = nic ] && counter=a3
+	echo "--competitor-at"
+	at 0.3 "$1"
+	echo "--competitor"
+	echo "iperf3 -c 10.1.1.2 -p 5201 -u -b ${2}k -l 1400 -t $(at 0.4 "$1") -J"
+	echo "--competitor-count"
+	flood_count "$counter"
+}
+
+# failed_record OUT WHY: the record of a run that left none (killed by
+# its timeout, say): a transfer that delivered nothing, so that it counts.
+failed_record() {
+	[ -s "$1" ] && return
+	printf '{"failed": "%s", "start": %d, "sent": null, "receiver": null, "t_done": 0}\n' \
+		"$(printf %s "$2" | tr -d '"\\' | tr '[:cntrl:]' ' ')" "$starts" > "$1"
+}
+
+# setup_failed OUT WHY: a run whose paths or scheduler could not be set
+# up: its failed record (it counts, as any failed run) and log.
+setup_failed() {
+	echo "FAILED setup: $2" > "$1.log"
+	failed_record "$1" "setup: $2"
+	return 1
 }
 
 # run SCENARIO SCHED OUT: one transfer.
 run() {
-	local name kb1 kb2 d1 d2 loss how amount comp dev1
-	local args
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr
+	local args limit
 
-	read -r name kb1 kb2 d1 d2 loss how amount comp dev1 <<< "$(scenario "$1")"
-	kb1=$((kb1 / scale)) kb2=$((kb2 / scale))
+	read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr <<< "$(scenario "$1")"
 	path1_via "$dev1" && shape 1 "$kb1" "$d1" "$loss" "$dev1" &&
-		shape 2 "$kb2" "$d2" 0 || return 1
-	in_snd sysctl -qw net.mptcp.scheduler="$2" || return 1
+		shape 2 "$kb2" "$d2" 0 || { setup_failed "$3" paths; return 1; }
+	in_snd sysctl -qw net.mptcp.scheduler="$2" ||
+		{ setup_failed "$3" "scheduler $2"; return 1; }
 	# No run inherits another's cached ssthresh or RTT.
 	ip -n "$snd" tcp_metrics flush all 2>/dev/null
 	ip -n "$rcv" tcp_metrics flush all 2>/dev/null
-	args=(--dst 10.1.1.2 --port "$port")
+	args=(--dst 10.1.1.2 --port "$port" --start "$starts")
 	if [ "$how" = bytes ]; then
-		args+=(--bytes $((amount / scale)))
+		args+=(--bytes "$amount")
+		limit=$dl_timeout
 	else
 		args+=(--seconds "$amount")
+		limit=$((amount + 120))
 	fi
+	[ "$cbr" -gt 0 ] && args+=(--rate "$cbr")
 	if [ "$comp" != - ]; then
-		args+=(--competitor-at "$(awk -v t="$amount" 'BEGIN { print t / 3 }')"
-		       --competitor "$(competitor "$comp" "$kb1" \
-				$(awk -v t="$amount" 'BEGIN { print int(t / 3 + 0.5) }'))")
+		mapfile -t -O ${#args[@]} args < <(competitor_args "$amount" "$kb1" "$dev1")
 	fi
 	if [ "$dev1" = nic ]; then
 		args+=(--dql "$dql")
 		[ "$2" = default ] ||
-			args+=(--snapshot-at "$(awk -v t="$amount" 'BEGIN { print t / 2 }')"
+			args+=(--snapshot-at "$(at 0.5 "$amount")"
 			       --snapshot "timewire -j qaware stats")
 	fi
-	timeout $((amount / 1000000 + 120)) ip netns exec "$snd" $py "$flow" send \
+	timeout "$limit" ip netns exec "$snd" $py "$flow" send \
 		"${args[@]}" "$3" > "$3.log" 2>&1
+	local rc=$?
+
+	failed_record "$3" "exit $rc, $(tail -n 1 "$3.log" 2>/dev/null)"
+	return $rc
 }
 
 # goodput LOG: the Mbit/s qa_flow.py reported (0 when the run failed).
@@ -287,43 +396,216 @@ probe() {
 	done
 }
 
+# kbit MBIT: Mbit/s as whole kbit/s.
+kbit() { awk -v m="$1" 'BEGIN { printf "%d\n", m * 1000 }'; }
+
 # nic_probe: one plain TCP flow through the NIC (path 1 as S3-bql has it,
 # alone): the path's rate, which the emulator sets, not a tbf.
 nic_probe() {
+	local mbit
+
 	path1_via nic && shape 1 $((20000 / scale)) 20 0 nic || return 1
-	nic_mbit=$(tcp_mbit 5201 10.1.1.2)
+	mbit=$(tcp_mbit 5201 10.1.1.2)
+	nic_now=$(kbit "$mbit")
+	nic_by_start+="${nic_by_start:+, }$nic_now"
+	# the first start's rate is S3-bql's for every round
+	[ "$nic_kbit" -gt 0 ] || nic_kbit=$nic_now
 	nic_driver=$(basename "$(in_snd readlink /sys/class/net/c3/device/driver)")
 	path1_via veth
-	say "NIC path: one TCP flow at $nic_mbit Mbit/s, DQL limit $(in_snd cat "$dql/limit") bytes"
-	awk -v r="$nic_mbit" 'BEGIN { exit !(r > 0) }'
+	say "NIC path: one TCP flow at $mbit Mbit/s, DQL limit $(in_snd cat "$dql/limit") bytes"
+	[ "$nic_now" -gt 0 ]
 }
 
+# measure_paths: at this start, each flooded scenario's paths as it
+# shapes them: a plain TCP flow alone through each, the rates its oracle
+# bound takes (measured_<name>_<start>, kbit/s, "path1 path2"), and one
+# through each at once (both_<name>, their sum).  A scenario where a
+# path carried nothing gets no rates, and this fails.
+measure_paths() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr r1 r2 b2 v bad=0
+
+	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
+		[ "$comp" = - ] && continue
+		v=${name//-/_}
+		if ! { path1_via "$dev1" && shape 1 "$kb1" "$d1" 0 "$dev1" &&
+			shape 2 "$kb2" "$d2" 0; }; then
+			bad=1
+			continue
+		fi
+		r1=$(kbit "$(tcp_mbit 5201 10.1.1.2)")
+		r2=$(kbit "$(tcp_mbit 5202 10.1.2.2)")
+		tcp_mbit 5201 10.1.1.2 > "$out/both.1" &
+		b2=$(kbit "$(tcp_mbit 5202 10.1.2.2)")
+		wait $!
+		printf -v "both_$v" %d $(($(kbit "$(cat "$out/both.1")") + b2))
+		rm -f "$out/both.1"
+		v=both_$v
+		say "$name: path 1 alone $r1, path 2 alone $r2, both at once ${!v} kbit/s (its source $cbr kbit/s)"
+		if [ "$r1" -le 0 ] || [ "$r2" -le 0 ]; then
+			bad=1
+			continue
+		fi
+		printf -v "measured_${name//-/_}_$starts" '%s %s' "$r1" "$r2"
+	done < <(scenarios)
+	path1_via veth
+	return $bad
+}
+
+# measured NAME [START]: the JSON list of NAME's rates measured at START
+# (this start), or null.
+measured() {
+	local v="measured_${1//-/_}_${2:-$starts}"
+
+	[ -n "${!v:-}" ] && echo "[${!v// /, }]" || echo null
+}
+
+# measured_by_start NAME: {start: measured NAME START} of every start.
+measured_by_start() {
+	local i sep=
+
+	printf '{'
+	for i in $(seq "$starts"); do
+		printf '%s"%d": %s' "$sep" "$i" "$(measured "$1" "$i")"
+		sep=', '
+	done
+	printf '}'
+}
+
+# heterogeneous: each flooded scenario's path 1 alone, as measured at this
+# start, under its source, and the source under the paths alone summed.
+heterogeneous() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr v
+
+	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
+		[ "$comp" = - ] && continue
+		v=measured_${name//-/_}_$starts
+		read -r kb1 kb2 <<< "${!v:-0 0}"
+		[ "$kb1" -gt 0 ] && [ "$kb1" -lt "$cbr" ] &&
+			[ "$cbr" -lt $((kb1 + kb2)) ] || return 1
+	done < <(scenarios)
+}
+
+# carried_together: both paths at once carry each flooded scenario's
+# source (both_<name> from measure_paths).
+carried_together() {
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr v
+
+	while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
+		[ "$comp" = - ] && continue
+		v=both_${name//-/_}
+		[ "${!v:-0}" -ge "$cbr" ] || return 1
+	done < <(scenarios)
+}
+
+# save_state: what a resumed run takes over (sourced by it).
+save_state() {
+	local v
+
+	{
+		printf 'seed=%q\nscale=%q\nprobe_log=%q\n' \
+			"$seed" "$scale" "$probe_log"
+		printf 'nic_kbit=%q\nnic_driver=%q\nstarts=%q\n' \
+			"$nic_kbit" "$nic_driver" "$starts"
+		printf 'start_commits=%q\nnic_by_start=%q\n' \
+			"$start_commits" "$nic_by_start"
+		for v in ${!measured_*}; do printf '%s=%q\n' "$v" "${!v}"; done
+	} > "$out/state"
+}
+
+# refused_fields: config_diff's fields, space-separated (all, when the
+# stopped run kept no configuration).
+refused_fields() {
+	if [ -f "$out/config" ]; then
+		config_diff | paste -sd ' '
+	else
+		config_lines | cut -d= -f1 | paste -sd ' '
+	fi
+}
+
+# kept_state: the stopped run's state gave a scale and, when S3-bql runs,
+# the NIC's rate.
+kept_state() {
+	[ "${scale:-0}" -ge 1 ] 2>/dev/null &&
+		{ [ "$nic_kbit" -gt 0 ] || ! scenario S3-bql | grep -q .; }
+}
+
+# stopped: OUTDIR holds a stopped run (to continue, or to refuse).
+stopped() { [ -f "$out/state" ] && [ ! -f "$out/complete" ]; }
+
+# resumable: OUTDIR holds a stopped run of this configuration.
+resumable() { stopped && [ -f "$out/config" ] && [ -z "$(config_diff)" ]; }
+
 write_meta() {
-	local name kb1 kb2 d1 d2 loss how amount comp dev1 first=1
+	local name kb1 kb2 d1 d2 loss how amount comp dev1 cbr first=1
 
 	{
 		echo "{\"mode\": \"$mode\", \"subset\": $subset, \"seed\": $seed, \"rounds\": $rounds,"
-		echo " \"scale\": $scale, \"probe\": [$probe_log],"
+		echo " \"scale\": $scale, \"probe\": [$probe_log], \"starts\": $starts,"
 		echo " \"schedulers\": \"$scheds\", \"params\": \"$qa_params\","
 		echo " \"sample_interval\": 0.1,"
 		echo " \"paths\": {\"10.0.1.1\": 1, \"10.0.2.1\": 2, \"10.0.3.1\": 1},"
-		[ -n "$nic_mbit" ] &&
-			echo " \"nic\": {\"mbit\": $nic_mbit, \"driver\": \"$nic_driver\"},"
+		[ "$nic_kbit" -gt 0 ] &&
+			echo " \"nic\": {\"mbit\": $(at 0.001 "$nic_kbit"), \"driver\": \"$nic_driver\", \"kbit_by_start\": [$nic_by_start]},"
 		echo " \"scenarios\": {"
-		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp dev1; do
+		scenarios | while read -r name kb1 kb2 d1 d2 loss how amount comp dev1 cbr; do
 			[ $first -eq 1 ] || echo ","
 			first=0
-			[ "$how" = bytes ] && amount=$((amount / scale))
-			printf '  "%s": {"kbit": [%d, %d], "delay_ms": [%s, %s], "loss": [%s, 0], "%s": %s, "competitor": "%s", "path1": "%s"}' \
-				"$name" $((kb1 / scale)) $((kb2 / scale)) "$d1" "$d2" "$loss" \
+			printf '  "%s": {"kbit": [%d, %d], "delay_ms": [%s, %s], "loss": [%s, 0], "%s": %s, "competitor": "%s", "path1": "%s"' \
+				"$name" "$kb1" "$kb2" "$d1" "$d2" "$loss" \
 				"$how" "$amount" "$comp" "$dev1"
+			[ "$cbr" -gt 0 ] && printf ', "cbr_kbit": %d' "$cbr"
+			[ "$comp" != - ] && printf ', "measured_kbit": %s, "measured_kbit_by_start": %s, "flood_s": [%s, %s]' \
+				"$(measured "$name")" "$(measured_by_start "$name")" \
+				"$(at 0.3 "$amount")" "$(at 0.7 "$amount")"
+			[ "$how" = bytes ] && printf ', "timeout_s": %d' "$dl_timeout"
+			printf '}'
 		done
 		echo "},"
 		echo " \"kernel\": \"$(uname -r)\", \"cpus\": $(nproc), \"clock\": \"${TW_CLOCK:-real}\","
-		echo " \"commit\": \"$(git -c safe.directory="$TW_ROOT" -C "$TW_ROOT" describe --always --dirty 2>/dev/null || echo unknown)\","
+		echo " \"commit\": \"$(tree_commit)\", \"start_commits\": [$start_commits],"
 		echo " \"date\": \"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}"
 	} > "$out/bench.json"
 }
+
+# pairs: the (scenario, scheduler) pairs of a round, SCENARIO/SCHED a line.
+pairs() {
+	local sc s
+
+	for sc in $(scenarios | awk '{ print $1 }'); do
+		for s in $scheds; do echo "$sc/$s"; done
+	done
+}
+
+# round_records R: the records round R leaves, one a line.
+round_records() {
+	local p
+
+	for p in $(pairs); do echo "$out/runs/$1-${p%/*}-${p#*/}.json"; done
+}
+
+# records_ok FILE...: each exists and parses (a record cut short by a
+# stop does not).
+records_ok() {
+	$py -c 'import json, sys
+for f in sys.argv[1:]:
+    with open(f) as fh:
+        json.load(fh)' "$@" 2>/dev/null
+}
+
+# set_aside R: round R's records, a stopped round's, moved to
+# runs/stopped-<start>/ (kept to look at, not analysed): the round is run
+# again whole, so that its pairs share one boot's emulator.
+set_aside() {
+	local f d=$out/runs/stopped-$starts
+
+	for f in "$out/runs/$1"-*.json*; do
+		[ -e "$f" ] || continue
+		mkdir -p "$d" && mv "$f" "$d/" || return 1
+	done
+}
+
+# Sourced (the host tests of the scenarios and the state), it stops here.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 
 [ "$(id -u)" -eq 0 ] || tap_skip_all "needs root"
 for c in ip tc ethtool iperf3 $py; do
@@ -336,16 +618,31 @@ command -v timewire >/dev/null || { echo "Bail out! timewire not built"; exit "$
 ! loaded || tap_skip_all "mptcp_qaware is loaded already"
 
 mark=$(tw_kmsg_mark)
-tap_plan 8
-rm -rf "$out" "$progress"
+tap_plan 10
+resumed=false starts=1 start_commits=
+if resumable; then
+	resumed=true
+	# shellcheck source=/dev/null
+	. "$out/state"
+	starts=$((starts + 1))
+elif stopped; then
+	# never thrown away unasked: the hours it holds are the user's
+	echo "Bail out! $out holds a stopped run of another configuration" \
+		"(differs: $(refused_fields)):" \
+		"rm -rf .build/bench-qaware to start afresh"
+	exit "$KSFT_FAIL"
+else
+	rm -rf "$out" "$progress"
+fi
+start_commits+="${start_commits:+, }\"$(tree_commit)\""
 mkdir -p "$out/runs" "$out/warmup" || exit 1
 tap_ok "mptcp_qaware loads (timewire qaware load)" \
 	timewire qaware load ko "$ko" params "$qa_params"
 loaded && loaded=1
-tap_ok "three namespaces, two paths" topology
+tap_ok "three namespaces, two paths, the flood's counter" topology
 # The NIC with BQL, when a scenario of this run needs it; without it those
 # scenarios are left out and this line fails.
-nic_ok=1
+nic_ok=1 scale=${scale:-1}
 if scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
 	nic_ok=
 	topo_nicpair_find && nic_path && nic_ok=1
@@ -358,15 +655,30 @@ receiver=$!
 ip netns exec "$rcv" iperf3 -s -p 5201 -D >/dev/null 2>&1
 ip netns exec "$rcv" iperf3 -s -p 5202 -D >/dev/null 2>&1
 sleep 1
-say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
 
-scale=1 probe_log=
-probe
-tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
-say "scale factor $scale: rates and sizes / $scale"
+if $resumed; then
+	say "$mode run resumed (start $starts), order seed $seed, scale $scale: finished rounds are kept"
+	tap_ok "scale probe: kept from the stopped run (/ $scale)" kept_state
+else
+	say "$mode run, order seed $seed (TW_BENCH_SEED=$seed repeats it)"
+	scale=1 probe_log=
+	probe
+	tap_ok "scale probe: rates and sizes / $scale" test -n "$probe_log${TW_QA_SCALE:-}"
+	say "scale factor $scale: rates and sizes / $scale"
+fi
+# every start measures its own rates: a new boot is a new emulator
 if [ -n "$nic_ok" ] && scenarios | awk '$10 == "nic" { f = 1 } END { exit !f }'; then
 	nic_probe || say "NIC path: the probe carried nothing"
 fi
+# S3-bql needs the NIC's rate: without it, it is left out.
+[ "$nic_kbit" -gt 0 ] || nic_ok=
+measure_paths || say "a flooded scenario's paths could not be measured"
+tap_ok "flooded scenarios: path 1 alone < the source < both paths alone" \
+	heterogeneous
+tap_ok "flooded scenarios: both paths at once carry the source" \
+	carried_together
+save_config
+save_state
 write_meta
 
 # SF: the upstream simult_flows.sh with each scheduler but redundant
@@ -406,21 +718,25 @@ if [ -n "$warm" ]; then
 	say "warm-up (discarded): $warm default, $(goodput "$out/warmup/$warm-default.json.log") Mbit/s"
 fi
 
-pairs() {
-	local sc s
-
-	for sc in $(scenarios | awk '{ print $1 }'); do
-		for s in $scheds; do echo "$sc/$s"; done
-	done
-}
 total=$((rounds * $(pairs | wc -l)))
-done_n=0 failed=0 start=$(date +%s)
+done_n=0 failed=0 kept=0 start=$(date +%s)
 for r in $(seq "$rounds"); do
+	# a stopped run's finished round is kept, an unfinished one set aside
+	keep=false
+	if mapfile -t recs < <(round_records "$r") && records_ok "${recs[@]}"; then
+		keep=true
+	else
+		set_aside "$r"
+	fi
 	for p in $(pairs | shuffle $((seed + r))); do
 		sc=${p%/*} s=${p#*/}
 		f=$out/runs/$r-$sc-$s.json
 		done_n=$((done_n + 1))
-		if run "$sc" "$s" "$f"; then
+		if $keep; then
+			# its failures counted
+			kept=$((kept + 1))
+			[ "$(goodput "$f.log")" != 0 ] || failed=$((failed + 1))
+		elif run "$sc" "$s" "$f"; then
 			say "[$done_n/$total] round $r $sc $s: $(goodput "$f.log") Mbit/s"
 		else
 			failed=$((failed + 1))
@@ -428,7 +744,7 @@ for r in $(seq "$rounds"); do
 		fi
 	done
 done
-say "$done_n runs in $(( $(date +%s) - start )) s, $failed failed"
+say "$done_n runs ($kept kept from before) in $(( $(date +%s) - start )) s, $failed failed"
 if simult_wanted; then
 	simult_flows
 	tap_ok "simult_flows.sh ran its cases with every scheduler but redundant" \
@@ -436,8 +752,10 @@ if simult_wanted; then
 else
 	tap_ok "simult_flows.sh: not in this run's scenarios" true
 fi
+touch "$out/complete"
 tap_result $((failed > 0)) "every run completed ($failed of $done_n failed)"
-tap_ok "each completed run left its record" \
-	test "$(find "$out/runs" -name '*.json' | wc -l)" -ge $((done_n - failed))
+all_records() { local r; for r in $(seq "$rounds"); do round_records "$r"; done; }
+mapfile -t recs < <(all_records)
+tap_ok "each run left its record (${#recs[@]})" records_ok "${recs[@]}"
 tap_ok "no warning in the kernel log" tw_kmsg_clean "$mark"
 tap_done

@@ -7,19 +7,27 @@ subflows.
       for each connection, read to EOF, then answer one JSON line (bytes
       read, first and last read on CLOCK_MONOTONIC, the netns's MPTcpExt
       counters that changed since before accept()) and close; forever.
-  qa_flow.py send --dst IP --port P (--seconds T | --bytes N)
-                  [--interval S] [--competitor-at S --competitor CMD]
-                  [--snapshot-at S --snapshot CMD] [--dql DIR] OUT
+  qa_flow.py send --dst IP --port P (--seconds T [--rate KBIT] | --bytes N)
+                  [--interval S] [--competitor-at S --competitor CMD
+                  [--competitor-count CMD]]
+                  [--snapshot-at S --snapshot CMD] [--dql DIR] [--start N] OUT
       one MPTCP connection: send T seconds' worth or N bytes, shut down,
+      with --rate as an application-limited source at KBIT kbit/s
+      (constant bit rate: what is due is written every 10 ms),
       wait for the receiver's answer; every S seconds (0.1) read each
       subflow's tcp_info (MPTCP_TCPINFO) and local address
       (MPTCP_SUBFLOW_ADDRS), and with --dql a device's BQL state (DIR its
       byte_queue_limits: inflight and limit, in bytes); keep the MPTcpExt
       counters that changed from before connect() to the close.  With
       --competitor, run CMD S seconds after the connection is up, its
-      output kept in OUT's competitor field; --snapshot likewise, in the
+      output kept in OUT's competitor field; --competitor-count CMD
+      prints `tc -s -j` JSON whose actions count the competitor's packets:
+      run at the start (before CMD is due) and just after CMD ends, the
+      bytes and packets they counted in between are the field's
+      dequeued_bytes and dequeued_packets; --snapshot likewise, in the
       snapshot field (a command that reads the connection's state).
-      Writes OUT (JSON) and prints "goodput G Mbit/s, ..." (the bytes the
+      --start N is kept in OUT's start field.
+      Writes OUT (JSON, whole: a temporary file renamed) and prints "goodput G Mbit/s, ..." (the bytes the
       receiver read over the time from connect() to its answer); exit 1 if
       the transfer fails.
 
@@ -29,6 +37,7 @@ Times are CLOCK_MONOTONIC, which the namespaces of one machine share.
 import argparse
 import ctypes
 import json
+import os
 import shlex
 import socket
 import struct
@@ -144,29 +153,88 @@ class Sampler(threading.Thread):
             self.take()
 
 
-class Timed(threading.Thread):
-    """CMD started `at` seconds after t0; its start, end and output."""
+def action_bytes(doc, what="bytes"):
+    """The bytes (or packets) every tc action in a `tc -s -j` document
+    counted."""
+    if isinstance(doc, list):
+        return sum(action_bytes(d, what) for d in doc)
+    if not isinstance(doc, dict):
+        return 0
+    n = sum(a.get("stats", {}).get(what, 0) for a in doc.get("actions", [])
+            if isinstance(a, dict))
+    return n + sum(action_bytes(v, what) for k, v in doc.items()
+                   if k != "actions")
 
-    def __init__(self, cmd, at, t0):
+
+def counted_bytes(cmd):
+    """[bytes, packets] the actions of CMD's output counted, or None when
+    it fails."""
+    p = subprocess.run(shlex.split(cmd), capture_output=True, text=True)
+    try:
+        doc = json.loads(p.stdout) if p.returncode == 0 else None
+    except ValueError:
+        return None
+    return None if doc is None else [action_bytes(doc),
+                                     action_bytes(doc, "packets")]
+
+
+class Timed(threading.Thread):
+    """CMD started `at` seconds after t0; its start, end and output; with
+    count, the bytes count's command counted while CMD ran."""
+
+    def __init__(self, cmd, at, t0, count=None):
         super().__init__(daemon=True)
-        self.cmd, self.at, self.t0 = cmd, at, t0
+        self.cmd, self.at, self.t0, self.count = cmd, at, t0, count
         self.result = {"cmd": cmd}
 
     def run(self):
+        # counted ahead: the count takes a while under emulation, and
+        # nothing runs to count before CMD does
+        before = counted_bytes(self.count) if self.count else None
         time.sleep(max(0.0, self.t0 + self.at - time.monotonic()))
         self.result["start"] = round(time.monotonic() - self.t0, 4)
         p = subprocess.run(shlex.split(self.cmd), capture_output=True,
                            text=True)
         self.result["end"] = round(time.monotonic() - self.t0, 4)
         self.result["rc"] = p.returncode
+        after = counted_bytes(self.count) if self.count else None
+        if before is not None and after is not None:
+            # what left the egress queue while CMD ran, and the drain of
+            # its last queued packets in the moment before this count
+            self.result["counted"] = [before[0], after[0]]
+            self.result["dequeued_bytes"] = after[0] - before[0]
+            self.result["dequeued_packets"] = after[1] - before[1]
         try:
             self.result["output"] = json.loads(p.stdout)
         except ValueError:
             self.result["output"] = (p.stdout + p.stderr)[-2000:]
 
 
+CBR_TICK = 0.01
+
+
+def send_cbr(sock, args, t_up):
+    """An application-limited source: every CBR_TICK s write what the
+    rate has made due since t_up (a blocked write delays the next, so the
+    data waits in the socket, as an application's would); bytes sent."""
+    chunk, sent, rate = bytes(CHUNK), 0, args.rate * 1000 / 8
+    while True:
+        now = time.monotonic() - t_up
+        if now >= args.seconds:
+            due = int(rate * args.seconds)
+        else:
+            due = int(rate * now)
+        while sent < due:
+            sent += sock.send(chunk[:min(due - sent, CHUNK)])
+        if now >= args.seconds:
+            return sent
+        time.sleep(CBR_TICK)
+
+
 def send_all(sock, args, t_up):
     """Send until the time or the byte count is reached; bytes sent."""
+    if args.rate:
+        return send_cbr(sock, args, t_up)
     chunk, sent = bytes(CHUNK), 0
     while True:
         if args.bytes is not None:
@@ -191,8 +259,17 @@ def read_answer(sock):
     return json.loads(data.decode()) if data else None
 
 
+def write_atomic(path, doc):
+    """path holds doc whole or not at all: a stop mid-write leaves no
+    record cut short."""
+    with open(path + ".tmp", "w") as f:
+        json.dump(doc, f)
+    os.replace(path + ".tmp", path)
+
+
 def send(args):
-    out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes}
+    out = {"dst": args.dst, "seconds": args.seconds, "bytes": args.bytes,
+           "rate_kbit": args.rate, "start": args.start}
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP)
     mib0 = mptcp_mib()
     t0 = time.monotonic()
@@ -202,7 +279,8 @@ def send(args):
     sampler.start()
     timed = {}
     if args.competitor:
-        timed["competitor"] = Timed(args.competitor, args.competitor_at, t0)
+        timed["competitor"] = Timed(args.competitor, args.competitor_at, t0,
+                                    args.competitor_count)
     if args.snapshot:
         timed["snapshot"] = Timed(args.snapshot, args.snapshot_at, t0)
     for th in timed.values():
@@ -225,8 +303,7 @@ def send(args):
     out.update(t_connect=0.0, t_up=round(t_up - t0, 6),
                t_sent=round(t_sent - t0, 6), t_done=round(t_done - t0, 6),
                t0_monotonic=t0, receiver=answer, samples=sampler.samples)
-    with open(args.out, "w") as f:
-        json.dump(out, f)
+    write_atomic(args.out, out)
     if not answer or answer.get("bytes") != out["sent"]:
         print("failed: sent %d bytes, the receiver answered %r"
               % (out["sent"], answer))
@@ -274,14 +351,20 @@ def main():
     how = s.add_mutually_exclusive_group(required=True)
     how.add_argument("--seconds", type=float)
     how.add_argument("--bytes", type=int)
+    s.add_argument("--rate", type=float)
     s.add_argument("--interval", type=float, default=0.1)
     s.add_argument("--competitor")
+    s.add_argument("--competitor-count")
     s.add_argument("--competitor-at", type=float, default=0.0)
     s.add_argument("--snapshot")
     s.add_argument("--snapshot-at", type=float, default=0.0)
     s.add_argument("--dql")
+    s.add_argument("--start", type=int, default=1,
+                   help="the benchmark's start (boot) that ran it")
     s.add_argument("out")
     args = ap.parse_args()
+    if args.cmd == "send" and args.rate and args.seconds is None:
+        ap.error("--rate needs --seconds")
     return recv(args) if args.cmd == "recv" else send(args)
 
 
