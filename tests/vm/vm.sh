@@ -364,13 +364,36 @@ if [ "$mult" -gt 1 ]; then guest_env+=" TW_TIMEOUT_MULT=$mult"; fi
 [ -z "$pkg_root" ] || guest_env+=" TW_INSTALLED=1"
 
 echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kvm}, clock $clock, vCPUs $cpus${NICS:+, NICs $NICS}${TW_QEMU:+, QEMU $TW_QEMU}), limit ${limit}s${guest_env:+, with$guest_env}"
+# run_guest CMD...: CMD under the time limit, its output in console.log,
+# its status in vm_rc.  It runs in the background so that a stop of this
+# script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
+# in a process group of its own, out of a terminal's reach, and passes a
+# TERM on to it.
+guest_job=
+run_guest() {
+	( timeout -k 15 "$limit" "$@" </dev/null 2>&1 | cat > "$out/console.log"
+	  exit "${PIPESTATUS[0]}" ) &
+	guest_job=$!
+	wait "$guest_job"
+	vm_rc=$?
+	guest_job=
+}
+stop_guest() {
+	trap - INT TERM HUP
+	if [ -n "$guest_job" ]; then
+		pkill -TERM -P "$guest_job" -x timeout
+		wait "$guest_job"
+		echo "vm: stopped, and the guest with it" >&2
+	fi
+	exit 130
+}
+trap stop_guest INT TERM HUP
+
 boot() {
-	TW_ROOT=$top timeout -k 15 "$limit" vng --run "$kernel" "${qemu_bin[@]}" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
+	TW_ROOT=$top run_guest vng --run "$kernel" "${qemu_bin[@]}" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
 		--cpus "$cpus" --memory "${memory}M" -v "${vng_root[@]}" --rwdir "$out=$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
-		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TW_CLOCK=$clock$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}" \
-		</dev/null 2>&1 | cat > "$out/console.log"
-	vm_rc=${PIPESTATUS[0]}
+		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TW_CLOCK=$clock$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}"
 }
 
 # pkg_initrd: the initramfs with ROOT's files in a second archive after
@@ -428,11 +451,9 @@ boot_foreign() {
 		vm_rc=2
 		return
 	fi
-	timeout -k 15 "$limit" "${qemu[@]}" "${accel[@]}" \
+	run_guest "${qemu[@]}" "${accel[@]}" \
 		-m "$memory" -nographic -no-reboot -kernel "$kimage" \
-		-initrd "${foreign[initrd]}" "${p9[@]}" "${qemu_nics[@]}" -append "$cmdline" \
-		</dev/null 2>&1 | cat > "$out/console.log"
-	vm_rc=${PIPESTATUS[0]}
+		-initrd "${foreign[initrd]}" "${p9[@]}" "${qemu_nics[@]}" -append "$cmdline"
 }
 
 # A guest that dies before our script starts (QEMU failing to start, the
