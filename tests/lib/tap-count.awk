@@ -9,7 +9,8 @@
 # program.  A result with no subtests counts once; one that failed without
 # a failing subtest (an exit status, a timeout) counts one failure more.
 # "ok ... # SKIP" is a skip, "# TODO" and "# XFAIL" are not failures,
-# "# XPASS" is one.  At the top, a program that printed no result counts
+# "# XPASS" is one; a failure is named with its program's "Bail out!"
+# reason.  At the top, a program that printed no result counts
 # once by its exit status (4 = skip), and one that exited non-zero
 # without a failing result counts one failure more.
 
@@ -61,6 +62,13 @@ function short_name(text) {
 	return text
 }
 
+# A failure's text with the reason its program bailed out at depth d.
+function with_bail(status, text, d) {
+	if (status != "FAIL" || bail[d] == "")
+		return text
+	return short_name(text) ": " bail[d]
+}
+
 {
 	d = depth_of($0)
 	if (d > maxd)
@@ -71,6 +79,14 @@ body ~ /^1\.\.0 *# *[Ss][Kk][Ii][Pp]/ {
 	r = body
 	sub(/^1\.\.0 *# *[Ss][Kk][Ii][Pp] */, "", r)
 	reason[d] = r
+	next
+}
+
+# A program that gave up says why: its failure is reported with it.
+body ~ /^Bail out!/ {
+	r = body
+	sub(/^Bail out! */, "", r)
+	bail[d] = r
 	next
 }
 
@@ -93,14 +109,14 @@ body ~ /^(not )?ok [0-9]+/ {
 	if (results_at(d + 1) == 0) {
 		if (status == "SKIP" && reason[d + 1] != "")
 			text = short_name(text) ": " reason[d + 1]
-		add(d, status, text)
+		add(d, status, with_bail(status, text, d + 1))
 	} else {
 		child_failed = failed[d + 1]
 		fold(d + 1, short_name(text))
 		if (status == "FAIL" && child_failed == 0)
-			add(d, status, text)
+			add(d, status, with_bail(status, text, d + 1))
 	}
-	reason[d + 1] = ""
+	reason[d + 1] = bail[d + 1] = ""
 }
 
 END {
@@ -112,7 +128,7 @@ END {
 		else if (rc == 4)
 			add(0, "SKIP", reason[0] != "" ? reason[0] : "(whole program)")
 		else
-			add(0, "FAIL", "exit status " rc)
+			add(0, "FAIL", "exit status " rc (bail[0] == "" ? "" : ": " bail[0]))
 	} else if (rc != 0 && rc != 4 && failed[0] == 0) {
 		add(0, "FAIL", "exit status " rc " with no failing result")
 	}
