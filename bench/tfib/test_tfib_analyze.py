@@ -55,20 +55,31 @@ def write_run(d, events, meta=None):
             json.dump(meta, f)
 
 
-def analyze(d, *args):
-    return subprocess.run([sys.executable, ANALYZE, "-q"] + list(args) +
+def analyze(d, *args, quiet=True):
+    report = ["-q"] if quiet else []
+    return subprocess.run([sys.executable, ANALYZE] + report + list(args) +
                           [d], capture_output=True, text=True)
+
+
+def analysed(d, *args, doc="tfib-analysis.json", quiet=True):
+    """The runs in d analysed: (the JSON document it wrote at doc, a
+    path below d; the process).  No document: the analyser's error fails
+    the test."""
+    p = analyze(d, *args, quiet=quiet)
+    path = os.path.join(d, doc)
+    if not os.path.exists(path):
+        raise AssertionError("no %s: %s" % (doc, p.stderr))
+    return twbench.read_json(path), p
 
 
 def run_summary(events, meta=None):
     """aoi.json of one made-up run, analysed by the tool."""
     with tempfile.TemporaryDirectory() as d:
         write_run(d, events, meta or {})
-        p = analyze(d, "--no-plots")
+        s, p = analysed(d, "--no-plots", doc="aoi.json")
         if p.returncode:
             raise AssertionError(p.stderr)
-        with open(os.path.join(d, "aoi.json")) as f:
-            return json.load(f)
+        return s
 
 
 def periodic(users=2, n=50, period_us=100, delay_us=20, misaddr_every=0,
@@ -261,9 +272,7 @@ def grid(d, runs):
 def checks_of(runs, *args):
     with tempfile.TemporaryDirectory() as d:
         grid(d, runs)
-        p = analyze(d, "--no-plots", *args)
-        with open(os.path.join(d, "tfib-analysis.json")) as f:
-            res = json.load(f)
+        res, p = analysed(d, "--no-plots", *args)
         return {c["name"]: c for c in res["checks"]}, p, res
 
 
@@ -295,11 +304,8 @@ def paced_analysis(runs, paced):
             write_run(os.path.join(d, name), periodic(**kw),
                       meta(sync, rate, 0.1, fwd, tx="omware", tx_dropped=3,
                            omware_late_ns=LATE))
-        p = analyze(d, "--no-plots", "--strict")
-        with open(os.path.join(d, "tfib-analysis.json")) as f:
-            return json.load(f), subprocess.run(
-                [sys.executable, ANALYZE, "--no-plots", d],
-                capture_output=True, text=True).stdout, p
+        res, p = analysed(d, "--no-plots", "--strict", quiet=False)
+        return res, p.stdout, p
 
 
 class Paced(unittest.TestCase):
@@ -553,10 +559,8 @@ class Repetitions(unittest.TestCase):
                             sync, rate, rep)), periodic(
                                 delay_us=delay, drop_every=drop),
                             meta(sync, rate, rep=rep, ingress="veth"))
-            p = analyze(d, "--no-plots", "--strict")
+            res, p = analysed(d, "--no-plots", "--strict")
             self.assertEqual(p.returncode, 1)
-            with open(os.path.join(d, "tfib-analysis.json")) as f:
-                res = json.load(f)
         t = {c["name"]: c for c in res["checks"]}
         age = t["rcu vs rwlock at R 2000, rings 64/1024: age <= rwlock's"]
         self.assertEqual((age["result"], age["n"]), ("PASS", 5))
@@ -648,11 +652,8 @@ class StoppedRuns(unittest.TestCase):
             for stop in ("done", "signal", "error", "dropped"):
                 write_run(os.path.join(d, stop), periodic(),
                           meta("rwlock", 1000, stop=stop))
-            p = subprocess.run([sys.executable, ANALYZE, "--no-plots", d],
-                               capture_output=True, text=True)
+            res, p = analysed(d, "--no-plots", quiet=False)
             self.assertEqual(p.returncode, 0, p.stderr)
-            with open(os.path.join(d, "tfib-analysis.json")) as f:
-                res = json.load(f)
         self.assertEqual(sorted(r["run"] for r in res["runs"]),
                          ["done", "dropped"])
         self.assertEqual(res["left_out"], ["error (error)",
@@ -672,11 +673,8 @@ class LossPlaces(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             write_run(d, periodic(drop_every=5),
                       meta("rwlock", 2000, counters=counters))
-            p = subprocess.run([sys.executable, ANALYZE, "--no-plots", d],
-                               capture_output=True, text=True)
+            s, p = analysed(d, "--no-plots", doc="aoi.json", quiet=False)
             self.assertEqual(p.returncode, 0, p.stderr)
-            with open(os.path.join(d, "aoi.json")) as f:
-                s = json.load(f)
         self.assertEqual([s[k] for k in ("lost_ingress", "lost_control_ring",
                                          "lost_data_ring", "lost_table")],
                          [40, 5, 7, 3])
@@ -733,8 +731,8 @@ class Outputs(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             grid(d, GOOD)
             out = os.path.join(d, "out")
-            p = subprocess.run([sys.executable, ANALYZE, "-o", out, d],
-                               capture_output=True, text=True)
+            res, p = analysed(d, "-o", out, quiet=False,
+                              doc=os.path.join("out", "tfib-analysis.json"))
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(os.path.join(out, "tfib-runs.csv")) as f:
                 rows = list(csv.DictReader(f))
@@ -753,11 +751,9 @@ class Outputs(unittest.TestCase):
             # the rings column: CONTROL/DATA of a ring run, - inline
             self.assertRegex(p.stdout, r"\nseqcount +64/1024 +2000 ")
             self.assertRegex(p.stdout, r"\nseqcount-inline +- +1000 ")
-            with open(os.path.join(out, "tfib-analysis.json")) as f:
-                plots = json.load(f)["plots"]
         if "matplotlib not available" in p.stderr:
             self.skipTest("matplotlib not installed")
-        self.assertEqual(len(plots), 4)
+        self.assertEqual(len(res["plots"]), 4)
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as d:
@@ -788,13 +784,13 @@ class PlotData(unittest.TestCase):
     """plots.json: what the figures draw, and the figures drawn from it
     alone."""
 
-    def analysed(self, runs, *args):
-        """The grid of runs analysed in a directory of its own: (it, the
-        process)."""
+    def analysed_grid(self, runs, *args):
+        """The grid of runs analysed in a directory kept until the test
+        ends: (it, the analysis, the process)."""
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
         grid(self.tmp.name, runs)
-        return self.tmp.name, analyze(self.tmp.name, *args)
+        return (self.tmp.name,) + analysed(self.tmp.name, *args)
 
     def test_full_size(self):
         with tempfile.TemporaryDirectory() as d:
@@ -807,10 +803,9 @@ class PlotData(unittest.TestCase):
         self.assertEqual(len(runs), 216)
 
     def test_content(self):
-        d, p = self.analysed(GOOD, "--no-plots")
+        d, res, p = self.analysed_grid(GOOD, "--no-plots")
         self.assertEqual(p.returncode, 0, p.stderr)
-        with open(os.path.join(d, "tfib-analysis.json")) as f:
-            runs = json.load(f)["runs"]
+        runs = res["runs"]
         kept = twbench.read_plots(os.path.join(d, "plots.json"), FA.TOOL)
         # every run, in order, its figures to three digits
         self.assertEqual(kept["figures"]["runs"], [
@@ -826,7 +821,7 @@ class PlotData(unittest.TestCase):
         """Drawing needs only plots.json and is deterministic: a copy of
         it alone, nothing beside it, gives the run's figures again, the
         same files."""
-        d, p = self.analysed(GOOD)
+        d, _res, p = self.analysed_grid(GOOD)
         self.assertEqual(p.returncode, 0, p.stderr)
         with tempfile.TemporaryDirectory() as tmp:
             p, run, again = plotcheck.redrawn(ANALYZE, d, tmp)
@@ -838,7 +833,7 @@ class PlotData(unittest.TestCase):
         self.assertEqual(run, again)
 
     def test_refused(self):
-        d, p = self.analysed(GOOD, "--no-plots")
+        d, _res, p = self.analysed_grid(GOOD, "--no-plots")
         with tempfile.TemporaryDirectory() as tmp:
             bad = plotcheck.refusals(ANALYZE, os.path.join(d, "plots.json"),
                                      tmp)

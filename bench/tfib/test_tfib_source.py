@@ -18,7 +18,7 @@ import sys
 import tempfile
 import unittest
 
-from test_tfib_analyze import ANALYZE, TOOLS, TRACE, tap_main
+from test_tfib_analyze import TOOLS, TRACE, analysed, tap_main
 
 SOURCE = os.path.join(TOOLS, "tw-tfib-source")
 INCLUDE = os.path.join(TOOLS, "..", "..", "include", "uapi")
@@ -366,11 +366,8 @@ class Records(unittest.TestCase):
         misaddressed, ages from the stand-in's delay up."""
         out, _e, meta = simulate(self.dir, "-n", "6000", "-u", "50", "-c",
                                  "0.1", "--label", "sync=bucket")
-        p = subprocess.run([sys.executable, ANALYZE, "-q", "--no-plots",
-                            out], capture_output=True, text=True)
+        a, p = analysed(out, "--no-plots", doc="aoi.json")
         self.assertEqual(p.returncode, 0, p.stderr)
-        with open(os.path.join(out, "aoi.json")) as f:
-            a = json.load(f)
         self.assertEqual((a["mode"], a["data_dropped"], a["rx_unmatched"],
                           a["misaddressed"], a["control_sent"]),
                          ("bucket", 0, 0, 0, meta["control_sent"]))

@@ -168,9 +168,8 @@ vm_kvm=0
 [ -n "$out" ] || out=$top/.build/results/$name
 [[ ${TW_OUT_KEEP:-} != */* ]] ||
 	{ echo "vm: TW_OUT_KEEP=$TW_OUT_KEEP: names of OUTDIR's entries, not paths" >&2; exit 2; }
-# TW_OUT_KEEP="NAME...": OUTDIR's entries of those names stay, for a
-# benchmark that continues a stopped run (make bench-omware, bench-tfib,
-# bench-qaware).
+# A boot's results are its own; what is kept is a stopped benchmark's
+# runs, for it to continue (make bench-omware, bench-tfib, bench-qaware).
 for f in "$out"/* "$out"/.[!.]*; do
 	[ -e "$f" ] || continue
 	[[ " ${TW_OUT_KEEP:-} " == *" ${f##*/} "* ]] || rm -rf "$f"

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm.sh's TW_QEMU=PATH on the build machine, no guest booted: vng is a
+# stand-in that logs its environment's QEMU_MODULE_DIR and its arguments,
+# one a line, and boots nothing; the kernel image is an empty stand-in and
+# the QEMU one that fails.  The boot must name that QEMU, give it its
+# tree's firmware and modules, and keep the emulation's own options beside
+# them; TW_QEMU is refused on any guest but amd64 and when it is not an
+# executable, before anything runs.
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "$here/tap.sh"
+# shellcheck source=scripts/kernel-version.sh
+. "$top/scripts/kernel-version.sh"
+
+tmp=$(mktemp -d)
+# The installed kernel's release: with another, vm.sh would want its
+# headers before it boots.
+release=$(tw_kernel_installed)
+image=$tmp/boot/vmlinuz-${release:-none}
+# kvm-probe.sh caches its verdict for the last kernel it probed: the
+# stand-in image must not stay there in place of the real one.
+probe=$top/.build/kvm-probe
+[ -f "$probe" ] && cp -p "$probe" "$tmp/kvm-probe"
+# shellcheck disable=SC2317 # run by the EXIT trap
+restore_probe() {
+	[ "$(head -n 1 "$probe" 2>/dev/null)" = "$image $(uname -n)" ] || return 0
+	if [ -f "$tmp/kvm-probe" ]; then cp -p "$tmp/kvm-probe" "$probe"; else rm -f "$probe"; fi
+}
+trap 'restore_probe; rm -rf "$tmp"' EXIT
+
+mkdir -p "$tmp/bin" "$tmp/boot" "$tmp/usr/bin" "$tmp/usr/share/qemu" "$tmp/usr/share/seabios"
+: > "$image"
+cat > "$tmp/bin/vng" <<'EOF'
+#!/bin/sh
+{ echo "QEMU_MODULE_DIR=${QEMU_MODULE_DIR:-}"; printf '%s\n' "$@"; } > "$VNG_LOG"
+EOF
+qemu=$tmp/usr/bin/qemu-system-x86_64
+printf '#!/bin/sh\nexit 1\n' > "$qemu"
+chmod +x "$tmp/bin/vng" "$qemu"
+cp "$qemu" "$tmp/usr/bin/not-executable"
+chmod -x "$tmp/usr/bin/not-executable"
+export VNG_LOG=$tmp/vng.log
+
+# vm QEMU ARGS...: vm.sh -k IMAGE ARGS with TW_QEMU=QEMU on the harness's
+# failing fixture, the stand-in first on PATH, the caller's clock and
+# threading ignored; its status in $rc, its messages in $tmp/err, the
+# last vng call in $VNG_LOG.
+vm() {
+	rm -rf "$VNG_LOG" "$tmp/out"
+	TW_QEMU=$1 PATH=$tmp/bin:$PATH env -u TW_CLOCK -u TW_TCG_THREAD -u TW_DEBUG_KERNEL \
+		"$top/tests/vm/vm.sh" -o "$tmp/out" -k "$image" "${@:2}" \
+		"$top/tests/harness/fixtures/fail" > "$tmp/err" 2>&1
+	rc=$?
+}
+
+# refused DESC MESSAGE QEMU ARGS...: vm QEMU ARGS refused: status 2,
+# MESSAGE alone, nothing run.
+refused() {
+	local desc=$1 msg=$2 got
+	vm "${@:3}"
+	got="status $rc: $(cat "$tmp/err")"
+	[ -e "$VNG_LOG" ] || [ -e "$tmp/out" ] && got+=" (ran)"
+	tap_is "$desc" "status 2: $msg" "$got"
+}
+
+# boot_arg OPTION: the word after OPTION in the logged vng call.
+boot_arg() { sed -n "/^--$1\$/{n;p;q}" "$VNG_LOG"; }
+
+tap_plan 6
+# An architecture no script boots: were the check gone, vm.sh would stop
+# at its name rather than boot a foreign guest.
+refused "TW_QEMU on any guest but amd64" \
+	"vm: TW_QEMU runs amd64 guests only, not sparc64" "$qemu" -a sparc64
+refused "a TW_QEMU that is not an executable" \
+	"vm: TW_QEMU=$tmp/usr/bin/not-executable: not an executable" \
+	"$tmp/usr/bin/not-executable"
+
+# The amd64 guest: the KVM probe runs the stand-in vng, which prints
+# nothing, so the guest is emulated, with the options that come with it.
+if [ -z "$release" ]; then
+	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules"; do
+		tap_skip "$t" "no test kernel installed (make deps)"
+	done
+	tap_done
+fi
+vm "$qemu"
+[ -f "$VNG_LOG" ] || sed 's/^/# /' "$tmp/err"
+tap_is "the QEMU named: --qemu PATH" "$qemu" "$(boot_arg qemu)"
+tap_ok "its firmware: -L its share/qemu and share/seabios" grep -qxF -- \
+	"--qemu-opts=-L $tmp/usr/share/qemu -L $tmp/usr/share/seabios" "$VNG_LOG"
+tap_ok "the emulation's options beside them: -accel tcg,thread=single" \
+	grep -qxF -- "--qemu-opts=-accel tcg,thread=single" "$VNG_LOG"
+tap_ok "its modules: QEMU_MODULE_DIR in its tree" grep -qxF -- \
+	"QEMU_MODULE_DIR=$tmp/usr/lib/x86_64-linux-gnu/qemu" "$VNG_LOG"
+tap_done
