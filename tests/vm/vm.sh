@@ -366,8 +366,7 @@ echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kv
 # run_guest CMD...: CMD under the time limit, its output in console.log,
 # its status in vm_rc.  It runs in the background so that a stop of this
 # script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
-# in a process group of its own, out of a terminal's reach, and passes a
-# TERM on to it.
+# in a process group of its own, out of a terminal's reach.
 guest_job=
 run_guest() {
 	( timeout -k 15 "$limit" "$@" </dev/null 2>&1 | cat > "$out/console.log"
@@ -377,13 +376,23 @@ run_guest() {
 	vm_rc=$?
 	guest_job=
 }
+# The whole group, QEMU too: timeout passes a TERM on, but exits with its
+# child (vng) and may leave a busy QEMU running on; a KILL after 10 s.
 stop_guest() {
+	local group
 	trap - INT TERM HUP
-	if [ -n "$guest_job" ]; then
-		pkill -TERM -P "$guest_job" -x timeout
-		wait "$guest_job"
-		echo "vm: stopped, and the guest with it" >&2
+	[ -n "$guest_job" ] || exit 130
+	group=$(pgrep -P "$guest_job" -x timeout)
+	if [ -n "$group" ]; then
+		kill -TERM -- "-$group" 2>/dev/null
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			pgrep -g "$group" > /dev/null || break
+			sleep 1
+		done
+		kill -KILL -- "-$group" 2>/dev/null
 	fi
+	wait "$guest_job"
+	echo "vm: stopped, and the guest with it" >&2
 	exit 130
 }
 trap stop_guest INT TERM HUP
