@@ -58,17 +58,18 @@ tap_ok "the warning is reported from the kernel log" \
 tap_ok "the suite's own tests still passed" \
 	grep -q '^warn: 3 passed, 1 failed, 0 skipped$' "$out.warn.log"
 
-# A stop of vm.sh (Ctrl-C, a CI's TERM) stops its guest: none of it runs
-# on, writing into the output directory of the next run.
-env -u TW_CLOCK -u TW_TCG_THREAD "$top/tests/vm/vm.sh" -o "$out/hang" "$fixtures/hang" \
+# A stop of vm.sh and its process group (Ctrl-C, a CI's TERM) stops its
+# guest: none of it runs on, writing into the output directory of the
+# next run.
+setsid env -u TW_CLOCK -u TW_TCG_THREAD "$top/tests/vm/vm.sh" -o "$out/hang" "$fixtures/hang" \
 	> "$out.hang.log" 2>&1 &
 vm_pid=$!
 for _ in $(seq 300); do [ -e "$out/hang/started" ] && break; sleep 1; done
-kill -TERM "$vm_pid"
+kill -TERM -- "-$vm_pid"
 wait "$vm_pid"
 rc=$?
 sed 's/^/# /' "$out.hang.log"
-tap_ok "a TERM to vm.sh in the guest's test ends it (status 130)" test $rc -eq 130
+tap_ok "a TERM to vm.sh's group in the guest's test ends it (status 130)" test $rc -eq 130
 tap_not "and its guest: no process runs on the stopped output" pgrep -f -- "$out/hang"
 
 # Only this boot runs in virtual time (its settings' CLOCK=virtual); its

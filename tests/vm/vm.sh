@@ -366,15 +366,18 @@ echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kv
 # run_guest CMD...: CMD under the time limit, its output in console.log,
 # its status in vm_rc.  It runs in the background so that a stop of this
 # script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
-# in a process group of its own, out of a terminal's reach.
+# in a process group of its own, out of a terminal's reach, whose number
+# (timeout's PID) .guest-pid keeps.
 guest_job=
 run_guest() {
-	( timeout -k 15 "$limit" "$@" </dev/null 2>&1 | cat > "$out/console.log"
+	( { echo "$BASHPID" > "$out/.guest-pid"
+	    exec timeout -k 15 "$limit" "$@"; } </dev/null 2>&1 | cat > "$out/console.log"
 	  exit "${PIPESTATUS[0]}" ) &
 	guest_job=$!
 	wait "$guest_job"
 	vm_rc=$?
 	guest_job=
+	rm -f "$out/.guest-pid"
 }
 # The whole group, QEMU too: timeout passes a TERM on, but exits with its
 # child (vng) and may leave a busy QEMU running on; a KILL after 10 s.
@@ -382,7 +385,8 @@ stop_guest() {
 	local group
 	trap - INT TERM HUP
 	[ -n "$guest_job" ] || exit 130
-	group=$(pgrep -P "$guest_job" -x timeout)
+	[ -s "$out/.guest-pid" ] || sleep 1
+	group=$(cat "$out/.guest-pid" 2>/dev/null)
 	if [ -n "$group" ]; then
 		kill -TERM -- "-$group" 2>/dev/null
 		for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -392,6 +396,7 @@ stop_guest() {
 		kill -KILL -- "-$group" 2>/dev/null
 	fi
 	wait "$guest_job"
+	rm -f "$out/.guest-pid"
 	echo "vm: stopped, and the guest with it" >&2
 	exit 130
 }
