@@ -61,6 +61,7 @@ tap_ok "the suite's own tests still passed" \
 # A stop of vm.sh and its process group (Ctrl-C, a CI's TERM) stops its
 # guest: none of it runs on, writing into the output directory of the
 # next run.
+rm -rf "$out/hang"
 setsid env -u TW_CLOCK -u TW_TCG_THREAD "$top/tests/vm/vm.sh" -o "$out/hang" "$fixtures/hang" \
 	> "$out.hang.log" 2>&1 &
 vm_pid=$!
