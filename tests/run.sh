@@ -151,15 +151,15 @@ boot_report() {	# boot_report NAME
 	fi
 }
 
-# The boots under way, by pid; stopped with the run (vm.sh's child is
-# timeout, which passes the signal on to the guest).
+# The boots under way, by pid; stopped with the run (vm.sh stops its
+# guest on TERM).
 declare -A running=()
 stop_boots() {
 	local pid
 	for pid in "${!running[@]}"; do
-		pkill -TERM -P "$pid"
 		kill "$pid"
 	done 2>/dev/null
+	wait
 	exit 130
 }
 trap stop_boots INT TERM

@@ -9,7 +9,7 @@ fixtures=$top/tests/harness/fixtures
 mkdir -p "$top/.build/results"
 
 # (How TAP is counted is tested on the host: tests/lib/test_tap_count.sh;
-# TW_QEMU, its refusals and the vng command it makes: test_vm_qemu.sh.)
+# TW_QEMU, its refusals and the vng command it makes: test_vm_standin.sh.)
 tap_plan 15
 
 # The fixtures' clocks are their settings' (fail, warn: real; vtime:
@@ -58,9 +58,9 @@ tap_ok "the warning is reported from the kernel log" \
 tap_ok "the suite's own tests still passed" \
 	grep -q '^warn: 3 passed, 1 failed, 0 skipped$' "$out.warn.log"
 
-# A stop of vm.sh and its process group (Ctrl-C, a CI's TERM) stops its
-# guest: none of it runs on, writing into the output directory of the
-# next run.
+# A TERM to vm.sh's process group, as a CI sends, stops its real guest:
+# none of it runs on, writing into the output directory of the next run.
+# (Ctrl-C and a TERM to vm.sh alone: tests/lib/test_vm_standin.sh.)
 rm -rf "$out/hang"
 setsid env -u TW_CLOCK -u TW_TCG_THREAD "$top/tests/vm/vm.sh" -o "$out/hang" "$fixtures/hang" \
 	> "$out.hang.log" 2>&1 &
@@ -72,6 +72,7 @@ rc=$?
 sed 's/^/# /' "$out.hang.log"
 tap_ok "a TERM to vm.sh's group in the guest's test ends it (status 130)" test $rc -eq 130
 tap_not "and its guest: no process runs on the stopped output" pgrep -f -- "$out/hang"
+pkill -KILL -f -- "$out/hang"
 
 # Only this boot runs in virtual time (its settings' CLOCK=virtual); its
 # program's bound holds there alone (tests/harness/fixtures/vtime/vtime.sh).

@@ -9,8 +9,8 @@
 # program.  A result with no subtests counts once; one that failed without
 # a failing subtest (an exit status, a timeout) counts one failure more.
 # "ok ... # SKIP" is a skip, "# TODO" and "# XFAIL" are not failures,
-# "# XPASS" is one; a failure is named with its program's "Bail out!"
-# reason.  At the top, a program that printed no result counts
+# "# XPASS" is one.  A program's "Bail out!" reason names the failure
+# it caused when no failing subtest does.  At the top, a program that printed no result counts
 # once by its exit status (4 = skip), and one that exited non-zero
 # without a failing result counts one failure more.
 
@@ -49,7 +49,7 @@ function fold(from, parent,    to, i, st) {
 			substr(detail[from, i], 6)
 	}
 	passed[from] = failed[from] = skipped[from] = nd[from] = 0
-	reason[from] = ""
+	reason[from] = bail[from] = ""
 }
 
 function results_at(d) {
@@ -130,7 +130,8 @@ END {
 		else
 			add(0, "FAIL", "exit status " rc (bail[0] == "" ? "" : ": " bail[0]))
 	} else if (rc != 0 && rc != 4 && failed[0] == 0) {
-		add(0, "FAIL", "exit status " rc " with no failing result")
+		add(0, "FAIL", "exit status " rc " with no failing result" \
+		    (bail[0] == "" ? "" : ": " bail[0]))
 	}
 	printf "%d %d %d\n", passed[0], failed[0], skipped[0]
 	for (i = 1; i <= nd[0]; i++)

@@ -31,7 +31,7 @@ runner+='# selftests: s: r\n# ok 1 x\n# ok 2 y\n'
 runner+='not ok 3 selftests: s: r # TIMEOUT 45 seconds\n'
 runner+='# selftests: s: t\nok 4 selftests: s: t\n'
 
-tap_plan 19
+tap_plan 21
 tap_is "plain: passes, failures and skips" "1 1 1" \
 	"$(count 1 'ok 1 - a\nnot ok 2 - b\nok 3 - c # SKIP no\n')"
 tap_is "plain: exit 4 without results is a skip, not a pass" "0 0 1" \
@@ -64,6 +64,12 @@ tap_is "runner: a bail-out's reason stays with its own program" \
 	"$(details 1 '# Bail out! early\nnot ok 1 selftests: s: p # exit=1\n# ok 1 a\nnot ok 2 selftests: s: q # exit=1\n' | sed -n 2p)"
 tap_is "plain: a program that bails out before any result says why" \
 	"FAIL exit status 1: no device" "$(details 1 'TAP version 13\n1..2\nBail out! no device\n')"
+tap_is "runner: an orphaned level's bail-out is not the next program's" \
+	"FAIL outer2: inner2 # exit=1" \
+	"$(details 1 '# # Bail out! early\nnot ok 1 selftests: s: outer # TIMEOUT\n# # ok 1 a\n# not ok 1 inner2 # exit=1\nnot ok 2 selftests: s: outer2 # exit=1\n' | sed -n 2p)"
+tap_is "plain: a bail-out after passing results says why" \
+	"FAIL exit status 1 with no failing result: lost the device" \
+	"$(details 1 'ok 1 a\nBail out! lost the device\n')"
 
 # since RELEASE CMD: tap_ok_since 6.5's line for CMD on a kernel RELEASE,
 # from a fresh count (uname is a function here).

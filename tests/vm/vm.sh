@@ -39,7 +39,8 @@
 # name).  Writes OUTDIR/summary (three numbers), the runs' outputs, the
 # console log and the guest's dmesg.
 # Exit status: 0 all passed or skipped; 1 a test failed, the guest did not
-# finish, or the kernel log shows a warning, BUG, oops or call trace.
+# finish, or the kernel log shows a warning, BUG, oops or call trace; 130
+# stopped by INT, TERM or HUP, its guest with it.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/kernel-version.sh"
@@ -368,36 +369,47 @@ echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kv
 # script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
 # in a process group of its own, out of a terminal's reach, whose number
 # (timeout's PID) .guest-pid keeps.
-guest_job=
+guest_running=0
 run_guest() {
+	rm -f "$out/.guest-pid"
+	guest_running=1
 	( { echo "$BASHPID" > "$out/.guest-pid"
 	    exec timeout -k 15 "$limit" "$@"; } </dev/null 2>&1 | cat > "$out/console.log"
 	  exit "${PIPESTATUS[0]}" ) &
-	guest_job=$!
-	wait "$guest_job"
+	wait "$!"
 	vm_rc=$?
-	guest_job=
+	# A pipeline killed from outside may leave its guest behind.
+	[ "$vm_rc" -le 128 ] || end_guest
+	guest_running=0
 	rm -f "$out/.guest-pid"
 }
-# The whole group, QEMU too: timeout passes a TERM on, but exits with its
-# child (vng) and may leave a busy QEMU running on; a KILL after 10 s.
-stop_guest() {
-	local group
-	trap - INT TERM HUP
-	[ -n "$guest_job" ] || exit 130
-	[ -s "$out/.guest-pid" ] || sleep 1
+# end_guest: the guest's whole group, QEMU too (timeout passes a TERM on
+# but exits with its child, vng, and may leave a busy QEMU running), and
+# timeout itself if it has no group yet; a KILL after 10 s.
+end_guest() {
+	local group i
 	group=$(cat "$out/.guest-pid" 2>/dev/null)
-	if [ -n "$group" ]; then
-		kill -TERM -- "-$group" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			pgrep -g "$group" > /dev/null || break
-			sleep 1
+	[ -n "$group" ] || return 0
+	kill -TERM -- "-$group" "$group" 2>/dev/null
+	for i in $(seq 40); do
+		pgrep -g "$group" > /dev/null || kill -0 "$group" 2>/dev/null || return 0
+		[ "$i" -ne 20 ] || kill -KILL -- "-$group" "$group" 2>/dev/null
+		sleep 0.5
+	done
+}
+stop_guest() {
+	trap - INT TERM HUP
+	if [ "$guest_running" = 1 ]; then
+		# The pipeline writes .guest-pid first; it may not have yet.
+		for _ in $(seq 50); do
+			[ -s "$out/.guest-pid" ] && break
+			sleep 0.1
 		done
-		kill -KILL -- "-$group" 2>/dev/null
+		end_guest
+		wait
+		rm -f "$out/.guest-pid"
+		echo "vm: stopped, and the guest with it" >&2
 	fi
-	wait "$guest_job"
-	rm -f "$out/.guest-pid"
-	echo "vm: stopped, and the guest with it" >&2
 	exit 130
 }
 trap stop_guest INT TERM HUP

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm.sh's TW_QEMU=PATH on the build machine, no guest booted: vng is a
-# stand-in that logs its environment's QEMU_MODULE_DIR and its arguments,
-# one a line, and boots nothing; the kernel image is an empty stand-in and
-# the QEMU one that fails.  The boot must name that QEMU, give it its
-# tree's firmware and modules, and keep the emulation's own options beside
-# them; TW_QEMU is refused on any guest but amd64 and when it is not an
-# executable, before anything runs.
+# vm.sh on the build machine, no guest booted: vng is a stand-in that
+# logs its environment's QEMU_MODULE_DIR and its arguments, one a line,
+# and boots nothing (or, with VNG_HANG, runs a stand-in QEMU that ignores
+# TERM until it is killed); the kernel image is an empty stand-in and the
+# QEMU one that fails.
+# - TW_QEMU=PATH: the boot must name that QEMU, give it its tree's
+#   firmware and modules, and keep the emulation's own options beside
+#   them; TW_QEMU is refused on any guest but amd64 and when it is not an
+#   executable, before anything runs.
+# - A stop of vm.sh (a terminal's Ctrl-C to its group, a TERM to it alone
+#   as tests/run.sh sends, a TERM to its group as a CI does) ends it with
+#   status 130 and ends its guest, the QEMU that ignores TERM included.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -33,8 +38,14 @@ trap 'restore_probe; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/boot" "$tmp/usr/bin" "$tmp/usr/share/qemu" "$tmp/usr/share/seabios"
 : > "$image"
 cat > "$tmp/bin/vng" <<'EOF'
-#!/bin/sh
+#!/bin/bash
 { echo "QEMU_MODULE_DIR=${QEMU_MODULE_DIR:-}"; printf '%s\n' "$@"; } > "$VNG_LOG"
+case "${VNG_HANG:-}:$*" in
+"":* | *:*kvm-ok*) exit 0 ;;
+esac
+(trap '' INT TERM HUP; exec -a "$VNG_HANG" sleep 300) &
+: > "$VNG_LOG.guest"
+wait
 EOF
 qemu=$tmp/usr/bin/qemu-system-x86_64
 printf '#!/bin/sh\nexit 1\n' > "$qemu"
@@ -68,7 +79,7 @@ refused() {
 # boot_arg OPTION: the word after OPTION in the logged vng call.
 boot_arg() { sed -n "/^--$1\$/{n;p;q}" "$VNG_LOG"; }
 
-tap_plan 6
+tap_plan 12
 # An architecture no script boots: were the check gone, vm.sh would stop
 # at its name rather than boot a foreign guest.
 refused "TW_QEMU on any guest but amd64" \
@@ -77,14 +88,56 @@ refused "a TW_QEMU that is not an executable" \
 	"vm: TW_QEMU=$tmp/usr/bin/not-executable: not an executable" \
 	"$tmp/usr/bin/not-executable"
 
+# stopped HOW: vm.sh booting the stand-in guest in a session of its own,
+# stopped HOW (int-group, term-alone, term-group) once the guest runs;
+# its status, the seconds it took and whether the guest ran in $rc, $took
+# and $ran.  SIGINT is reset
+# first: a shell's background job would have it ignored.
+stopped() {
+	local pid i
+	rm -rf "$VNG_LOG" "$VNG_LOG.guest" "$tmp/out"
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp("setsid", ["setsid"] + sys.argv[1:])' env -u TW_CLOCK -u TW_TCG_THREAD -u TW_DEBUG_KERNEL \
+		-u TW_QEMU VNG_HANG="$hang" PATH="$tmp/bin:$PATH" "$top/tests/vm/vm.sh" -o "$tmp/out" -k "$image" \
+		"$top/tests/harness/fixtures/fail" > "$tmp/err" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do [ -e "$VNG_LOG.guest" ] && break; sleep 0.1; done
+	[ -e "$VNG_LOG.guest" ] && ran=ran || ran="never ran"
+	case $1 in
+	int-group) kill -INT -- "-$pid" ;;
+	term-alone) kill -TERM "$pid" ;;
+	term-group) kill -TERM -- "-$pid" ;;
+	esac
+	SECONDS=0
+	wait "$pid"
+	rc=$? took=$SECONDS
+}
+
+# stop_cases: each way of stopping, two checks each.
+stop_cases() {
+	local how
+	for how in int-group term-alone term-group; do
+		stopped "$how"
+		tap_is "stopped by $how: the guest ran, vm.sh ends, status 130" "ran 130" "$ran $rc"
+		[ "$rc" = 130 ] || sed 's/^/# /' "$tmp/err"
+		tap_not "stopped by $how: its guest ends, the QEMU that ignores TERM too (${took}s)" \
+			pgrep -f "^$hang"
+		pkill -KILL -f "^$hang"
+	done
+}
+hang=twhang-$$
+
 # The amd64 guest: the KVM probe runs the stand-in vng, which prints
 # nothing, so the guest is emulated, with the options that come with it.
 if [ -z "$release" ]; then
-	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules"; do
+	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules" \
+		int-group int-group term-alone term-alone term-group term-group; do
 		tap_skip "$t" "no test kernel installed (make deps)"
 	done
 	tap_done
 fi
+stop_cases
 vm "$qemu"
 [ -f "$VNG_LOG" ] || sed 's/^/# /' "$tmp/err"
 tap_is "the QEMU named: --qemu PATH" "$qemu" "$(boot_arg qemu)"
