@@ -335,7 +335,8 @@ bench-omware: .deps-ok ## the full OMware benchmark, virtual time (judged) then 
 			'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' \
 			$$b/virtual/raw/run.json 2>/dev/null); \
 		rm -f $$o/progress.log; tail -n +1 -F --pid=$$$$ $$o/progress.log 2>/dev/null & t=$$!; \
-		TW_CLOCK=$$clock TW_OUT_KEEP=raw tests/vm/vm.sh -o $$o bench/omware || rc=1; \
+		TW_CLOCK=$$clock TW_OUT_KEEP=raw tests/vm/vm.sh -o $$o bench/omware || \
+			{ r=$$?; [ $$r -lt 129 ] || exit $$r; rc=1; }; \
 		sleep 1; kill $$t; \
 	 done; \
 	 beside="--beside $$b/real/raw"; ls $$b/real/raw/round-*/done >/dev/null 2>&1 || \
@@ -348,7 +349,8 @@ bench-omware: .deps-ok ## the full OMware benchmark, virtual time (judged) then 
 # $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER[,KEEP]).
 # The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
 # lines shown as they come (tail in the background: vm.sh stays in the
-# foreground, where a terminal's Ctrl-C reaches it); the host's ANALYSER
+# foreground, where a terminal's Ctrl-C reaches it; stopped, it stops the
+# recipe); the host's ANALYSER
 # reads OUTDIR/RUNS and writes OUTDIR/analysis, --strict (a failed target
 # fails the make) unless SHORT, whose verdicts are indicative only.  KEEP: OUTDIR's entries that
 # survive a new boot (vm.sh's TW_OUT_KEEP), for a benchmark that resumes.
@@ -356,7 +358,7 @@ define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
 	@rm -f $(1)/progress.log; tail -n +1 -F --pid=$$$$ $(1)/progress.log 2>/dev/null & t=$$!; \
 	 $(if $(SHORT),TW_TESTS=short.sh) $(if $(5),TW_OUT_KEEP="$(5)") tests/vm/vm.sh -o $(1) $(2); rc=$$?; \
-	 sleep 1; kill $$t; \
+	 sleep 1; kill $$t; [ $$rc -lt 129 ] || exit $$rc; \
 	 if [ -s $(1)/$(3)/bench.json ]; then \
 		echo; $(4) $(if $(SHORT),,--strict) -o $(1)/analysis $(1)/$(3) || rc=1; \
 		echo "Runs: $(1)/$(3)/, analysis and plots: $(1)/analysis/"; \

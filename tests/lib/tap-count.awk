@@ -6,13 +6,14 @@
 # Nested TAP, as kselftest's runner writes it (each program's own output
 # indented by "# " under the runner's result line for that program), is
 # counted by its innermost results: a program's subtests count, not the
-# program.  A result with no subtests counts once; one that failed without
-# a failing subtest (an exit status, a timeout) counts one failure more.
-# "ok ... # SKIP" is a skip, "# TODO" and "# XFAIL" are not failures,
-# "# XPASS" is one.  A program's "Bail out!" reason names the failure
-# it caused when no failing subtest does.  At the top, a program that printed no result counts
-# once by its exit status (4 = skip), and one that exited non-zero
-# without a failing result counts one failure more.
+# program.  A result with no subtests counts once; one that failed
+# without a failing subtest (an exit status, a timeout) counts one
+# failure more.  "ok ... # SKIP" is a skip, "# TODO" and "# XFAIL" are
+# not failures, "# XPASS" is one.  A program's "Bail out!" reason names
+# the failure it caused when no failing subtest does.  At the top, a
+# program that printed no result counts once by its exit status (4 =
+# skip), and one that exited non-zero without a failing result counts
+# one failure more.
 
 # Leading "# " groups give the depth; the rest is left in `body`.
 function depth_of(line,    d) {

@@ -390,15 +390,18 @@ end_guest() {
 	local group i
 	group=$(cat "$out/.guest-pid" 2>/dev/null)
 	[ -n "$group" ] || return 0
-	kill -TERM -- "-$group" "$group" 2>/dev/null
+	kill -TERM -- "-$group" 2>/dev/null || kill -TERM "$group" 2>/dev/null
 	for i in $(seq 40); do
 		pgrep -g "$group" > /dev/null || kill -0 "$group" 2>/dev/null || return 0
-		[ "$i" -ne 20 ] || kill -KILL -- "-$group" "$group" 2>/dev/null
+		[ "$i" -ne 20 ] ||
+			kill -KILL -- "-$group" 2>/dev/null || kill -KILL "$group" 2>/dev/null
 		sleep 0.5
 	done
 }
+# A second signal (a CI's TERM to the group, then the runner's to vm.sh)
+# must not cut the stop short: the stop is bounded and ends in exit 130.
 stop_guest() {
-	trap - INT TERM HUP
+	trap '' INT TERM HUP
 	if [ "$guest_running" = 1 ]; then
 		# The pipeline writes .guest-pid first; it may not have yet.
 		for _ in $(seq 50); do
