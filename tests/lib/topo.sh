@@ -29,11 +29,14 @@ topo_usage() {	# topo_usage TEXT: "usage: TEXT" on stderr, status 2
 	return 2
 }
 
-topo_ip() {	# topo_ip NS ARGS...: ip in NS
+# topo_ip NS ARGS...: ip in NS; a failure names the command, since ip's
+# own error ("File exists") does not say which step of a topology failed.
+topo_ip() {
 	local ns=$1
 
 	shift
-	if [ "$ns" = - ]; then ip "$@"; else ip -n "$ns" "$@"; fi
+	if [ "$ns" = - ]; then ip "$@"; else ip -n "$ns" "$@"; fi ||
+		{ echo "# topo: failed in $ns: ip $*"; return 1; }
 }
 
 topo_in() {
@@ -130,7 +133,7 @@ topo_veth() {
 	topo_link_options "$@" || { topo_usage "$use"; return; }
 	[ "$ns1" = - ] || where1=(netns "$ns1")
 	[ "$ns2" = - ] || where2=(netns "$ns2")
-	ip link add "$dev1" ${mac1:+address "$mac1"} "${where1[@]}" type veth \
+	topo_ip - link add "$dev1" ${mac1:+address "$mac1"} "${where1[@]}" type veth \
 		peer name "$dev2" ${mac2:+address "$mac2"} "${where2[@]}" || return 1
 	# deleted before the namespaces: at once, not when a namespace goes
 	if [ "$ns1" = - ]; then

@@ -46,7 +46,7 @@ tfib() { in_fwd "$tw" tfib "$@"; }
 mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 
 topology() {
-	local nsf="ip -n $ns_fwd"
+	local nsf="topo_ip $ns_fwd"
 
 	topo_ns "$ns_src" "$ns_fwd" "$ns_mv" &&
 	topo_veth "$ns_src" s0 "$ns_fwd" f0 &&
@@ -58,7 +58,7 @@ topology() {
 	# a bond takes no device that is up
 	$nsf link set f1 down && $nsf link set f1 master bond0 &&
 	$nsf link set f1 up && $nsf link set bond0 up &&
-	ip -n "$ns_mv" link set mv0 up
+	topo_ip "$ns_mv" link set mv0 up
 }
 
 # send IFNAME DST_MAC [xdp_pkt.py options]: one update packet from IFNAME.
