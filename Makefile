@@ -318,6 +318,12 @@ demo: .deps-ok ## boot the test kernel: a short OMware comparison and a short FI
 	 fi; \
 	 exit $$rc
 
+# $(call follow_progress,OUTDIR): OUTDIR/progress.log's lines as they come,
+# from a tail in the background, its PID in $$t: vm.sh stays in the
+# foreground, where a terminal's Ctrl-C reaches it.
+follow_progress = rm -f $(1)/progress.log; \
+	tail -n +1 -F --pid=$$$$ $(1)/progress.log 2>/dev/null & t=$$!
+
 # The OMware benchmark in both time modes (Documentation/harness.rst,
 # "Virtual time"): first in virtual time on one vCPU, which the targets
 # judge, then in real time, reported beside it; best alone on the machine.
@@ -334,7 +340,7 @@ bench-omware: .deps-ok ## the full OMware benchmark, virtual time (judged) then 
 		[ $$clock = virtual ] || export TW_BENCH_SEED=$$(python3 -c \
 			'import json, sys; print(json.load(open(sys.argv[1]))["seed"])' \
 			$$b/virtual/raw/run.json 2>/dev/null); \
-		rm -f $$o/progress.log; tail -n +1 -F --pid=$$$$ $$o/progress.log 2>/dev/null & t=$$!; \
+		$(call follow_progress,$$o); \
 		TW_CLOCK=$$clock TW_OUT_KEEP=raw tests/vm/vm.sh -o $$o bench/omware || \
 			{ r=$$?; [ $$r -lt 129 ] || exit $$r; rc=1; }; \
 		sleep 1; kill $$t; \
@@ -348,15 +354,14 @@ bench-omware: .deps-ok ## the full OMware benchmark, virtual time (judged) then 
 # A benchmark in the guest:
 # $(call guest_bench,OUTDIR,SUITE,RUNS,ANALYSER[,KEEP]).
 # The guest runs SUITE's full.sh (short.sh with SHORT=1), its progress
-# lines shown as they come (tail in the background: vm.sh stays in the
-# foreground, where a terminal's Ctrl-C reaches it; stopped, it stops the
-# recipe); the host's ANALYSER
-# reads OUTDIR/RUNS and writes OUTDIR/analysis, --strict (a failed target
-# fails the make) unless SHORT, whose verdicts are indicative only.  KEEP: OUTDIR's entries that
-# survive a new boot (vm.sh's TW_OUT_KEEP), for a benchmark that resumes.
+# lines shown as they come; a stopped vm.sh stops the recipe.  The host's
+# ANALYSER reads OUTDIR/RUNS and writes OUTDIR/analysis, --strict (a
+# failed target fails the make) unless SHORT, whose verdicts are
+# indicative only.  KEEP: OUTDIR's entries that survive a new boot
+# (vm.sh's TW_OUT_KEEP), for a benchmark that resumes.
 define guest_bench
 	@$(MAKE) --no-print-directory modules-test userspace
-	@rm -f $(1)/progress.log; tail -n +1 -F --pid=$$$$ $(1)/progress.log 2>/dev/null & t=$$!; \
+	@$(call follow_progress,$(1)); \
 	 $(if $(SHORT),TW_TESTS=short.sh) $(if $(5),TW_OUT_KEEP="$(5)") tests/vm/vm.sh -o $(1) $(2); rc=$$?; \
 	 sleep 1; kill $$t; [ $$rc -lt 129 ] || exit $$rc; \
 	 if [ -s $(1)/$(3)/bench.json ]; then \
