@@ -143,7 +143,7 @@ boot_report() {	# boot_report NAME
 	grep -v '^PASS ' "$results/$name.log"
 	if [ -f "$results/$name/summary" ]; then
 		read -r p f sk < "$results/$name/summary"
-		# vm.sh names a boot's results after its first suite
+		# vm.sh prefixes each result with the boot's suites
 		mapfile -t details < <(sed -n 's/^FAIL [^:]*: /FAIL /p' "$results/$name/results.txt" 2>/dev/null)
 		tally "$name" "$p" "$f" "$sk" "${details[@]}"
 	else

@@ -9,6 +9,7 @@
 #   firmware and modules, and keep the emulation's own options beside
 #   them; TW_QEMU is refused on any guest but amd64 and when it is not an
 #   executable, before anything runs.
+# - A boot of several suites is named after them all.
 # - A stop of vm.sh (a terminal's Ctrl-C to its group, a TERM to it alone
 #   as tests/run.sh sends, a TERM to its group as a CI does) ends it with
 #   status 130 and ends its guest, the QEMU that ignores TERM included.
@@ -83,7 +84,7 @@ refused() {
 # boot_arg OPTION: the word after OPTION in the logged vng call.
 boot_arg() { sed -n "/^--$1\$/{n;p;q}" "$VNG_LOG"; }
 
-tap_plan 14
+tap_plan 15
 # An architecture no script boots: were the check gone, vm.sh would stop
 # at its name rather than boot a foreign guest.
 refused "TW_QEMU on any guest but amd64" \
@@ -139,7 +140,7 @@ stop_cases() {
 if [ -z "$release" ]; then
 	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules" \
 		int-group int-group term-alone term-alone term-group term-group \
-		term-twice term-twice; do
+		term-twice term-twice "a shared boot"; do
 		tap_skip "$t" "no test kernel installed (make deps)"
 	done
 	tap_done
@@ -154,4 +155,8 @@ tap_ok "the emulation's options beside them: -accel tcg,thread=single" \
 	grep -qxF -- "--qemu-opts=-accel tcg,thread=single" "$VNG_LOG"
 tap_ok "its modules: QEMU_MODULE_DIR in its tree" grep -qxF -- \
 	"QEMU_MODULE_DIR=$tmp/usr/lib/x86_64-linux-gnu/qemu" "$VNG_LOG"
+# A boot of two suites is named after both, not after its first alone.
+vm "$qemu" "$top/tests/harness/fixtures/warn"
+tap_is "a shared boot: its results named after its suites" "warn+fail: 0 passed, 1 failed, 0 skipped" \
+	"$(tail -n 1 "$tmp/err")"
 tap_done
