@@ -88,7 +88,7 @@ leaky() {
 	done
 }
 
-tap_plan 18
+tap_plan 19
 
 is "topo_ns: each namespace made with lo up, deleted at exit" \
 	'topo_ns twa twb' "ip netns add twa
@@ -137,9 +137,16 @@ ip netns pids twb
 ip netns del twb
 status 0"
 is "topo_veth: both ends in one namespace" \
-	'topo_veth twa s0 twa f0' "ip link add s0 netns twa type veth peer name f0 netns twa
+	'topo_veth twa s0 twa f0' "ip -n twa link add s0 type veth peer name f0 netns twa
 ip -n twa link set dev s0 up
 ip -n twa link set dev f0 up
+status 0"
+is "topo_veth: an end in a namespace, one here: made here, named here" \
+	'topo_veth twa s1 - f1 mac 02:00:00:00:00:01 02:00:00:00:00:02' \
+	"ip link add f1 address 02:00:00:00:00:02 type veth peer name s1 address 02:00:00:00:00:01 netns twa
+ip -n twa link set dev s1 up
+ip link set dev f1 up
+ip link del dev f1
 status 0"
 is "topo_veth: both ends here, the pair deleted at exit" \
 	'topo_veth - twa - twb' "ip link add twa type veth peer name twb
@@ -160,13 +167,13 @@ is "topo_mptcp: two veth paths, delays on the server's side, its second address 
 ip -n qc link set dev lo up
 ip netns add qs
 ip -n qs link set dev lo up
-ip link add c1 netns qc type veth peer name s1 netns qs
+ip -n qc link add c1 type veth peer name s1 netns qs
 ip -n qc link set dev c1 up
 ip -n qs link set dev s1 up
 ip -n qc addr add 10.0.1.1/24 dev c1
 ip -n qs addr add 10.0.1.2/24 dev s1
 tc -n qs qdisc add dev s1 root netem delay 10ms limit 1000
-ip link add c2 netns qc type veth peer name s2 netns qs
+ip -n qc link add c2 type veth peer name s2 netns qs
 ip -n qc link set dev c2 up
 ip -n qs link set dev s2 up
 ip -n qc addr add 10.0.2.1/24 dev c2
@@ -197,7 +204,7 @@ ip -n qs link set dev s1.10 up
 ip -n qc addr add 10.0.1.1/24 dev c1.10
 ip -n qs addr add 10.0.1.2/24 dev s1.10
 tc -n qs qdisc add dev s1.10 root netem delay 5ms limit 1000
-ip link add c2 netns qc type veth peer name s2 netns qs
+ip -n qc link add c2 type veth peer name s2 netns qs
 ip -n qc link set dev c2 up
 ip -n qs link set dev s2 up
 ip -n qc addr add 10.0.2.1/24 dev c2
@@ -216,12 +223,12 @@ ip -n qs link set dev lo up
 ip netns add qr
 ip -n qr link set dev lo up
 ip netns exec qr sysctl -qw net.ipv4.ip_forward=1
-ip link add c1 netns qc type veth peer name a1 netns qr
+ip -n qc link add c1 type veth peer name a1 netns qr
 ip -n qc link set dev c1 up
 ip -n qr link set dev a1 up
 ip -n qc addr add 10.0.1.1/24 dev c1
 ip -n qr addr add 10.0.1.2/24 dev a1
-ip link add b1 netns qr type veth peer name d1 netns qs
+ip -n qr link add b1 type veth peer name d1 netns qs
 ip -n qr addr add 10.1.1.1/24 dev b1
 ip -n qs addr add 10.1.1.2/24 dev d1
 ip -n qr link set dev b1 up
@@ -229,12 +236,12 @@ ip -n qs link set dev d1 up
 ip -n qc route add 10.1.1.0/24 via 10.0.1.2 dev c1
 ip -n qs route add 10.0.1.0/24 via 10.1.1.1 dev d1
 ip netns exec qc ethtool -K c1 tso off gso off
-ip link add c2 netns qc type veth peer name a2 netns qr
+ip -n qc link add c2 type veth peer name a2 netns qr
 ip -n qc link set dev c2 up
 ip -n qr link set dev a2 up
 ip -n qc addr add 10.0.2.1/24 dev c2
 ip -n qr addr add 10.0.2.2/24 dev a2
-ip link add b2 netns qr type veth peer name d2 netns qs
+ip -n qr link add b2 type veth peer name d2 netns qs
 ip -n qr addr add 10.1.2.1/24 dev b2
 ip -n qs addr add 10.1.2.2/24 dev d2
 ip -n qr link set dev b2 up

@@ -125,16 +125,23 @@ topo_ends_up() {
 topo_veth() {
 	local use="topo_veth NS1 DEV1 NS2 DEV2 [addr ADDR1 ADDR2] [mac MAC1 MAC2] [noipv6]"
 	local ns1=$1 dev1=$2 ns2=$3 dev2=$4 macs=1
-	local addr1="" addr2="" mac1="" mac2="" noipv6="" where1=() where2=()
+	local addr1="" addr2="" mac1="" mac2="" noipv6="" where2=()
 
 	[ $# -ge 4 ] && [ -n "$ns1" ] && [ -n "$dev1" ] && [ -n "$ns2" ] &&
 		[ -n "$dev2" ] || { topo_usage "$use"; return; }
 	shift 4
 	topo_link_options "$@" || { topo_usage "$use"; return; }
-	[ "$ns1" = - ] || where1=(netns "$ns1")
-	[ "$ns2" = - ] || where2=(netns "$ns2")
-	topo_ip - link add "$dev1" ${mac1:+address "$mac1"} "${where1[@]}" type veth \
-		peer name "$dev2" ${mac2:+address "$mac2"} "${where2[@]}" || return 1
+	# Made from an end's namespace: ip looks its name up where it runs,
+	# and a device of that name elsewhere (a NIC pair's end handed back
+	# to the initial namespace) would refuse it with "File exists".
+	if [ "$ns1" != - ] && [ "$ns2" = - ]; then
+		topo_ip - link add "$dev2" ${mac2:+address "$mac2"} type veth \
+			peer name "$dev1" ${mac1:+address "$mac1"} netns "$ns1" || return 1
+	else
+		[ "$ns2" = - ] || where2=(netns "$ns2")
+		topo_ip "$ns1" link add "$dev1" ${mac1:+address "$mac1"} type veth \
+			peer name "$dev2" ${mac2:+address "$mac2"} "${where2[@]}" || return 1
+	fi
 	# deleted before the namespaces: at once, not when a namespace goes
 	if [ "$ns1" = - ]; then
 		topo_links+=("$dev1")
