@@ -131,9 +131,9 @@ topo_veth() {
 		[ -n "$dev2" ] || { topo_usage "$use"; return; }
 	shift 4
 	topo_link_options "$@" || { topo_usage "$use"; return; }
-	# Made from an end's namespace: ip looks its name up where it runs,
-	# and a device of that name elsewhere (a NIC pair's end handed back
-	# to the initial namespace) would refuse it with "File exists".
+	# Made from an end's namespace: 6.12 looks the name up where ip runs
+	# (6.18 where the device goes), and a device of that name there (a
+	# NIC pair's end handed back to the initial one): "File exists".
 	if [ "$ns1" != - ] && [ "$ns2" = - ]; then
 		topo_ip - link add "$dev2" ${mac2:+address "$mac2"} type veth \
 			peer name "$dev1" ${mac1:+address "$mac1"} netns "$ns1" || return 1
