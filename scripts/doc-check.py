@@ -6,8 +6,10 @@ Checks the tree at DIR (default: this script's tree), one TAP line each:
 
   module pages    Documentation/{omware,tfib,qaware}.rst have the top-level
                   sections Design, API, Usage, Result, Limits, in this
-                  order and no other; each cites exactly one run directory,
-                  Documentation/results/<dir>/, which exists
+                  order and no other; each cites exactly one run of its
+                  benchmark, Documentation/results/<module>-<date>-<commit>/,
+                  and every other entry it cites there exists (a host
+                  benchmark's output, core-<date>-<commit>/)
   every page      Documentation/*.rst: at most 600 lines; commit hashes
                   only inside a section titled Result (or below it); no
                   phrase of history ("previous run", "since commit", ...);
@@ -185,11 +187,14 @@ def cited_runs(lines):
 
 
 def check_cites_one_run(tap, root, name, lines):
-    desc = "%s: cites exactly one run in Documentation/results/" % name
+    module = name[:-len(".rst")]
+    desc = "%s: cites exactly one %s run in Documentation/results/" % (
+        name, module)
     if lines is None:
         tap.check(desc, ["Documentation/%s is missing" % name])
         return
-    runs = sorted(cited_runs(lines))
+    cited = sorted(cited_runs(lines))
+    runs = [r for r in cited if r.startswith(module + "-")]
     results = os.path.join(root, "Documentation", "results")
     problems = []
     if not runs:
@@ -199,8 +204,8 @@ def check_cites_one_run(tap, root, name, lines):
         problems.append("%s cites %d runs: report one run in its Result "
                         "section; older ones are in git history" %
                         (name, len(runs)))
-    missing = [r for r in runs
-               if not os.path.isdir(os.path.join(results, r))]
+    missing = [r for r in cited
+               if not os.path.exists(os.path.join(results, r))]
     if missing:
         shown = ", ".join(missing[:SHOWN])
         if len(missing) > SHOWN:

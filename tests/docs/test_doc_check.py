@@ -25,7 +25,7 @@ GOOD = os.path.join(HERE, "fixtures", "good")
 TAP_LINE = re.compile(r"^(not ok|ok) \d+ - (.*)$")
 
 SECTIONS = "omware.rst: top-level sections Design, API, Usage, Result, Limits"
-CITES = "omware.rst: cites exactly one run in Documentation/results/"
+CITES = "omware.rst: cites exactly one omware run in Documentation/results/"
 HASHES = "omware.rst: commit hashes only in Result"
 HISTORY = "omware.rst: no phrases of history"
 IMAGES = "omware.rst: at most 2 images"
@@ -268,6 +268,16 @@ class Results(Tree):
                      "results/omware-2025-12-01-0a0b0c0/``.")
         msg = self.fails_only(CITES)
         self.assertIn("2 runs", msg)
+
+    def test_a_host_benchmark_beside_its_run(self):
+        os.mkdir(self.path("Documentation/results/core-2025-12-01-0a0b0c0"))
+        self.replace("Documentation/omware.rst", "in a subsection of Result.",
+                     "in a subsection of Result; the queue's, ``Documentation/"
+                     "results/core-2025-12-01-0a0b0c0/``.")
+        self.fails_only()
+        os.rmdir(self.path("Documentation/results/core-2025-12-01-0a0b0c0"))
+        msg = self.fails_only(CITES)
+        self.assertIn("core-2025-12-01-0a0b0c0", msg)
 
     def test_a_page_cites_none(self):
         self.replace("Documentation/omware.rst", "``" + RUN + "/``", "git")
