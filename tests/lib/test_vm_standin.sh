@@ -157,6 +157,6 @@ tap_ok "its modules: QEMU_MODULE_DIR in its tree" grep -qxF -- \
 	"QEMU_MODULE_DIR=$tmp/usr/lib/x86_64-linux-gnu/qemu" "$VNG_LOG"
 # A boot of two suites is named after both, not after its first alone.
 vm "$qemu" "$top/tests/harness/fixtures/warn"
-tap_is "a shared boot: its results named after its suites" "warn+fail: 0 passed, 1 failed, 0 skipped" \
+tap_is "a shared boot: its results named after its suites" "harness-fixtures-warn+harness-fixtures-fail: 0 passed, 1 failed, 0 skipped" \
 	"$(tail -n 1 "$tmp/err")"
 tap_done

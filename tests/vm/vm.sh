@@ -35,8 +35,8 @@
 # Only the smoke subset (TW_SMOKE=1) takes all it runs from the packages.
 #
 # Prints one line per failed or skipped result (FAIL/SKIP), then
-# "NAME: N passed, N failed, N skipped" (NAME: the suites' names joined
-# by "+").  Writes OUTDIR/summary (three numbers), the runs' outputs, the
+# "NAME: N passed, N failed, N skipped" (NAME: the suite's directory, or
+# the suites joined by "+").  Writes OUTDIR/summary (three numbers), the runs' outputs, the
 # console log and the guest's dmesg.
 # Exit status: 0 all passed or skipped; 1 a test failed, the guest did not
 # finish, or the kernel log shows a warning, BUG, oops or call trace; 130
@@ -72,8 +72,13 @@ for d in "$@"; do
 		{ echo "vm: $d is not a suite directory" >&2; exit 2; }
 	suites+=("$s")
 done
-# A boot is named after its suite, or its suites joined by "+".
-name=$(IFS=+; echo "${suites[*]##*/}")
+# A boot is named after its suite's directory, or its suites joined by
+# "+", each "/" a "-" (cli/guest and omware-bench/guest both end "guest").
+if [ ${#suites[@]} -eq 1 ]; then
+	name=$(basename "${suites[0]}")
+else
+	name=$(IFS=+; echo "${suites[*]//\//-}")
+fi
 # The guest's clock: real, or virtual if a suite's CLOCK says so;
 # TW_CLOCK=real|virtual overrides the suites.  In virtual time (QEMU's
 # icount) guest time advances with the instructions the guest executes,
