@@ -125,23 +125,23 @@ topo_ends_up() {
 topo_veth() {
 	local use="topo_veth NS1 DEV1 NS2 DEV2 [addr ADDR1 ADDR2] [mac MAC1 MAC2] [noipv6]"
 	local ns1=$1 dev1=$2 ns2=$3 dev2=$4 macs=1
-	local addr1="" addr2="" mac1="" mac2="" noipv6="" where2=()
+	local addr1="" addr2="" mac1="" mac2="" noipv6="" where=()
 
 	[ $# -ge 4 ] && [ -n "$ns1" ] && [ -n "$dev1" ] && [ -n "$ns2" ] &&
 		[ -n "$dev2" ] || { topo_usage "$use"; return; }
 	shift 4
 	topo_link_options "$@" || { topo_usage "$use"; return; }
-	# Made from an end's namespace: 6.12 looks the name up where ip runs
-	# (6.18 where the device goes), and a device of that name there (a
-	# NIC pair's end handed back to the initial one): "File exists".
+	# Made from an end's namespace, the initial one's if it has an end:
+	# 6.12 looks the name up where ip runs (6.18 where the device goes),
+	# and a device of that name there (a NIC pair's end handed back to
+	# the initial one) refuses it: "File exists".
+	local here=$ns1 dev=$dev1 mac=$mac1 peer=$dev2 peer_mac=$mac2 there=$ns2
 	if [ "$ns1" != - ] && [ "$ns2" = - ]; then
-		topo_ip - link add "$dev2" ${mac2:+address "$mac2"} type veth \
-			peer name "$dev1" ${mac1:+address "$mac1"} netns "$ns1" || return 1
-	else
-		[ "$ns2" = - ] || where2=(netns "$ns2")
-		topo_ip "$ns1" link add "$dev1" ${mac1:+address "$mac1"} type veth \
-			peer name "$dev2" ${mac2:+address "$mac2"} "${where2[@]}" || return 1
+		here=- dev=$dev2 mac=$mac2 peer=$dev1 peer_mac=$mac1 there=$ns1
 	fi
+	[ "$there" = - ] || where=(netns "$there")
+	topo_ip "$here" link add "$dev" ${mac:+address "$mac"} type veth \
+		peer name "$peer" ${peer_mac:+address "$peer_mac"} "${where[@]}" || return 1
 	# deleted before the namespaces: at once, not when a namespace goes
 	if [ "$ns1" = - ]; then
 		topo_links+=("$dev1")

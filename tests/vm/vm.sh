@@ -36,8 +36,8 @@
 #
 # Prints one line per failed or skipped result (FAIL/SKIP), then
 # "NAME: N passed, N failed, N skipped" (NAME: the suite's directory, or
-# the suites joined by "+").  Writes OUTDIR/summary (three numbers), the runs' outputs, the
-# console log and the guest's dmesg.
+# the suites joined by "+").  Writes OUTDIR/summary (three numbers), the
+# runs' outputs, the console log and the guest's dmesg.
 # Exit status: 0 all passed or skipped; 1 a test failed, the guest did not
 # finish, or the kernel log shows a warning, BUG, oops or call trace; 130
 # stopped by INT, TERM or HUP, its guest with it.
