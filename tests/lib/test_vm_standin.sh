@@ -13,6 +13,7 @@
 # - A stop of vm.sh (a terminal's Ctrl-C to its group, a TERM to it alone
 #   as tests/run.sh sends, a TERM to its group as a CI does) ends it with
 #   status 130 and ends its guest, the QEMU that ignores TERM included.
+# - A guest silent for TW_SILENT seconds is ended, and its run fails.
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -84,7 +85,7 @@ refused() {
 # boot_arg OPTION: the word after OPTION in the logged vng call.
 boot_arg() { sed -n "/^--$1\$/{n;p;q}" "$VNG_LOG"; }
 
-tap_plan 15
+tap_plan 20
 # An architecture no script boots: were the check gone, vm.sh would stop
 # at its name rather than boot a foreign guest.
 refused "TW_QEMU on any guest but amd64" \
@@ -135,17 +136,40 @@ stop_cases() {
 	done
 }
 
+# A guest that goes silent (the stand-in QEMU sleeps, deaf to TERM) is
+# ended after TW_SILENT seconds of silence, never booted again, and its
+# run fails with the reason; what QEMU answered (nothing here) is kept.
+silent_case() {
+	rm -rf "$VNG_LOG" "$VNG_LOG.guest" "$tmp/out"
+	SECONDS=0
+	env -u TW_CLOCK -u TW_TCG_THREAD -u TW_DEBUG_KERNEL -u TW_QEMU TW_SILENT=3 \
+		VNG_HANG="$hang" PATH="$tmp/bin:$PATH" "$top/tests/vm/vm.sh" -o "$tmp/out" \
+		-k "$image" "$top/tests/harness/fixtures/fail" > "$tmp/err" 2>&1
+	rc=$? took=$SECONDS
+	tap_is "a silent guest: its run fails" 1 "$rc"
+	tap_ok "a silent guest: ended within 40 s, QEMU too (${took}s)" \
+		bash -c '[ "$1" -lt 40 ] && ! pgrep -f "^$2"' _ "$took" "$hang"
+	tap_ok "a silent guest: the reason named" grep -qF \
+		"FAIL fail: guest silent for 3s, ended (what QEMU saw: $tmp/out/silent.txt)" "$tmp/err"
+	tap_ok "a silent guest: booted once" bash -c '! grep -q "attempt 1" "$1"' _ "$tmp/err"
+	tap_ok "a silent guest: QEMU's answer kept" \
+		grep -q "^vm: nothing from the guest for 3s" "$tmp/out/silent.txt"
+	pkill -KILL -f "^$hang"
+}
+
 # The amd64 guest: the KVM probe runs the stand-in vng, which prints
 # nothing, so the guest is emulated, with the options that come with it.
 if [ -z "$release" ]; then
 	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules" \
 		int-group int-group term-alone term-alone term-group term-group \
-		term-twice term-twice "a shared boot"; do
+		term-twice term-twice "a shared boot" "a silent guest" "a silent guest" \
+		"a silent guest" "a silent guest" "a silent guest"; do
 		tap_skip "$t" "no test kernel installed (make deps)"
 	done
 	tap_done
 fi
 stop_cases
+silent_case
 vm "$qemu"
 [ -f "$VNG_LOG" ] || sed 's/^/# /' "$tmp/err"
 tap_is "the QEMU named: --qemu PATH" "$qemu" "$(boot_arg qemu)"

@@ -24,6 +24,9 @@
 # TW_CLOCK=virtual (or a suite's CLOCK=virtual): the amd64 guest in
 # virtual time, one vCPU; the guest's programs see TW_CLOCK too.
 # TW_OUT_KEEP="NAME...": those entries of OUTDIR survive its cleaning.
+# TW_SILENT=S: a guest that writes nothing for S seconds is ended, what
+# QEMU saw of it in OUTDIR/silent.txt (default: its longest test's limit
+# and 300 s more).
 #
 # TW_QEMU=PATH: the amd64 guest under that qemu-system-x86_64, not the
 # host's (scripts/qemu-backports.sh unpacks bookworm-backports' QEMU 10.0
@@ -228,7 +231,7 @@ mib() {	# mib SIZE: 2G -> 2048, 512M -> 512
 # guest dies of an int3 in code being patched.
 # TW_TCG_THREAD=single|multi overrides the suites (make demo: a short run
 # that must not die of that race).
-memory=1024 TCG_THREAD=${TW_TCG_THREAD:-single} APPEND="" NICS="" limit=180
+memory=1024 TCG_THREAD=${TW_TCG_THREAD:-single} APPEND="" NICS="" limit=180 longest=0
 for s in "${suites[@]}"; do
 	m=$(setting "$s" MEMORY)
 	[ -n "$m" ] && [ "$(mib "$m")" -gt "$memory" ] && memory=$(mib "$m")
@@ -238,7 +241,13 @@ for s in "${suites[@]}"; do
 	[ "$(setting "$s" NICS)" = pair ] && NICS=pair
 	t=$(setting "$s" timeout)
 	limit=$((limit + $("$top/tests/lib/suites.sh" tests "$s" | wc -w) * ${t:-45} * mult))
+	[ "${t:-45}" -gt "$longest" ] && longest=${t:-45}
 done
+# A guest that writes nothing (no file in OUTDIR, no console line) for
+# longer than its longest test may run has hung where no timeout of its
+# own ends it: a silent emulated MIPS guest, idle, its hung-task check
+# mute, ran out the whole limit.  TW_SILENT=S overrides.
+silent=${TW_SILENT:-$((longest * mult + 300))}
 # The checkers' memory: KASAN's shadow is an eighth of it, kmemleak's
 # objects come on top.
 [ "$debug" = 1 ] && [ "$memory" -lt 2048 ] && memory=2048
@@ -374,20 +383,48 @@ echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kv
 # its status in vm_rc.  It runs in the background so that a stop of this
 # script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
 # in a process group of its own, out of a terminal's reach, whose number
-# (timeout's PID) .guest-pid keeps.
-guest_running=0
+# (timeout's PID) .guest-pid keeps.  QEMU answers QMP on $qmp_sock (a
+# short path: a socket's is at most 107 bytes).
+guest_running=0 silence_watch=
+qmp_sock=$(mktemp -u "${TMPDIR:-/tmp}/tw-qmp.XXXXXX")
 run_guest() {
-	rm -f "$out/.guest-pid"
+	rm -f "$out/.guest-pid" "$out/silent.txt"
 	guest_running=1
 	( { echo "$BASHPID" > "$out/.guest-pid"
 	    exec timeout -k 15 "$limit" "$@"; } </dev/null 2>&1 | cat > "$out/console.log"
 	  exit "${PIPESTATUS[0]}" ) &
-	wait "$!"
+	local guest=$!
+	watch_silence "$guest" &
+	silence_watch=$!
+	wait "$guest"
 	vm_rc=$?
+	kill "$silence_watch" 2>/dev/null
+	silence_watch=
 	# A pipeline killed from outside may leave its guest behind.
 	[ "$vm_rc" -le 128 ] || end_guest
 	guest_running=0
 	rm -f "$out/.guest-pid"
+}
+# watch_silence PID: while PID runs, end a guest silent for $silent s, with
+# what QEMU sees of it in OUTDIR/silent.txt twice, 30 s apart, and the
+# stacks of its tasks on its console in between (sysrq t from its
+# keyboard): whether its 9p requests were answered, its interrupts raised.
+# A QEMU that does not answer is ended all the same.
+watch_silence() {
+	local since
+	while sleep 10 && kill -0 "$1" 2>/dev/null; do
+		since=$(($(date +%s) - silent))
+		[ -z "$(find "$out" -newermt "@$since" -print -quit 2>/dev/null)" ] || continue
+		{
+			echo "vm: nothing from the guest for ${silent}s, $(date -u +%T)"
+			"$top/tests/vm/qmp-state.py" "$qmp_sock" state &&
+				"$top/tests/vm/qmp-state.py" "$qmp_sock" keys alt sysrq t &&
+				sleep 30 && echo "vm: 30 s later" &&
+				"$top/tests/vm/qmp-state.py" "$qmp_sock" state
+		} > "$out/silent.txt" 2>&1
+		end_guest
+		return
+	done
 }
 # end_guest: the guest's whole group, QEMU too (timeout passes a TERM on
 # but exits with its child, vng, and may leave a busy QEMU running), and
@@ -408,6 +445,7 @@ end_guest() {
 # must not cut the stop short: the stop is bounded and ends in exit 130.
 stop_guest() {
 	trap '' INT TERM HUP
+	[ -z "$silence_watch" ] || kill "$silence_watch" 2>/dev/null
 	if [ "$guest_running" = 1 ]; then
 		# The pipeline writes .guest-pid first; it may not have yet.
 		for _ in $(seq 50); do
@@ -425,6 +463,7 @@ trap stop_guest INT TERM HUP
 
 boot() {
 	TW_ROOT=$top run_guest vng --run "$kernel" "${qemu_bin[@]}" "${accel[@]}" "${qemu_nics[@]}" --force-9p \
+		"--qemu-opts=-qmp unix:$qmp_sock,server=on,wait=off" \
 		--cpus "$cpus" --memory "${memory}M" -v "${vng_root[@]}" --rwdir "$out=$out" \
 		--append "modprobe.blacklist=$blacklist $APPEND" \
 		--exec "TW_ROOT=$top TW_KO_DIR=$ko_dir TW_CLOCK=$clock$guest_env $out/guest.sh $out/kselftest $out ${suites[*]}"
@@ -487,21 +526,24 @@ boot_foreign() {
 	fi
 	run_guest "${qemu[@]}" "${accel[@]}" \
 		-m "$memory" -nographic -no-reboot -kernel "$kimage" \
-		-initrd "${foreign[initrd]}" "${p9[@]}" "${qemu_nics[@]}" -append "$cmdline"
+		-initrd "${foreign[initrd]}" "${p9[@]}" "${qemu_nics[@]}" -append "$cmdline" \
+		-qmp "unix:$qmp_sock,server=on,wait=off"
 }
 
 # A guest that dies before our script starts (QEMU failing to start, the
 # emulator faulting during boot) has run no test: say so, show why, and boot
-# once more.  A guest that reached guest.sh is never booted again.
+# once more.  A guest that reached guest.sh is never booted again, nor
+# one that hung (its state is the evidence).
 for attempt in 1 2; do
 	start=$(date +%s)
 	if [ "$arch" = amd64 ]; then boot; else boot_foreign; fi
 	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
-	[ -e "$out/started" ] && break
+	[ -e "$out/started" ] || [ -e "$out/silent.txt" ] && break
 	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"
 	tail -n 15 "$out/console.log" | sed 's/^/vm:   /'
 	cp "$out/console.log" "$out/console-attempt$attempt.log"
 done
+rm -f "$qmp_sock"
 
 passed=0 failed=0 skipped=0
 report() {	# report STATUS TEXT
@@ -517,7 +559,10 @@ for ((i = 1; i <= count; i++)); do
 		while read -r st detail; do report "$st" "$tname: $detail"; done
 	} < <(awk -v rc="$rc" -f "$top/tests/lib/tap-count.awk" "$out/$i.out")
 done
-if [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
+if [ -f "$out/silent.txt" ]; then
+	failed=$((failed + 1))
+	report FAIL "guest silent for ${silent}s, ended (what QEMU saw: $out/silent.txt)"
+elif [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
 	failed=$((failed + 1))
 	report FAIL "guest did not finish (status $vm_rc; see $out/console.log)"
 fi
