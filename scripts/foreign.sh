@@ -75,8 +75,10 @@ die() { echo "foreign${arch:+ $arch}: $*" >&2; exit 1; }
 #   nic_pair     yes where a NIC pair (a suite's NICS=pair) has interrupts
 #                of its own
 #   timeout_mult what every suite's time limit is multiplied by there
+#   keyboard     yes where the machine has one and the kernel takes sysrq
+#                from it (a silent guest's stacks, tests/vm/vm.sh)
 root_extra=()
-p9_slots='' nic_pair='' timeout_mult=1
+p9_slots='' nic_pair='' timeout_mult=1 keyboard=''
 case $arch in
 arm64)
 	flavour=arm64 triplet=aarch64-linux-gnu image_pkg=-unsigned image=vmlinuz
@@ -89,7 +91,7 @@ mipsel)
 	# QEMU hands the command line over in one 256-byte firmware
 	# variable, after the initrd's rd_start= and rd_size= (45 bytes).
 	flavour=4kc-malta triplet=mipsel-linux-gnu image_pkg='' image=vmlinuz
-	pick=series_6_1 memory=256 console=ttyS0 cmdline=210
+	pick=series_6_1 memory=256 console=ttyS0 cmdline=210 keyboard=yes
 	# Its 64-bit atomics (scripts/host.mk: ATOMIC_LIBS).
 	root_extra=(libatomic1)
 	# Malta routes PCI slots 19-21 to the 8259's lines 10, 11, 11; two
@@ -267,5 +269,5 @@ boot)	locked initrd make_initrd "$root_stamp ${initrd_wanted[*]} $(cksum < "$her
 	printf '%s=%s\n' release "$rel" kernel "$dir/kernel/boot/$image-$rel" \
 		root "$dir/root" initrd "$dir/initrd.gz" memory "$memory" \
 		cmdline "$cmdline" console "$console" qemu "$qemu" p9_slots "$p9_slots" \
-		nic_pair "$nic_pair" timeout_mult "$timeout_mult" ;;
+		nic_pair "$nic_pair" timeout_mult "$timeout_mult" keyboard "$keyboard" ;;
 esac

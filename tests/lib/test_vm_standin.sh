@@ -46,13 +46,51 @@ mkdir -p "$tmp/bin" "$tmp/boot" "$tmp/usr/bin" "$tmp/usr/share/qemu" "$tmp/usr/s
 cat > "$tmp/bin/vng" <<'EOF'
 #!/bin/bash
 { echo "QEMU_MODULE_DIR=${QEMU_MODULE_DIR:-}"; printf '%s\n' "$@"; } > "$VNG_LOG"
-case "${VNG_HANG:-}:$*" in
+case "${VNG_HANG:-}${VNG_BUSY:-}:$*" in
 "":* | *:*kvm-ok*) exit 0 ;;
 esac
+prev= out= qmp=
+for a in "$@"; do
+	case $prev:$a in
+	--rwdir:*) out=${a%%=*} ;;
+	*:"--qemu-opts=-qmp unix:"*) qmp=${a#*unix:} qmp=${qmp%%,*} ;;
+	esac
+	prev=$a
+done
+if [ -n "${VNG_BUSY:-}" ]; then
+	: > "$out/started"
+	mkdir -p "$out/sub"
+	for _ in $(seq "$VNG_BUSY"); do date > "$out/sub/tick"; sleep 1; done
+	exit 0
+fi
+[ -z "$qmp" ] || (trap '' INT TERM HUP; exec -a "$VNG_HANG" python3 "$VNG_QMP" "$qmp") &
 (trap '' INT TERM HUP; exec -a "$VNG_HANG" sleep 300) &
 : > "$VNG_LOG.guest"
 wait
 EOF
+# The stand-in's QEMU monitor: answers every QMP command, logs it, and
+# prints a stack dump on the console for a key press.
+cat > "$tmp/fake-qmp.py" <<'EOF'
+import json, os, socket, sys
+server = socket.socket(socket.AF_UNIX)
+server.bind(sys.argv[1])
+server.listen(4)
+log = open(os.environ["VNG_LOG"] + ".qmp", "a")
+while True:
+    conn, _ = server.accept()
+    f = conn.makefile("rw")
+    f.write('{"QMP": {}}\n')
+    f.flush()
+    for line in f:
+        command = json.loads(line)["execute"]
+        log.write(command + "\n")
+        log.flush()
+        if command == "send-key":
+            print("sysrq: Show State\nCall Trace:\n fake_frame+0x0/0x10", flush=True)
+        f.write(json.dumps({"return": [] if command == "x-query-virtio" else {}}) + "\n")
+        f.flush()
+EOF
+export VNG_QMP=$tmp/fake-qmp.py
 qemu=$tmp/usr/bin/qemu-system-x86_64
 printf '#!/bin/sh\nexit 1\n' > "$qemu"
 chmod +x "$tmp/bin/vng" "$qemu"
@@ -85,7 +123,7 @@ refused() {
 # boot_arg OPTION: the word after OPTION in the logged vng call.
 boot_arg() { sed -n "/^--$1\$/{n;p;q}" "$VNG_LOG"; }
 
-tap_plan 20
+tap_plan 23
 # An architecture no script boots: were the check gone, vm.sh would stop
 # at its name rather than boot a foreign guest.
 refused "TW_QEMU on any guest but amd64" \
@@ -136,25 +174,42 @@ stop_cases() {
 	done
 }
 
-# A guest that goes silent (the stand-in QEMU sleeps, deaf to TERM) is
-# ended after TW_SILENT seconds of silence, never booted again, and its
-# run fails with the reason; what QEMU answered (nothing here) is kept.
-silent_case() {
-	rm -rf "$VNG_LOG" "$VNG_LOG.guest" "$tmp/out"
+# silent ENV...: vm.sh with TW_SILENT=3 and ENV on the stand-in; its
+# status and seconds in $rc and $took.
+silent() {
+	rm -rf "$VNG_LOG" "$VNG_LOG.guest" "$VNG_LOG.qmp" "$tmp/out"
 	SECONDS=0
-	env -u TW_CLOCK -u TW_TCG_THREAD -u TW_DEBUG_KERNEL -u TW_QEMU TW_SILENT=3 \
-		VNG_HANG="$hang" PATH="$tmp/bin:$PATH" "$top/tests/vm/vm.sh" -o "$tmp/out" \
+	env -u TW_CLOCK -u TW_TCG_THREAD -u TW_DEBUG_KERNEL -u TW_QEMU TW_SILENT=3 "$@" \
+		PATH="$tmp/bin:$PATH" "$top/tests/vm/vm.sh" -o "$tmp/out" \
 		-k "$image" "$top/tests/harness/fixtures/fail" > "$tmp/err" 2>&1
 	rc=$? took=$SECONDS
+}
+
+# A guest that goes silent (the stand-in QEMU sleeps, deaf to TERM) is
+# ended after TW_SILENT seconds of silence, never booted again, and its
+# run fails with the reason; what QEMU answered is kept, and the stacks
+# its keys brought go from the console to stacks.txt, judged no kernel
+# report.  A guest writing into OUTDIR's subdirectories is not silent.
+silent_cases() {
+	silent VNG_HANG="$hang"
 	tap_is "a silent guest: its run fails" 1 "$rc"
 	tap_ok "a silent guest: ended within 40 s, QEMU too (${took}s)" \
 		bash -c '[ "$1" -lt 40 ] && ! pgrep -f "^$2"' _ "$took" "$hang"
-	tap_ok "a silent guest: the reason named" grep -qF \
-		"FAIL fail: guest silent for 3s, ended (what QEMU saw: $tmp/out/silent.txt)" "$tmp/err"
+	tap_ok "a silent guest: the reason named" grep -qxF "FAIL fail: guest silent for 3s,\
+ ended (what QEMU saw: $tmp/out/silent.txt, stacks.txt)" "$tmp/err"
 	tap_ok "a silent guest: booted once" bash -c '! grep -q "attempt 1" "$1"' _ "$tmp/err"
-	tap_ok "a silent guest: QEMU's answer kept" \
-		grep -q "^vm: nothing from the guest for 3s" "$tmp/out/silent.txt"
+	tap_is "a silent guest: QEMU asked twice, the keys between" "2 send-key query-status" \
+		"$(grep -c '^status:' "$tmp/out/silent.txt") $(grep -x -e send-key -e query-status \
+			"$VNG_LOG.qmp" | sed -n '2,3p' | paste -sd ' ')"
+	tap_ok "a silent guest: its stacks in stacks.txt, not the console" bash -c \
+		'grep -q "^Call Trace" "$1/stacks.txt" && ! grep -q "Call Trace" "$1/console.log"' _ "$tmp/out"
+	tap_ok "a silent guest: its stacks are no kernel report" \
+		bash -c '! grep -q "kernel log" "$1"' _ "$tmp/err"
 	pkill -KILL -f "^$hang"
+	silent VNG_BUSY=14
+	tap_ok "a busy guest: never silent (${took}s)" \
+		bash -c '[ "$1" -ge 14 ] && [ ! -e "$2/silent.txt" ] && ! grep -q silent "$3"' \
+		_ "$took" "$tmp/out" "$tmp/err"
 }
 
 # The amd64 guest: the KVM probe runs the stand-in vng, which prints
@@ -163,13 +218,14 @@ if [ -z "$release" ]; then
 	for t in "the QEMU named" "its firmware" "the emulation's options" "its modules" \
 		int-group int-group term-alone term-alone term-group term-group \
 		term-twice term-twice "a shared boot" "a silent guest" "a silent guest" \
-		"a silent guest" "a silent guest" "a silent guest"; do
+		"a silent guest" "a silent guest" "a silent guest" "a silent guest" \
+		"a silent guest" "a busy guest"; do
 		tap_skip "$t" "no test kernel installed (make deps)"
 	done
 	tap_done
 fi
 stop_cases
-silent_case
+silent_cases
 vm "$qemu"
 [ -f "$VNG_LOG" ] || sed 's/^/# /' "$tmp/err"
 tap_is "the QEMU named: --qemu PATH" "$qemu" "$(boot_arg qemu)"

@@ -49,7 +49,7 @@ ln -sfn /proc/self/fd/1 /dev/stdout
 dmesg -c >/dev/null 2>&1
 # A guest the host finds silent is asked for its tasks' stacks from its
 # keyboard (sysrq t, vm.sh): the default mask refuses dumps.
-echo 1 > /proc/sys/kernel/sysrq 2>/dev/null
+{ echo 1 > /proc/sys/kernel/sysrq; } 2>/dev/null
 echo "timewire-guest: kernel $(uname -r), suites $*" >/dev/kmsg
 
 # Flipping the timestamping static key while the other vCPU runs traffic

@@ -55,8 +55,8 @@ QUEUE_FIELDS = ("last-avail-idx", "shadow-avail-idx", "used-idx",
 
 def virtio_state(qmp):
     devices = qmp.run("x-query-virtio")
-    if isinstance(devices, dict):
-        print(f"virtio: {devices['error']}")
+    if not isinstance(devices, list):
+        print(f"virtio: {devices.get('error', devices)}")
         return
     for device in devices:
         path = device["path"]
@@ -75,7 +75,7 @@ def virtio_state(qmp):
 def state(qmp):
     print("status:", qmp.run("query-status"))
     virtio_state(qmp)
-    for line in ("info irq", "info pic", "info registers"):
+    for line in ("info irq", "info pic", "info registers -a"):
         print(f"--- {line}")
         print(str(qmp.hmp(line)).rstrip())
 

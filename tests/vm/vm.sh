@@ -26,7 +26,7 @@
 # TW_OUT_KEEP="NAME...": those entries of OUTDIR survive its cleaning.
 # TW_SILENT=S: a guest that writes nothing for S seconds is ended, what
 # QEMU saw of it in OUTDIR/silent.txt (default: its longest test's limit
-# and 300 s more).
+# and 120 s more).
 #
 # TW_QEMU=PATH: the amd64 guest under that qemu-system-x86_64, not the
 # host's (scripts/qemu-backports.sh unpacks bookworm-backports' QEMU 10.0
@@ -246,8 +246,16 @@ done
 # A guest that writes nothing (no file in OUTDIR, no console line) for
 # longer than its longest test may run has hung where no timeout of its
 # own ends it: a silent emulated MIPS guest, idle, its hung-task check
-# mute, ran out the whole limit.  TW_SILENT=S overrides.
-silent=${TW_SILENT:-$((longest * mult + 300))}
+# mute, ran out the whole limit.  TW_SILENT=S overrides.  A boot of one
+# test still goes silent before its limit.
+silent=${TW_SILENT:-$((longest * mult + 120))}
+[[ $silent =~ ^[1-9][0-9]*$ ]] || { echo "vm: TW_SILENT=$silent: not a count of seconds" >&2; exit 2; }
+# Where the guest takes sysrq from its keyboard: not arm64's virt (no
+# keyboard), the big-endian malta (no sysrq) or the debug kernel (no
+# keyboard driver).
+keyboard=yes
+[ "$debug" = 1 ] && keyboard=
+[ "$arch" = amd64 ] || keyboard=${foreign[keyboard]:-}
 # The checkers' memory: KASAN's shadow is an eighth of it, kmemleak's
 # objects come on top.
 [ "$debug" = 1 ] && [ "$memory" -lt 2048 ] && memory=2048
@@ -383,18 +391,20 @@ echo "vm: ${suites[*]} on $kver${pkg_root:+ rooted at $pkg_root} (${accel[*]:-kv
 # its status in vm_rc.  It runs in the background so that a stop of this
 # script (Ctrl-C, TERM, HUP) stops the guest too: timeout puts the guest
 # in a process group of its own, out of a terminal's reach, whose number
-# (timeout's PID) .guest-pid keeps.  QEMU answers QMP on $qmp_sock (a
-# short path: a socket's is at most 107 bytes).
+# (timeout's PID) .guest-pid keeps.  QEMU answers QMP on $qmp_sock, in
+# /tmp: a socket's path has at most 107 bytes.
 guest_running=0 silence_watch=
-qmp_sock=$(mktemp -u "${TMPDIR:-/tmp}/tw-qmp.XXXXXX")
+qmp_dir=$(mktemp -d /tmp/tw-qmp.XXXXXX) || exit 2
+qmp_sock=$qmp_dir/qmp
+trap 'rm -rf "$qmp_dir"' EXIT
 run_guest() {
-	rm -f "$out/.guest-pid" "$out/silent.txt"
+	rm -f "$out/.guest-pid" "$out/silent.txt" "$out/stacks.txt" "$out/.stacks-from"
 	guest_running=1
 	( { echo "$BASHPID" > "$out/.guest-pid"
 	    exec timeout -k 15 "$limit" "$@"; } </dev/null 2>&1 | cat > "$out/console.log"
 	  exit "${PIPESTATUS[0]}" ) &
 	local guest=$!
-	watch_silence "$guest" &
+	watch_silence "$guest" > /dev/null 2>&1 &
 	silence_watch=$!
 	wait "$guest"
 	vm_rc=$?
@@ -406,25 +416,41 @@ run_guest() {
 	rm -f "$out/.guest-pid"
 }
 # watch_silence PID: while PID runs, end a guest silent for $silent s, with
-# what QEMU sees of it in OUTDIR/silent.txt twice, 30 s apart, and the
-# stacks of its tasks on its console in between (sysrq t from its
-# keyboard): whether its 9p requests were answered, its interrupts raised.
-# A QEMU that does not answer is ended all the same.
+# what QEMU sees of it in OUTDIR/silent.txt twice (whether its 9p
+# requests were answered, its interrupts raised), and in between, where it
+# has a keyboard, its tasks' stacks (sysrq t), which the console's part
+# after .stacks-from holds.  A QEMU that does not answer is ended too.
 watch_silence() {
-	local since
-	while sleep 10 && kill -0 "$1" 2>/dev/null; do
+	local since gap=$((silent < 30 ? silent : 30))
+	trap 'kill "$!" 2>/dev/null; exit' TERM
+	while sleep 10 & wait "$!" && kill -0 "$1" 2>/dev/null; do
 		since=$(($(date +%s) - silent))
 		[ -z "$(find "$out" -newermt "@$since" -print -quit 2>/dev/null)" ] || continue
 		{
 			echo "vm: nothing from the guest for ${silent}s, $(date -u +%T)"
-			"$top/tests/vm/qmp-state.py" "$qmp_sock" state &&
-				"$top/tests/vm/qmp-state.py" "$qmp_sock" keys alt sysrq t &&
-				sleep 30 && echo "vm: 30 s later" &&
-				"$top/tests/vm/qmp-state.py" "$qmp_sock" state
+			qmp_state state && {
+				[ -z "$keyboard" ] || {
+					stat -c %s "$out/console.log" > "$out/.stacks-from"
+					qmp_state keys alt sysrq t
+				}
+				sleep "$gap" & wait "$!"
+				echo "vm: ${gap} s later"
+				qmp_state state
+			}
 		} > "$out/silent.txt" 2>&1
 		end_guest
 		return
 	done
+}
+qmp_state() { timeout 60 "$top/tests/vm/qmp-state.py" "$qmp_sock" "$@"; }
+# split_stacks: the tasks' stacks a silent guest printed go from its
+# console log to OUTDIR/stacks.txt: they are evidence, not kernel reports.
+split_stacks() {
+	local from
+	from=$(cat "$out/.stacks-from" 2>/dev/null) || return 0
+	tail -c +$((from + 1)) "$out/console.log" > "$out/stacks.txt"
+	truncate -s "$from" "$out/console.log"
+	rm -f "$out/.stacks-from"
 }
 # end_guest: the guest's whole group, QEMU too (timeout passes a TERM on
 # but exits with its child, vng, and may leave a busy QEMU running), and
@@ -538,12 +564,12 @@ for attempt in 1 2; do
 	start=$(date +%s)
 	if [ "$arch" = amd64 ]; then boot; else boot_foreign; fi
 	echo "vm: guest finished in $(( $(date +%s) - start ))s (status $vm_rc)"
+	split_stacks
 	[ -e "$out/started" ] || [ -e "$out/silent.txt" ] && break
 	echo "vm: the guest did not reach the test script (attempt $attempt); console ends:"
 	tail -n 15 "$out/console.log" | sed 's/^/vm:   /'
 	cp "$out/console.log" "$out/console-attempt$attempt.log"
 done
-rm -f "$qmp_sock"
 
 passed=0 failed=0 skipped=0
 report() {	# report STATUS TEXT
@@ -561,7 +587,7 @@ for ((i = 1; i <= count; i++)); do
 done
 if [ -f "$out/silent.txt" ]; then
 	failed=$((failed + 1))
-	report FAIL "guest silent for ${silent}s, ended (what QEMU saw: $out/silent.txt)"
+	report FAIL "guest silent for ${silent}s, ended (what QEMU saw: $out/silent.txt${keyboard:+, stacks.txt})"
 elif [ "$count" -eq 0 ] || [ ! -f "$out/dmesg.txt" ]; then
 	failed=$((failed + 1))
 	report FAIL "guest did not finish (status $vm_rc; see $out/console.log)"
