@@ -137,6 +137,14 @@ struct bm_trial {
 	uint64_t wall_ns;	/* the window's length */
 	uint64_t cpu_proc0, cpu_busy0;
 	uint64_t cpu_kthread_ns;	/* omware's hybrid kthread, in the window */
+	/*
+	 * CPU time no thread of ours is charged with: omware's WORK_NS (its
+	 * timer callbacks and report delivery); 0 for a socket method, which
+	 * sends from its own thread.  Unknown (irq_known false) for a qdisc
+	 * that releases frames from its own softirq: etf, fq.
+	 */
+	uint64_t cpu_irq_ns;
+	bool irq_known;
 	uint64_t kthread0;
 	pid_t kthread;			/* 0: none */
 	bool window_closed;

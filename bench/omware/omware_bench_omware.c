@@ -84,6 +84,8 @@ static void om_take_reports(struct bench *b, struct bm_trial *t)
 	t->spin_ns = s->stats[OMWARE_STATS_A_SPIN_NS];
 	t->spin_stalls = s->stats[OMWARE_STATS_A_SPIN_STALLS];
 	t->spin_stall_max_ns = s->stats[OMWARE_STATS_A_SPIN_STALL_MAX_NS];
+	t->cpu_irq_ns = s->stats[OMWARE_STATS_A_WORK_NS];
+	t->irq_known = true;
 	if (t->m->mode == OMWARE_MODE_HYBRID) {
 		t->guarded = true;
 		t->guard_ns = s->guard_ns;

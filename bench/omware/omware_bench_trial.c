@@ -350,8 +350,12 @@ static void trial_write_tail(struct bench *b, struct bm_trial *t)
 			(unsigned long long)t->guard_misses);
 	else
 		fputc(',', b->methods_csv);
-	fprintf(b->methods_csv, ",%llu\n",
+	fprintf(b->methods_csv, ",%llu,",
 		(unsigned long long)t->cpu_kthread_ns);
+	if (t->irq_known)
+		fprintf(b->methods_csv, "%llu",
+			(unsigned long long)t->cpu_irq_ns);
+	fputc('\n', b->methods_csv);
 }
 
 static void trial_write_method(struct bench *b, struct bm_trial *t)

@@ -468,7 +468,7 @@ static int bench_setup(struct bench *b, uint64_t seen)
 			return TW_EXIT_SYS;
 		}
 		b->methods_csv = open_csv(o->out, "methods.csv",
-			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err,seed,warmup,guard_ns,guard_misses,cpu_kthread_ns");
+			"tag,grid,round,method,kind,count,alpha_ns,size,phi_ns,delta_ns,mode,xmit,qdisc,start_ns,cpu_proc_ns,cpu_busy_ns,wall_ns,submitted,sent,dropped,early,spin_ns,spin_stalls,spin_stall_max_ns,err,seed,warmup,guard_ns,guard_misses,cpu_kthread_ns,cpu_irq_ns");
 		b->send_csv = open_csv(o->out, "send.csv",
 			"tag,seq,sched_ns,sent_ns,sent_src,user_ns,status");
 		if (!b->methods_csv || !b->send_csv)

@@ -78,6 +78,10 @@ static void run_flow(struct __test_metadata *_metadata, struct omw_ctx *c,
 	EXPECT_EQ(0, after->v[OMWARE_A_PENDING_PKTS]);
 	EXPECT_EQ(fs->n, after->st[OMWARE_STATS_A_SUBMITTED]);
 	EXPECT_EQ(fs->n, after->st[OMWARE_STATS_A_SENT]);
+	/* The timer's callbacks and the reports' delivery took CPU time. */
+	EXPECT_TRUE(after->st_has[OMWARE_STATS_A_WORK_NS] &&
+		    after->st[OMWARE_STATS_A_WORK_NS] > 0)
+		TH_LOG("session WORK_NS missing or 0 after %d sends", fs->n);
 	EXPECT_EQ(0, session_del(c->o, sid));
 	free(r);
 	free(f);

@@ -162,7 +162,9 @@
  * (largest timer lateness seen), SPIN_STALLS (times a spinning hybrid thread
  * lost its CPU for more than OMWARE_SPIN_STALL_NS without giving it up:
  * interrupts, SMIs, a hypervisor; no guard can cover those),
- * SPIN_STALL_MAX_NS (the longest).
+ * SPIN_STALL_MAX_NS (the longest), WORK_NS (CPU time of the module's own
+ * work for the session that no process of the owner's is charged with:
+ * the timer's callbacks, which send in timer mode, and report delivery).
  */
 #ifndef _UAPI_LINUX_OMWARE_H
 #define _UAPI_LINUX_OMWARE_H
@@ -321,6 +323,7 @@ enum omware_stats_attr {
 	OMWARE_STATS_A_WAKE_LATE_MAX_NS,
 	OMWARE_STATS_A_SPIN_STALLS,
 	OMWARE_STATS_A_SPIN_STALL_MAX_NS,
+	OMWARE_STATS_A_WORK_NS,
 	__OMWARE_STATS_A_MAX,
 };
 
