@@ -487,15 +487,22 @@ static void omw_report_deliver(struct omw_session *s)
 	omw_free_list(s, &list);
 }
 
-/* Preemption is counted too: the figure errs high, never low. */
+/*
+ * Preemption is counted too, so the figure errs high; a work moved to
+ * another CPU meanwhile reads another CPU's clock, whose difference is
+ * dropped if negative.
+ */
 static void omw_report_workfn(struct work_struct *work)
 {
 	struct omw_session *s = container_of(to_delayed_work(work),
 					     struct omw_session, report_work);
 	u64 start = local_clock();
+	s64 took;
 
 	omw_report_deliver(s);
-	omw_stat_add(s, OMW_STAT_WORK_NS, local_clock() - start);
+	took = local_clock() - start;
+	if (took > 0)
+		omw_stat_add(s, OMW_STAT_WORK_NS, took);
 }
 
 /* A session that never became visible: nothing but memory and the device. */

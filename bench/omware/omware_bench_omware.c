@@ -84,8 +84,9 @@ static void om_take_reports(struct bench *b, struct bm_trial *t)
 	t->spin_ns = s->stats[OMWARE_STATS_A_SPIN_NS];
 	t->spin_stalls = s->stats[OMWARE_STATS_A_SPIN_STALLS];
 	t->spin_stall_max_ns = s->stats[OMWARE_STATS_A_SPIN_STALL_MAX_NS];
+	/* A module without the counter measured nothing: not a 0. */
 	t->cpu_irq_ns = s->stats[OMWARE_STATS_A_WORK_NS];
-	t->irq_known = true;
+	t->irq_known = s->stats_has[OMWARE_STATS_A_WORK_NS];
 	if (t->m->mode == OMWARE_MODE_HYBRID) {
 		t->guarded = true;
 		t->guard_ns = s->guard_ns;

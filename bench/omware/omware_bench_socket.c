@@ -515,6 +515,8 @@ void sock_trial(struct bench *b, struct bm_trial *t)
 	int64_t off = 0;
 	int fd;
 
+	/* Sent from our own threads, with the driver's work counted. */
+	t->irq_known = t->m->base != BM_ETF && t->m->base != BM_FQ;
 	if (t->m->base == BM_ETF && set_etf(b, t))
 		return;
 	if (t->m->base == BM_FQ && set_fq(b, t))
@@ -547,7 +549,5 @@ void sock_trial(struct bench *b, struct bm_trial *t)
 	close(fd);
 	/* The qdisc stays for the next etf delta; trial_run() restores it. */
 	sock_user_times(t);
-	/* Sent from our own threads, with the driver's work counted. */
-	t->irq_known = t->m->base != BM_ETF && t->m->base != BM_FQ;
 }
 

@@ -232,9 +232,11 @@ static int session_get_cb(struct nlmsghdr *nlh, void *arg)
 	    nla_parse_nested(st, OMWARE_STATS_A_MAX, tb[OMWARE_A_STATS],
 			     omware_stats_policy))
 		return 0;
-	for (i = 0; i <= OMWARE_STATS_A_MAX; i++)
-		if (st[i] && omware_stats_keys[i])
+	for (i = 0; i <= OMWARE_STATS_A_MAX; i++) {
+		s->stats_has[i] = st[i] && omware_stats_keys[i];
+		if (s->stats_has[i])
 			s->stats[i] = nla_get_u64(st[i]);
+	}
 	return 0;
 }
 

@@ -68,6 +68,7 @@ struct om_session {
 	bool live;
 	uint32_t late_ns;	/* the session's late threshold */
 	uint64_t stats[OMWARE_STATS_A_MAX + 1];	/* om_session_get() */
+	bool stats_has[OMWARE_STATS_A_MAX + 1];	/* what the module sent */
 	uint64_t guard_ns;	/* hybrid: the guard in force, om_session_get() */
 	uint64_t guard_misses;	/* hybrid: wake-ups later than the guard */
 

@@ -163,8 +163,8 @@
  * lost its CPU for more than OMWARE_SPIN_STALL_NS without giving it up:
  * interrupts, SMIs, a hypervisor; no guard can cover those),
  * SPIN_STALL_MAX_NS (the longest), WORK_NS (CPU time of the module's own
- * work for the session that no process of the owner's is charged with:
- * the timer's callbacks, which send in timer mode, and report delivery).
+ * work outside its callers' system calls and the hybrid thread: the
+ * timer's callbacks, which send in timer mode, and report delivery).
  */
 #ifndef _UAPI_LINUX_OMWARE_H
 #define _UAPI_LINUX_OMWARE_H
